@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// EnvScript: switchable application environments ("containers") with policies written in Lua 5.4.
+///
+/// Dependencies point one way: EnvScriptCLI -> EnvScript -> {LuaBridge, Containers, Tweaks, AppState};
+/// Tweaks and AppState -> Preferences. The engines never import LuaBridge.
+let package = Package(
+    name: "EnvScript",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "envscript", targets: ["EnvScriptCLI"]),
+        .library(name: "EnvScript", targets: ["EnvScript"]),
+        .library(name: "LuaBridge", targets: ["LuaBridge"]),
+        .library(name: "Containers", targets: ["Containers"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // Lua 5.4 from the system (Debian: liblua5.4-dev), found with pkg-config.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        // The only code that calls Lua functions which may raise (longjmp).
+        .target(name: "CLuaSupport", dependencies: ["CLua"]),
+        .target(name: "LuaBridge", dependencies: ["CLua", "CLuaSupport"]),
+
+        // Engines: plain Swift, no Lua.
+        .target(name: "Containers"),
+        .target(name: "Preferences"),
+        .target(name: "Tweaks", dependencies: ["Preferences"]),
+        .target(name: "AppState", dependencies: ["Preferences"]),
+
+        // The runtime that wires the engines to Lua, and the command-line tool.
+        .target(
+            name: "EnvScript",
+            dependencies: [
+                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "EnvScriptCLI",
+            dependencies: [
+                "EnvScript",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Benchmarks (scripts/bench): the bridge against plain C doing the same work.
+        .target(name: "LuaBenchBaseline", dependencies: ["CLua"]),
+        .executableTarget(
+            name: "EnvScriptBench",
+            dependencies: ["LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers"]
+        ),
+
+        .testTarget(
+            name: "LuaBridgeTests",
+            dependencies: [
+                "LuaBridge",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers"]),
+        .testTarget(name: "PreferencesTests", dependencies: ["Preferences"]),
+        .testTarget(name: "TweaksTests", dependencies: ["Tweaks", "Preferences"]),
+        .testTarget(name: "EnvScriptTests", dependencies: ["EnvScript"]),
+        .testTarget(name: "CLITests", dependencies: ["EnvScriptCLI"]),
+    ]
+)

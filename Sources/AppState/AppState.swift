@@ -1,0 +1,1 @@
+// The AppState engine: filled in by its issue.

@@ -1,0 +1,1 @@
+// The Containers engine: filled in by its issue.

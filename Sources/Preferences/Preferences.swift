@@ -1,0 +1,1 @@
+// The Preferences engine: filled in by its issue.

@@ -1,0 +1,1 @@
+// The Tweaks engine: filled in by its issue.
