@@ -1,0 +1,84 @@
+/* The instruction budget: a count hook that stops a runaway script, even inside its own pcall. */
+#include "CLuaSupport.h"
+
+/* Instructions between two hook calls: small enough to stop promptly, large enough to cost nothing. */
+#define ESL_HOOK_STEP 1000
+
+static void esl_count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    esl_runtime *rt = esl_runtime_of(L);
+    if (rt->instruction_limit <= 0) return;
+    if (!rt->instruction_exceeded) {
+        rt->instructions_left -= lua_gethookcount(L);
+        if (rt->instructions_left > 0) {
+            if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+            return;
+        }
+        rt->instruction_exceeded = 1;
+    }
+    /* From now on raise at every instruction of this thread until control is back in Swift. */
+    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
+               (LUAI_UACINT)rt->instruction_limit);
+}
+
+void esl_set_instruction_limit(lua_State *L, long long limit) {
+    esl_runtime *rt = esl_runtime_of(L);
+    rt->instruction_limit = limit > 0 ? limit : 0;
+    if (limit > 0)
+        lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    else
+        lua_sethook(L, NULL, 0, 0);
+}
+
+static int esl_message_handler(lua_State *L) {
+    const char *message = lua_tostring(L, 1);
+    if (message == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+            message = lua_tostring(L, -1);
+        } else {
+            message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        }
+    }
+    luaL_traceback(L, L, message, 1);
+    return 1;
+}
+
+int esl_push_handler(lua_State *L) {
+    lua_pushcclosure(L, esl_message_handler, 0);
+    return lua_gettop(L);
+}
+
+int esl_push_handler_and_ref(lua_State *L, int ref) {
+    lua_pushcclosure(L, esl_message_handler, 0);
+    int handler = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    return handler;
+}
+
+int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
+    esl_runtime *rt = esl_runtime_of(L);
+    int outermost = rt->depth == 0;
+    if (outermost) {
+        rt->instructions_left = rt->instruction_limit;
+        rt->instruction_exceeded = 0;
+        rt->memory_exceeded = 0;
+        if (rt->instruction_limit > 0 && lua_gethookcount(L) != ESL_HOOK_STEP)
+            lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    }
+    int was_enforcing = rt->enforcing;
+    rt->enforcing = 1;
+    rt->depth++;
+    int base = lua_gettop(L) - nargs - 1;
+    int status = lua_pcall(L, nargs, nresults, msgh);
+    rt->depth--;
+    rt->enforcing = was_enforcing;
+    if (status == LUA_OK && rt->instruction_exceeded) {
+        /* A script's pcall swallowed the limit error and then returned: the call still failed. */
+        lua_settop(L, base);
+        lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
+                        (LUAI_UACINT)rt->instruction_limit);
+        status = LUA_ERRRUN;
+    }
+    return status;
+}

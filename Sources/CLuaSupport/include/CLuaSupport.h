@@ -1,0 +1,100 @@
+#ifndef ENVSCRIPT_CLUASUPPORT_H
+#define ENVSCRIPT_CLUASUPPORT_H
+
+/*
+ * CLuaSupport: the only code of EnvScript that calls Lua functions which may raise (longjmp).
+ *
+ * Swift frames must never be crossed by a longjmp, so:
+ *  - every Swift function called from Lua runs under esl_trampoline: Swift returns a result count, or a
+ *    sentinel after pushing an error value, and the trampoline raises once the Swift frame is gone;
+ *  - Swift enters Lua only through esl_pcall (protected);
+ *  - the accounting allocator enforces the memory cap only while Lua code runs: an allocation made while a
+ *    Swift frame is on top never fails for the cap (the trampoline raises the memory error on return).
+ */
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Returned by the Swift dispatcher to ask the trampoline to raise the value on top of the stack as is. */
+#define ESL_RAISE (-1)
+/* Same, but prefix the message with the calling Lua line (luaL_where), as luaL_error does. */
+#define ESL_RAISE_WITH_POSITION (-2)
+
+/* Pseudo-index of the registry: Swift cannot import LUA_REGISTRYINDEX, an expression macro. */
+static const int ESL_REGISTRY_INDEX = LUA_REGISTRYINDEX;
+static const lua_Integer ESL_RIDX_GLOBALS = LUA_RIDX_GLOBALS;
+
+/* Calls the Swift function whose retained box pointer is given. Returns a result count or a sentinel. */
+typedef int (*esl_dispatch_fn)(lua_State *L, void *box);
+/* Releases a retained Swift object pointer (the __gc of boxes and object userdata). */
+typedef void (*esl_release_fn)(void *object);
+
+/* Libraries a host may open beyond the sandbox's base, table, string, math, utf8, coroutine. */
+enum {
+    ESL_LIB_IO = 1 << 0,     /* the whole io library */
+    ESL_LIB_OS = 1 << 1,     /* the whole os library (else only clock, date, difftime, time) */
+    ESL_LIB_DEBUG = 1 << 2,  /* the debug library: lets scripts remove the instruction budget */
+};
+
+/* Per-state bookkeeping shared by the allocator, the count hook and the trampoline. */
+typedef struct esl_runtime {
+    size_t bytes_in_use;
+    size_t peak_bytes;
+    size_t memory_limit;          /* 0: no cap */
+    int enforcing;                /* 1 while Lua code runs with no Swift frame on top */
+    int memory_exceeded;          /* an allocation was refused for the cap during this entry */
+    long long instruction_limit;  /* per entry into Lua from Swift; 0: none */
+    long long instructions_left;
+    int instruction_exceeded;     /* stays set until the next entry from Swift: pcall cannot swallow it */
+    int depth;                    /* nesting of esl_pcall */
+    lua_State *active;            /* the thread that called into Swift; NULL at top level */
+    esl_dispatch_fn dispatch;
+    esl_release_fn release;
+} esl_runtime;
+
+/* Creates a state whose allocator accounts into (and is capped by) a new runtime. NULL when out of memory. */
+lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release);
+/* The runtime of a state (or of any of its threads). */
+static inline esl_runtime *esl_runtime_of(lua_State *L) {
+    return *(esl_runtime **)lua_getextraspace(L);
+}
+/* Closes the state (running finalizers) and frees its runtime. */
+void esl_close(lua_State *L);
+
+/* Opens the sandboxed standard libraries plus the opted-in ones (ESL_LIB_*). Returns a Lua status;
+   on error the message is on the stack. */
+int esl_open_sandbox(lua_State *L, unsigned int allowed);
+
+/* Installs (limit > 0) or removes (0) the per-entry instruction budget on the main thread. */
+void esl_set_instruction_limit(lua_State *L, long long limit);
+
+/* lua_pcall with the runtime's bookkeeping: resets the budget on an outermost entry, enforces the memory
+   cap while Lua runs, and turns an exhausted budget into an error even if a script's pcall swallowed it. */
+int esl_pcall(lua_State *L, int nargs, int nresults, int msgh);
+
+/* Pushes the message handler (adds a traceback) and the value of registry ref `ref`;
+   returns the index of the handler, to pass to esl_pcall as msgh. */
+int esl_push_handler_and_ref(lua_State *L, int ref);
+/* Pushes the message handler; returns its index. */
+int esl_push_handler(lua_State *L);
+
+/* Pushes a Lua function that calls the Swift box (a retained pointer, released by the function's __gc). */
+void esl_push_swift_function(lua_State *L, void *box);
+/* Pushes a full userdata holding a retained Swift object, with the metatable registered under
+   `metatable` (created empty if new) and the shared __gc that releases the object. */
+void esl_push_swift_object(lua_State *L, void *object, const char *metatable);
+/* The retained Swift object of a userdata made by esl_push_swift_object, or NULL for any other value. */
+void *esl_to_swift_object(lua_State *L, int index);
+/* Prepares the metatable `name` for Swift objects (with __gc); leaves it on the stack. */
+void esl_new_object_metatable(lua_State *L, const char *name);
+
+/* Inline shims for macros Swift cannot import. */
+static inline void esl_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
+static inline void esl_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
+static inline int esl_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline void esl_pushglobaltable(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
+
+#endif

@@ -1,0 +1,62 @@
+/* The state and its runtime: the accounting allocator that enforces the memory cap. */
+#include "CLuaSupport.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *esl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    esl_runtime *rt = (esl_runtime *)ud;
+    size_t old = ptr ? osize : 0; /* with ptr == NULL, osize encodes the kind of object */
+    if (nsize == 0) {
+        free(ptr);
+        rt->bytes_in_use -= old;
+        return NULL;
+    }
+    if (rt->memory_limit && rt->enforcing && nsize > old &&
+        rt->bytes_in_use - old + nsize > rt->memory_limit) {
+        rt->memory_exceeded = 1;
+        return NULL; /* Lua raises a memory error inside its own protected call */
+    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) {
+        /* Out of system memory while a Swift frame may be on top: a longjmp now would cross it. */
+        if (!rt->enforcing) {
+            fputs("envscript: out of memory while Swift code was calling Lua\n", stderr);
+            abort();
+        }
+        return NULL;
+    }
+    rt->bytes_in_use = rt->bytes_in_use - old + nsize;
+    if (rt->bytes_in_use > rt->peak_bytes) rt->peak_bytes = rt->bytes_in_use;
+    return block;
+}
+
+static int esl_panic(lua_State *L) {
+    const char *message = lua_tostring(L, -1);
+    fprintf(stderr, "envscript: unprotected Lua error (a bug in EnvScript): %s\n",
+            message ? message : "(no message)");
+    abort();
+    return 0;
+}
+
+lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release) {
+    esl_runtime *rt = calloc(1, sizeof(esl_runtime));
+    if (rt == NULL) return NULL;
+    rt->dispatch = dispatch;
+    rt->release = release;
+    lua_State *L = lua_newstate(esl_alloc, rt);
+    if (L == NULL) {
+        free(rt);
+        return NULL;
+    }
+    /* Threads created later copy the main thread's extra space, so every thread finds the runtime. */
+    *(esl_runtime **)lua_getextraspace(L) = rt;
+    lua_atpanic(L, esl_panic);
+    return L;
+}
+
+void esl_close(lua_State *L) {
+    esl_runtime *rt = esl_runtime_of(L);
+    rt->enforcing = 0;
+    lua_close(L);
+    free(rt);
+}

@@ -1,0 +1,1 @@
+// The EnvScript runtime.

@@ -1,0 +1,1 @@
+// LuaBridge: Swift over the Lua C API.
