@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and crash-safe whole-file writes.
+///
+/// A write goes to a temporary file in the destination's folder (so the final `rename(2)` stays on one
+/// file system and is atomic), is flushed with `fsync`, renamed over the destination, and then the
+/// folder itself is flushed so the rename survives a power loss. A reader therefore sees either the
+/// old content or the new one, never a mix, and a crash leaves one of the two.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically, creating missing parent folders.
+    ///
+    /// - Parameter permissions: the mode of the new file (default `0o644`; use `0o600` for secrets).
+    /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)`` naming the failed step.
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
+        let path = url.path
+        let folder = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PreferencesError.writeFailed(path: path, step: "create folder '\(folder)'", reason: "\(error)")
+        }
+
+        var template = Array("\(folder)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure(path, "create temporary file") }
+        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var renamed = false
+        // The temporary file must not outlive a failed write.
+        defer { if !renamed { unlink(temporaryPath) } }
+
+        do {
+            defer { close(fd) }
+            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw failure(path, "write")
+                    }
+                    offset += written
+                }
+            }
+            guard fchmod(fd, permissions) == 0 else { throw failure(path, "chmod") }
+            guard fsync(fd) == 0 else { throw failure(path, "fsync") }
+        }
+        guard rename(temporaryPath, path) == 0 else { throw failure(path, "rename") }
+        renamed = true
+        syncFolder(folder)
+    }
+
+    /// Reads the whole file at `url`, or returns nil when it does not exist.
+    ///
+    /// - Throws: ``PreferencesError/readFailed(path:reason:)`` for any other failure.
+    public static func read(_ url: URL) throws -> Data? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw PreferencesError.readFailed(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var result = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw PreferencesError.readFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
+    }
+
+    /// Flushes a folder's entries (the rename) to disk; best effort, since some file systems refuse it
+    /// and the data itself is already safe.
+    private static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    private static func failure(_ path: String, _ step: String) -> PreferencesError {
+        .writeFailed(path: path, step: step, reason: String(cString: strerror(errno)))
+    }
+}

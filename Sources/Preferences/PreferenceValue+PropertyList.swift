@@ -1,0 +1,91 @@
+import Foundation
+
+/// Conversion between ``PreferenceValue`` and the `Any` trees of `PropertyListSerialization`.
+extension PreferenceValue {
+    /// The object `PropertyListSerialization` writes for this value.
+    var propertyListObject: Any {
+        switch self {
+        case .bool(let value): return value
+        case .int(let value): return value
+        case .double(let value): return value
+        case .string(let value): return value
+        case .data(let value): return value
+        case .date(let value): return value
+        case .array(let values): return values.map(\.propertyListObject)
+        case .dictionary(let values): return values.mapValues(\.propertyListObject)
+        }
+    }
+
+    /// Reads a value out of a `PropertyListSerialization` tree.
+    ///
+    /// Returns nil for anything a property list cannot hold. Booleans are recognised by their Swift type
+    /// before numbers, because an `NSNumber` holding 0 or 1 also casts to `Bool`; numbers are split into
+    /// integers and reals by their stored type, so `1.0` stays a double.
+    init?(propertyListObject object: Any) {
+        if type(of: object) == Bool.self, let value = object as? Bool {
+            self = .bool(value)
+        } else if let string = object as? String {
+            self = .string(string)
+        } else if let number = object as? NSNumber {
+            switch String(cString: number.objCType) {
+            case "c", "B": self = .bool(number.boolValue)
+            case "f", "d": self = .double(number.doubleValue)
+            default: self = .int(number.intValue)
+            }
+        } else if let data = object as? Data {
+            self = .data(data)
+        } else if let date = object as? Date {
+            self = .date(date)
+        } else if let array = object as? [Any] {
+            var values: [PreferenceValue] = []
+            values.reserveCapacity(array.count)
+            for element in array {
+                guard let value = PreferenceValue(propertyListObject: element) else { return nil }
+                values.append(value)
+            }
+            self = .array(values)
+        } else if let dictionary = object as? [String: Any] {
+            var values: [String: PreferenceValue] = [:]
+            for (key, element) in dictionary {
+                guard let value = PreferenceValue(propertyListObject: element) else { return nil }
+                values[key] = value
+            }
+            self = .dictionary(values)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Codable values stored as ``PreferenceValue``s through Foundation's property list coders.
+extension PreferenceValue {
+    /// The property-list form of an `Encodable` value (a struct becomes a `.dictionary`, and so on).
+    ///
+    /// - Throws: the encoder's error when the value cannot be encoded as a property list.
+    public init<T: Encodable>(encoding value: T) throws {
+        // Wrapped in an array because property list coders reject some top-level scalars.
+        let data = try PropertyListEncoder().encode([value])
+        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let array = object as? [Any], let first = array.first,
+              let converted = PreferenceValue(propertyListObject: first)
+        else {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "the encoded value is not a property list"))
+        }
+        self = converted
+    }
+
+    /// Decodes a `Decodable` value from this property-list value.
+    ///
+    /// - Throws: the decoder's `DecodingError` when the stored shape does not match `T`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: [propertyListObject], format: .binary, options: 0)
+        let decoded = try PropertyListDecoder().decode([T].self, from: data)
+        guard let first = decoded.first else {
+            throw DecodingError.valueNotFound(
+                T.self, .init(codingPath: [], debugDescription: "the stored value is empty"))
+        }
+        return first
+    }
+}

@@ -1,1 +1,0 @@
-// The Preferences engine: filled in by its issue.

@@ -1,0 +1,276 @@
+import Foundation
+import Synchronization
+
+/// The key-value store of a container — its `UserDefaults` — kept as a property list at
+/// `<home>/Library/Preferences/<appID>.plist`.
+///
+/// The file is read once, on first use, and cached. Changes are made in the cache and marked dirty;
+/// ``flush()`` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or every
+/// change is written at once when the store is created with `synchronous: true`. The home is always the
+/// live app home: containers are swapped underneath it by renames, so after a switch the runtime calls
+/// ``flush()`` before and ``reload()`` after, and the same store then serves the new container.
+///
+/// All methods are thread-safe. Observers are called after the change, outside the store's locks, on the
+/// thread that made it, so they may read or write the store.
+public final class PreferencesStore: Sendable {
+    /// The property list this store reads and writes.
+    public let fileURL: URL
+    /// Whether every change is written to disk before the changing call returns.
+    public let isSynchronous: Bool
+
+    private struct State {
+        /// nil until loaded, and again after a failed reload, so nothing is served from a stale file.
+        var values: [String: PreferenceValue]?
+        /// Bumped by every change; the file holds `flushedGeneration`.
+        var generation: UInt64 = 0
+        var flushedGeneration: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// Serialises file reads and writes so two flushes never land out of order and a reload never
+    /// interleaves with a flush.
+    private let fileLock = Mutex(())
+    private let observers = ObserverList<PreferenceChange>()
+
+    /// The file of `appID`'s preferences under `home`: `<home>/Library/Preferences/<appID>.plist`.
+    public static func fileURL(home: URL, appID: String) -> URL {
+        home.appendingPathComponent("Library/Preferences", isDirectory: true)
+            .appendingPathComponent("\(appID).plist", isDirectory: false)
+    }
+
+    /// Creates the store of `appID` in the live app home `home`. Nothing is read until first use.
+    ///
+    /// - Parameter synchronous: write every change to disk before returning (slower, never loses a change
+    ///   to a crash); otherwise changes wait for ``flush()``.
+    public convenience init(home: URL, appID: String, synchronous: Bool = false) {
+        self.init(fileURL: Self.fileURL(home: home, appID: appID), synchronous: synchronous)
+    }
+
+    /// Creates a store over an explicit property-list file. Nothing is read until first use.
+    public init(fileURL: URL, synchronous: Bool = false) {
+        self.fileURL = fileURL
+        self.isSynchronous = synchronous
+    }
+
+    // MARK: Reading
+
+    /// The value stored under `key`, or nil.
+    ///
+    /// - Throws: ``PreferencesError/corruptFile(path:reason:)`` if the file cannot be read as a property list.
+    public func value(forKey key: String) throws -> PreferenceValue? {
+        try loadedValues()[key]
+    }
+
+    /// All keys and values.
+    public func dictionaryRepresentation() throws -> [String: PreferenceValue] {
+        try loadedValues()
+    }
+
+    /// The Boolean under `key`; nil if absent or not a Boolean (an integer is never read as a Boolean).
+    public func bool(forKey key: String) throws -> Bool? { try value(forKey: key)?.boolValue }
+    /// The integer under `key`; nil if absent or not an integer.
+    public func int(forKey key: String) throws -> Int? { try value(forKey: key)?.intValue }
+    /// The number under `key`; nil if absent or not a number (integers widen to `Double`).
+    public func double(forKey key: String) throws -> Double? { try value(forKey: key)?.doubleValue }
+    /// The string under `key`; nil if absent or not a string.
+    public func string(forKey key: String) throws -> String? { try value(forKey: key)?.stringValue }
+    /// The bytes under `key`; nil if absent or not data.
+    public func data(forKey key: String) throws -> Data? { try value(forKey: key)?.dataValue }
+
+    /// Decodes the value under `key` as `T` with Foundation's property list decoder; nil if absent.
+    ///
+    /// - Throws: ``PreferencesError/decodingFailed(key:path:reason:)`` when the stored value has another shape.
+    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+        guard let stored = try value(forKey: key) else { return nil }
+        do {
+            return try stored.decode(T.self)
+        } catch {
+            throw PreferencesError.decodingFailed(key: key, path: fileURL.path, reason: "\(error)")
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` under `key`; nil removes the key.
+    public func set(_ value: PreferenceValue?, forKey key: String) throws {
+        try update { values in values[key] = value }
+    }
+
+    /// Removes `key`.
+    public func removeValue(forKey key: String) throws {
+        try set(nil, forKey: key)
+    }
+
+    /// Encodes `value` with Foundation's property list encoder and stores it under `key`.
+    ///
+    /// - Throws: ``PreferencesError/unsupportedValue(key:reason:)`` if it has no property-list form.
+    public func set<T: Encodable>(encoding value: T, forKey key: String) throws {
+        let encoded: PreferenceValue
+        do {
+            encoded = try PreferenceValue(encoding: value)
+        } catch {
+            throw PreferencesError.unsupportedValue(key: key, reason: "\(error)")
+        }
+        try set(encoded, forKey: key)
+    }
+
+    /// Changes several keys as one step: no other change is interleaved, and observers hear of each
+    /// changed key afterwards.
+    ///
+    /// `body` runs under the store's lock: it must not call back into this store.
+    @discardableResult
+    public func update<R: Sendable>(_ body: (inout [String: PreferenceValue]) throws -> R) throws -> R {
+        var before: [String: PreferenceValue] = [:]
+        var after: [String: PreferenceValue] = [:]
+        let result: R
+        while true {
+            try ensureLoaded()
+            // A reload may drop the cache between loading and locking; then load again.
+            let attempt: R? = try state.withLock { state in
+                guard var values = state.values else { return nil }
+                before = values
+                let result = try body(&values)
+                if values != before {
+                    state.values = values
+                    state.generation &+= 1
+                }
+                after = values
+                return result
+            }
+            if let attempt {
+                result = attempt
+                break
+            }
+        }
+        guard before != after else { return result }
+        if isSynchronous { try flush() }
+        notifyDifferences(from: before, to: after, reason: .set)
+        return result
+    }
+
+    // MARK: Disk
+
+    /// True when there are changes not yet written by ``flush()``.
+    public var hasUnflushedChanges: Bool {
+        state.withLock { $0.generation != $0.flushedGeneration }
+    }
+
+    /// Writes unflushed changes to the file atomically; does nothing when there are none.
+    ///
+    /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)``; the changes stay dirty and the
+    ///   file keeps its previous content.
+    public func flush() throws {
+        try fileLock.withLock { _ in
+            let pending = state.withLock { state -> (values: [String: PreferenceValue], generation: UInt64)? in
+                guard state.generation != state.flushedGeneration, let values = state.values else { return nil }
+                return (values, state.generation)
+            }
+            guard let pending else { return }
+            let data: Data
+            do {
+                data = try PropertyListSerialization.data(
+                    fromPropertyList: pending.values.mapValues(\.propertyListObject), format: .binary, options: 0)
+            } catch {
+                throw PreferencesError.writeFailed(path: fileURL.path, step: "serialise", reason: "\(error)")
+            }
+            try AtomicFile.write(data, to: fileURL)
+            state.withLock { state in state.flushedGeneration = max(state.flushedGeneration, pending.generation) }
+        }
+    }
+
+    /// Drops the cache, unflushed changes included, and re-reads the file — after a container switch,
+    /// or after another process changed it. Observers hear of every key whose value differs.
+    ///
+    /// - Throws: ``PreferencesError/corruptFile(path:reason:)``; the cache then stays empty, so later
+    ///   reads fail the same way instead of serving the previous file's values.
+    public func reload() throws {
+        let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
+        do {
+            (old, new) = try fileLock.withLock { _ in
+                let new = try readFile()
+                let old = state.withLock { state in
+                    defer {
+                        state.values = new
+                        state.flushedGeneration = state.generation
+                    }
+                    return state.values
+                }
+                return (old, new)
+            }
+        } catch {
+            state.withLock { state in
+                state.values = nil
+                state.flushedGeneration = state.generation
+            }
+            throw error
+        }
+        if let old { notifyDifferences(from: old, to: new, reason: .reload) }
+    }
+
+    // MARK: Observation
+
+    /// Calls `handler` after each change of `key` (or of any key when `key` is nil), including changes
+    /// found by ``reload()``. Keep the returned observation: dropping it removes the observer.
+    public func observe(
+        key: String? = nil, _ handler: @escaping @Sendable (PreferenceChange) -> Void
+    ) -> PreferencesObservation {
+        observers.add { change in
+            if key == nil || change.key == key { handler(change) }
+        }
+    }
+
+    // MARK: Private
+
+    /// The cached values (a copy-on-write snapshot, so copying out of the lock costs a retain).
+    private func loadedValues() throws -> [String: PreferenceValue] {
+        while true {
+            if let values = state.withLock({ $0.values }) { return values }
+            try ensureLoaded()
+        }
+    }
+
+    private func ensureLoaded() throws {
+        if state.withLock({ $0.values != nil }) { return }
+        try fileLock.withLock { _ in
+            if state.withLock({ $0.values != nil }) { return }
+            let loaded = try readFile()
+            state.withLock { state in
+                if state.values == nil { state.values = loaded }
+            }
+        }
+    }
+
+    /// Reads and parses the file; a missing or empty file is an empty store.
+    private func readFile() throws -> [String: PreferenceValue] {
+        guard let data = try AtomicFile.read(fileURL), !data.isEmpty else { return [:] }
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw PreferencesError.corruptFile(path: fileURL.path, reason: "not a property list (\(reason))")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw PreferencesError.corruptFile(
+                path: fileURL.path, reason: "the top level is \(type(of: object)), expected a dictionary")
+        }
+        var values: [String: PreferenceValue] = [:]
+        for (key, element) in dictionary {
+            guard let value = PreferenceValue(propertyListObject: element) else {
+                throw PreferencesError.corruptFile(
+                    path: fileURL.path, reason: "key '\(key)' holds an unsupported \(type(of: element))")
+            }
+            values[key] = value
+        }
+        return values
+    }
+
+    private func notifyDifferences(
+        from old: [String: PreferenceValue], to new: [String: PreferenceValue], reason: PreferenceChange.Reason
+    ) {
+        guard !observers.isEmpty else { return }
+        for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
+            observers.notify(PreferenceChange(key: key, oldValue: old[key], newValue: new[key], reason: reason))
+        }
+    }
+}
