@@ -1,0 +1,40 @@
+/// One feature flag as a provider holds it: its value and the metadata of JustTweak's JSON.
+public struct Tweak: Sendable, Hashable {
+    /// The feature it belongs to.
+    public var feature: String
+    /// The variable within the feature.
+    public var variable: String
+    /// The value; ciphertext while ``isEncrypted`` is true.
+    public var value: TweakValue
+    /// A human-readable title (`"Title"`).
+    public var title: String?
+    /// A longer explanation (`"Description"`).
+    public var description: String?
+    /// A group for display (`"Group"`).
+    public var group: String?
+    /// The name of the provider that supplied it; ``TweakManager`` sets it, so it is always the provider's name.
+    public var source: String
+    /// True while ``value`` is still encrypted (`"Encrypted": true`); the manager decrypts before returning it.
+    public var isEncrypted: Bool
+    /// The property name for generated accessors (`"GeneratedPropertyName"`).
+    public var generatedPropertyName: String?
+
+    /// Creates a tweak.
+    public init(
+        feature: String, variable: String, value: TweakValue, title: String? = nil, description: String? = nil,
+        group: String? = nil, source: String = "", isEncrypted: Bool = false, generatedPropertyName: String? = nil
+    ) {
+        self.feature = feature
+        self.variable = variable
+        self.value = value
+        self.title = title
+        self.description = description
+        self.group = group
+        self.source = source
+        self.isEncrypted = isEncrypted
+        self.generatedPropertyName = generatedPropertyName
+    }
+
+    /// The feature and variable together.
+    public var key: TweakKey { TweakKey(feature: feature, variable: variable) }
+}

@@ -1,0 +1,41 @@
+/// Typed reads: the strict accessors and the forgiving ones with a default.
+extension TweakManager {
+    /// The value of the tweak as `T`, strictly typed (an `Int` is never read as a `Bool`; only `Double`
+    /// accepts an integer, widened).
+    ///
+    /// - Throws: the errors of ``lookup(feature:variable:)``, or
+    ///   ``TweakError/typeMismatch(feature:variable:expected:found:source:)``.
+    public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {
+        let tweak = try lookup(feature: feature, variable: variable).tweak
+        guard let value = T(tweakValue: tweak.value) else {
+            throw TweakError.typeMismatch(
+                feature: feature, variable: variable, expected: T.tweakTypeName, found: tweak.value, source: tweak.source)
+        }
+        return value
+    }
+
+    /// The value of the tweak as `T`, or `defaultValue` when it is missing, of another type, or cannot be
+    /// read. Use ``value(_:_:as:)`` or ``lookup(feature:variable:)`` to find out why.
+    public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, default defaultValue: T) -> T {
+        (try? value(feature, variable, as: T.self)) ?? defaultValue
+    }
+
+    /// Whether `feature` is on, by JustTweak's convention: the Boolean variable named like the feature
+    /// (`"checkout": {"checkout": {"Value": true}}`), or else the variable `"enabled"`.
+    ///
+    /// - Throws: ``TweakError/notFound(feature:variable:misses:)`` for the `"enabled"` variable when neither
+    ///   exists, ``TweakError/typeMismatch(feature:variable:expected:found:source:)`` when the flag is not a
+    ///   Boolean, and lookup failures.
+    public func enabled(_ feature: String) throws -> Bool {
+        do {
+            return try value(feature, feature, as: Bool.self)
+        } catch TweakError.notFound {
+            return try value(feature, "enabled", as: Bool.self)
+        }
+    }
+
+    /// ``enabled(_:)``, false when the flag is missing, not a Boolean or cannot be read.
+    public func isEnabled(_ feature: String) -> Bool {
+        (try? enabled(feature)) ?? false
+    }
+}

@@ -1,0 +1,341 @@
+import Foundation
+import Synchronization
+
+/// Looks tweaks up in a stack of providers, first = highest priority, and reports how it got the answer.
+///
+/// Thread-safe. The lock is never held while calling out — providers, decryptors and observers may call
+/// back into the manager (JustTweak's cache could deadlock on a notification posted during a read).
+///
+/// - Decryption: an encrypted tweak is decrypted by its provider's ``TweakProvider/decryptor`` if it has
+///   one, else by the manager's ``decryptor``, which therefore reaches every provider, including providers
+///   added later. With neither, the lookup fails with ``TweakError/decryptorMissing(feature:variable:source:)``.
+/// - Cache: off by default (``cacheEnabled``). It is cleared by any provider change, by ``set(_:feature:variable:provider:)``
+///   and ``delete(feature:variable:provider:)``, by ``setProviders(_:)``, by a new decryptor and by ``resetCache()``
+///   (which the runtime calls after a container switch).
+/// - Changes: observers registered with ``observe(_:)`` and the ``Foundation/Notification/Name/tweakDidChange``
+///   notification hear of each change with the tweak now in effect.
+public final class TweakManager: Sendable {
+    /// The key of the ``TweakChange`` in the user info of ``Foundation/Notification/Name/tweakDidChange``.
+    public static let changeUserInfoKey = "change"
+    /// The key of the changed ``Tweak`` (when there is one) in the user info of ``Foundation/Notification/Name/tweakDidChange``.
+    public static let tweakUserInfoKey = "tweak"
+
+    private struct State {
+        var providers: [any TweakProvider] = []
+        /// Names of providers that report their own changes, so the manager does not report a write twice.
+        var reportingProviders: Set<String> = []
+        var subscriptions: [TweakObservation] = []
+        var decryptor: TweakDecryptor?
+        var cacheEnabled = false
+        var cache: [TweakKey: TweakLookup] = [:]
+        /// Bumped on every invalidation, so a lookup computed before one is never cached after it.
+        var generation: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let observers = Mutex<(nextID: Int, entries: [(id: Int, handler: @Sendable (TweakChange) -> Void)])>((0, []))
+
+    /// Creates a manager over `providers` (first = highest priority).
+    ///
+    /// - Parameters:
+    ///   - decryptor: decrypts the encrypted tweaks of every provider without its own decryptor.
+    ///   - cacheEnabled: keep resolved lookups until something changes.
+    public init(providers: [any TweakProvider] = [], decryptor: TweakDecryptor? = nil, cacheEnabled: Bool = false) {
+        state.withLock { state in
+            state.decryptor = decryptor
+            state.cacheEnabled = cacheEnabled
+        }
+        setProviders(providers, notify: false)
+    }
+
+    deinit {
+        // Subscriptions hold only a weak reference back; removing them here frees the providers' lists.
+        let subscriptions = state.withLock { $0.subscriptions }
+        for subscription in subscriptions { subscription.remove() }
+    }
+
+    // MARK: The stack
+
+    /// The providers, highest priority first.
+    public var providers: [any TweakProvider] { state.withLock { $0.providers } }
+
+    /// Replaces the stack (first = highest priority); clears the cache and notifies observers.
+    public func setProviders(_ providers: [any TweakProvider]) {
+        setProviders(providers, notify: true)
+    }
+
+    private func setProviders(_ providers: [any TweakProvider], notify: Bool) {
+        // Subscribing calls into the providers, so it happens before taking the lock.
+        var subscriptions: [TweakObservation] = []
+        var reporting: Set<String> = []
+        for provider in providers {
+            let observation = provider.observeChanges { [weak self] change in
+                self?.providerDidChange(change)
+            }
+            if let observation {
+                subscriptions.append(observation)
+                reporting.insert(provider.name)
+            }
+        }
+        let old = state.withLock { state in
+            defer {
+                state.providers = providers
+                state.reportingProviders = reporting
+                state.subscriptions = subscriptions
+                state.cache = [:]
+                state.generation &+= 1
+            }
+            return state.subscriptions
+        }
+        for subscription in old { subscription.remove() }
+        if notify { emit(TweakChange(provider: nil, key: nil, tweak: nil)) }
+    }
+
+    /// The manager-wide decryptor, used for every provider without its own. Setting it clears the cache.
+    public var decryptor: TweakDecryptor? {
+        get { state.withLock { $0.decryptor } }
+        set {
+            state.withLock { state in
+                state.decryptor = newValue
+                state.cache = [:]
+                state.generation &+= 1
+            }
+        }
+    }
+
+    /// Whether resolved lookups are cached until something changes. Turning it on or off clears the cache.
+    public var cacheEnabled: Bool {
+        get { state.withLock { $0.cacheEnabled } }
+        set {
+            state.withLock { state in
+                state.cacheEnabled = newValue
+                state.cache = [:]
+                state.generation &+= 1
+            }
+        }
+    }
+
+    /// Empties the cache, for example after a container switch.
+    public func resetCache() {
+        state.withLock { state in
+            state.cache = [:]
+            state.generation &+= 1
+        }
+    }
+
+    // MARK: Reading
+
+    private enum Start {
+        case cached(TweakLookup)
+        case search(providers: [any TweakProvider], decryptor: TweakDecryptor?, generation: UInt64, cache: Bool)
+    }
+
+    /// Finds the tweak in the highest provider that has it, decrypts it, and reports every provider above
+    /// that passed and why.
+    ///
+    /// A provider that throws is recorded in ``TweakLookup/misses`` and the next one is asked. A tweak that
+    /// is found but cannot be decrypted is an error, not a reason to fall back to a lower provider.
+    ///
+    /// - Throws: ``TweakError/notFound(feature:variable:misses:)`` (with every provider's failure),
+    ///   ``TweakError/decryptorMissing(feature:variable:source:)`` or
+    ///   ``TweakError/decryptionFailed(feature:variable:source:underlying:)``.
+    public func lookup(feature: String, variable: String) throws -> TweakLookup {
+        let key = TweakKey(feature: feature, variable: variable)
+        let start = state.withLock { state -> Start in
+            if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit) }
+            return .search(
+                providers: state.providers, decryptor: state.decryptor, generation: state.generation,
+                cache: state.cacheEnabled)
+        }
+        let providers: [any TweakProvider]
+        let decryptor: TweakDecryptor?
+        let generation: UInt64
+        let useCache: Bool
+        switch start {
+        case .cached(let hit): return hit
+        case .search(let p, let d, let g, let c): (providers, decryptor, generation, useCache) = (p, d, g, c)
+        }
+
+        var misses: [TweakProviderMiss] = []
+        for provider in providers {
+            let found: Tweak?
+            do {
+                found = try provider.tweak(feature: feature, variable: variable)
+            } catch {
+                misses.append(TweakProviderMiss(provider: provider.name, reason: .failed(error)))
+                continue
+            }
+            guard var tweak = found else {
+                misses.append(TweakProviderMiss(provider: provider.name, reason: .missing))
+                continue
+            }
+            tweak.source = provider.name
+            tweak = try Self.decrypted(tweak, with: provider.decryptor ?? decryptor)
+            let result = TweakLookup(tweak: tweak, misses: misses)
+            if useCache {
+                state.withLock { state in
+                    if state.cacheEnabled && state.generation == generation {
+                        state.cache[key] = TweakLookup(tweak: tweak, misses: misses, isCached: true)
+                    }
+                }
+            }
+            return result
+        }
+        throw TweakError.notFound(feature: feature, variable: variable, misses: misses)
+    }
+
+    /// The tweak in effect (see ``lookup(feature:variable:)``).
+    public func tweak(feature: String, variable: String) throws -> Tweak {
+        try lookup(feature: feature, variable: variable).tweak
+    }
+
+    /// Every tweak of the stack, one per feature and variable from the highest provider that has it.
+    ///
+    /// Never throws: providers that cannot list, and tweaks that cannot be decrypted, are reported in
+    /// ``TweakList/failures``.
+    public func list() -> TweakList {
+        let (providers, decryptor) = state.withLock { ($0.providers, $0.decryptor) }
+        var merged: [TweakKey: Tweak] = [:]
+        var failures: [TweakProviderMiss] = []
+        // Lowest priority first, so higher providers overwrite.
+        for provider in providers.reversed() {
+            let tweaks: [Tweak]
+            do {
+                tweaks = try provider.allTweaks()
+            } catch {
+                failures.append(TweakProviderMiss(provider: provider.name, reason: .failed(error)))
+                continue
+            }
+            for var tweak in tweaks {
+                tweak.source = provider.name
+                merged[tweak.key] = tweak
+            }
+        }
+        var result: [Tweak] = []
+        result.reserveCapacity(merged.count)
+        for key in merged.keys.sorted() {
+            let tweak = merged[key]!
+            guard tweak.isEncrypted else {
+                result.append(tweak)
+                continue
+            }
+            let own = providers.first { $0.name == tweak.source }?.decryptor
+            do {
+                result.append(try Self.decrypted(tweak, with: own ?? decryptor))
+            } catch {
+                failures.append(TweakProviderMiss(provider: tweak.source, reason: .failed(error)))
+                result.append(tweak)
+            }
+        }
+        return TweakList(tweaks: result, failures: failures)
+    }
+
+    static func decrypted(_ tweak: Tweak, with decryptor: TweakDecryptor?) throws -> Tweak {
+        guard tweak.isEncrypted else { return tweak }
+        guard let decryptor else {
+            throw TweakError.decryptorMissing(feature: tweak.feature, variable: tweak.variable, source: tweak.source)
+        }
+        var plain = tweak
+        do {
+            plain.value = try decryptor(tweak)
+        } catch {
+            throw TweakError.decryptionFailed(
+                feature: tweak.feature, variable: tweak.variable, source: tweak.source, underlying: error)
+        }
+        plain.isEncrypted = false
+        return plain
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` in the provider named `provider`, or in the highest mutable provider.
+    ///
+    /// - Throws: ``TweakError/noMutableProvider(available:)``, ``TweakError/unknownProvider(name:available:)``,
+    ///   ``TweakError/providerNotMutable(name:)``, or ``TweakError/providerFailed(provider:feature:variable:underlying:)``.
+    public func set(_ value: TweakValue, feature: String, variable: String, provider: String? = nil) throws {
+        try write(feature: feature, variable: variable, provider: provider) { target in
+            try target.set(value, feature: feature, variable: variable)
+        }
+    }
+
+    /// Stores a typed value (see ``set(_:feature:variable:provider:)``).
+    public func set<T: TweakValueConvertible>(_ value: T, feature: String, variable: String, provider: String? = nil) throws {
+        try set(value.tweakValue, feature: feature, variable: variable, provider: provider)
+    }
+
+    /// Removes the value from the provider named `provider`, or from the highest mutable provider, so
+    /// lower providers show through again.
+    public func delete(feature: String, variable: String, provider: String? = nil) throws {
+        try write(feature: feature, variable: variable, provider: provider) { target in
+            try target.delete(feature: feature, variable: variable)
+        }
+    }
+
+    private func write(
+        feature: String, variable: String, provider name: String?, _ body: (any MutableTweakProvider) throws -> Void
+    ) throws {
+        let (providers, reporting) = state.withLock { ($0.providers, $0.reportingProviders) }
+        let target: any MutableTweakProvider
+        if let name {
+            guard let named = providers.first(where: { $0.name == name }) else {
+                throw TweakError.unknownProvider(name: name, available: providers.map(\.name))
+            }
+            guard let mutable = named as? any MutableTweakProvider else { throw TweakError.providerNotMutable(name: name) }
+            target = mutable
+        } else {
+            guard let first = providers.lazy.compactMap({ $0 as? any MutableTweakProvider }).first else {
+                throw TweakError.noMutableProvider(available: providers.map(\.name))
+            }
+            target = first
+        }
+        do {
+            try body(target)
+        } catch let error as TweakError {
+            throw error
+        } catch {
+            throw TweakError.providerFailed(provider: target.name, feature: feature, variable: variable, underlying: error)
+        }
+        resetCache()
+        // A provider that reports its own changes has already notified (synchronously) through providerDidChange.
+        if !reporting.contains(target.name) {
+            emitChange(provider: target.name, key: TweakKey(feature: feature, variable: variable))
+        }
+    }
+
+    // MARK: Changes
+
+    /// Calls `handler` after every change, on the thread that made it, outside the manager's lock.
+    /// Keep the returned observation: ``TweakObservation/remove()`` or dropping it unregisters the handler.
+    public func observe(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
+        let id = observers.withLock { observers in
+            observers.nextID += 1
+            observers.entries.append((observers.nextID, handler))
+            return observers.nextID
+        }
+        return TweakObservation { [weak self] in
+            self?.observers.withLock { observers in observers.entries.removeAll { $0.id == id } }
+        }
+    }
+
+    private func providerDidChange(_ change: TweakProviderChange) {
+        resetCache()
+        if let keys = change.keys {
+            for key in keys { emitChange(provider: change.provider, key: key) }
+        } else {
+            emit(TweakChange(provider: change.provider, key: nil, tweak: nil))
+        }
+    }
+
+    private func emitChange(provider: String, key: TweakKey) {
+        let tweak = try? lookup(feature: key.feature, variable: key.variable).tweak
+        emit(TweakChange(provider: provider, key: key, tweak: tweak))
+    }
+
+    private func emit(_ change: TweakChange) {
+        let handlers = observers.withLock { $0.entries.map(\.handler) }
+        for handler in handlers { handler(change) }
+        var userInfo: [AnyHashable: Any] = [Self.changeUserInfoKey: change]
+        if let tweak = change.tweak { userInfo[Self.tweakUserInfoKey] = tweak }
+        NotificationCenter.default.post(name: .tweakDidChange, object: self, userInfo: userInfo)
+    }
+}

@@ -1,0 +1,46 @@
+/// Turns an encrypted tweak (``Tweak/isEncrypted``, ciphertext in ``Tweak/value``) into its plain value.
+public typealias TweakDecryptor = @Sendable (Tweak) throws -> TweakValue
+
+/// A source of tweaks in a ``TweakManager``'s stack.
+///
+/// The contract that lets the manager report why a provider passed: return nil when the provider does
+/// not have the tweak, and throw when it could not tell (a file it cannot parse, a server it cannot
+/// reach). Implementations must be thread-safe and must not hold a lock while calling out (decryptors,
+/// change handlers), because those may call back into the manager.
+public protocol TweakProvider: Sendable {
+    /// The provider's name in lookups, errors and ``Tweak/source``; unique within a stack.
+    var name: String { get }
+
+    /// The tweak, or nil when this provider does not have it; encrypted values are returned as stored.
+    ///
+    /// - Throws: when the provider cannot answer; the manager records it and asks the next provider.
+    func tweak(feature: String, variable: String) throws -> Tweak?
+
+    /// Every tweak this provider has, encrypted values as stored.
+    func allTweaks() throws -> [Tweak]
+
+    /// The provider's own decryptor; it wins over the manager's. Nil by default.
+    var decryptor: TweakDecryptor? { get }
+
+    /// Registers `handler` to hear of this provider's changes, or returns nil when the provider never
+    /// reports changes (the default). The manager then treats its own writes as the only changes.
+    func observeChanges(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation?
+}
+
+extension TweakProvider {
+    /// No decryptor of its own: the manager's applies.
+    public var decryptor: TweakDecryptor? { nil }
+
+    /// Reports no changes.
+    public func observeChanges(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation? {
+        nil
+    }
+}
+
+/// A provider that can be written to, such as the overrides of the active container.
+public protocol MutableTweakProvider: TweakProvider {
+    /// Stores `value` for the feature and variable.
+    func set(_ value: TweakValue, feature: String, variable: String) throws
+    /// Removes the stored value; removing an absent one does nothing.
+    func delete(feature: String, variable: String) throws
+}

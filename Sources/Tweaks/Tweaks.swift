@@ -1,1 +1,0 @@
-// The Tweaks engine: filled in by its issue.
