@@ -1,0 +1,75 @@
+import Synchronization
+
+/// A provider whose answers come from closures — how the Lua runtime plugs in providers written in Lua.
+///
+/// The closures are called without any lock held, so they may call back into the manager. Return nil
+/// for "this provider does not have it" and throw for "this provider failed": the manager reports the two
+/// differently.
+public final class ClosureTweakProvider: TweakProvider {
+    /// Answers one tweak with a whole ``Tweak`` (title, group, `isEncrypted`...), or nil.
+    public typealias TweakGetter = @Sendable (_ feature: String, _ variable: String) throws -> Tweak?
+    /// Answers one tweak with just its value, or nil.
+    public typealias ValueGetter = @Sendable (_ feature: String, _ variable: String) throws -> TweakValue?
+    /// Lists every tweak the provider knows.
+    public typealias Lister = @Sendable () throws -> [Tweak]
+
+    /// The provider's name.
+    public let name: String
+    private let getter: TweakGetter
+    private let lister: Lister?
+    private let ownDecryptor: Mutex<TweakDecryptor?>
+    private let changes = TweakChangeBroadcaster()
+
+    /// Creates a provider answering with values.
+    ///
+    /// - Parameter list: lists the provider's tweaks for ``TweakManager/list()``; without it, the provider
+    ///   lists nothing.
+    public convenience init(
+        name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, get: @escaping ValueGetter
+    ) {
+        self.init(name: name, decryptor: decryptor, list: list) { feature, variable in
+            try get(feature, variable).map { Tweak(feature: feature, variable: variable, value: $0, source: name) }
+        }
+    }
+
+    /// Creates a provider answering with whole tweaks.
+    public init(name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, tweak: @escaping TweakGetter) {
+        self.name = name
+        self.getter = tweak
+        self.lister = list
+        self.ownDecryptor = Mutex(decryptor)
+    }
+
+    /// This provider's own decryptor, winning over the manager's; setting it reports a change.
+    public var decryptor: TweakDecryptor? {
+        get { ownDecryptor.withLock { $0 } }
+        set {
+            ownDecryptor.withLock { $0 = newValue }
+            changes.send(TweakProviderChange(provider: name, keys: nil))
+        }
+    }
+
+    /// Calls the getter; the feature and variable of the answer are forced to the ones asked for.
+    public func tweak(feature: String, variable: String) throws -> Tweak? {
+        guard var tweak = try getter(feature, variable) else { return nil }
+        tweak.feature = feature
+        tweak.variable = variable
+        return tweak
+    }
+
+    /// Calls the lister, or returns nothing without one.
+    public func allTweaks() throws -> [Tweak] {
+        try lister?() ?? []
+    }
+
+    /// Tells the manager that the closures' answers changed (nil: possibly all of them), so it drops its
+    /// cache and notifies its observers.
+    public func notifyChanged(keys: [TweakKey]? = nil) {
+        changes.send(TweakProviderChange(provider: name, keys: keys))
+    }
+
+    /// Reports ``notifyChanged(keys:)`` and decryptor changes.
+    public func observeChanges(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation? {
+        changes.observe(handler)
+    }
+}

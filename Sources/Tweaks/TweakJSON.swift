@@ -1,0 +1,102 @@
+import Foundation
+
+/// Reads tweak documents in JustTweak's format:
+///
+/// ```json
+/// { "feature": { "variable": { "Title": "…", "Description": "…", "Group": "…", "Value": true,
+///                              "Encrypted": false, "GeneratedPropertyName": "…" } } }
+/// ```
+///
+/// `Value` is required and must be a Boolean, a number or a string; the other fields are optional and
+/// must be strings (`Encrypted` a Boolean). Unknown fields are ignored, so newer files still load.
+/// Every problem is a ``TweakError/invalidJSON(file:line:column:key:reason:)`` naming the place.
+public enum TweakJSON {
+    /// Parses a tweak document. `file` names it in errors (a path or a URL); `source` is put in each
+    /// ``Tweak/source``.
+    public static func parse(_ data: Data, file: String, source: String = "") throws -> [Tweak] {
+        let root: JSONScanner.Node
+        do {
+            root = try JSONScanner.parse(data)
+        } catch {
+            throw TweakError.invalidJSON(
+                file: file, line: error.position.line, column: error.position.column, key: nil, reason: error.message)
+        }
+        func fail(_ position: JSONScanner.Position, _ key: [String], _ reason: String) -> TweakError {
+            .invalidJSON(
+                file: file, line: position.line, column: position.column,
+                key: key.isEmpty ? nil : key.joined(separator: "."), reason: reason)
+        }
+
+        guard case .object(let features) = root.value else {
+            throw fail(root.position, [], "the document must be an object of features, found \(root.value.typeName)")
+        }
+        var tweaks: [Tweak] = []
+        for feature in features {
+            guard case .object(let variables) = feature.node.value else {
+                throw fail(
+                    feature.node.position, [feature.key],
+                    "a feature must be an object of variables, found \(feature.node.value.typeName)")
+            }
+            for variable in variables {
+                let path = [feature.key, variable.key]
+                guard case .object(let fields) = variable.node.value else {
+                    throw fail(
+                        variable.node.position, path,
+                        "a variable must be an object with a \"Value\", found \(variable.node.value.typeName)")
+                }
+                var tweak = Tweak(feature: feature.key, variable: variable.key, value: .bool(false), source: source)
+                var hasValue = false
+                for field in fields {
+                    let fieldPath = path + [field.key]
+                    func string() throws -> String {
+                        guard case .string(let text) = field.node.value else {
+                            throw fail(field.node.position, fieldPath, "must be a string, found \(field.node.value.typeName)")
+                        }
+                        return text
+                    }
+                    switch field.key {
+                    case "Value":
+                        switch field.node.value {
+                        case .bool(let value): tweak.value = .bool(value)
+                        case .int(let value): tweak.value = .int(value)
+                        case .double(let value): tweak.value = .double(value)
+                        case .string(let value): tweak.value = .string(value)
+                        default:
+                            throw fail(
+                                field.node.position, fieldPath,
+                                "unsupported value type \(field.node.value.typeName); use a Boolean, a number or a string")
+                        }
+                        hasValue = true
+                    case "Title": tweak.title = try string()
+                    case "Description": tweak.description = try string()
+                    case "Group": tweak.group = try string()
+                    case "GeneratedPropertyName": tweak.generatedPropertyName = try string()
+                    case "Encrypted":
+                        guard case .bool(let flag) = field.node.value else {
+                            throw fail(field.node.position, fieldPath, "must be true or false, found \(field.node.value.typeName)")
+                        }
+                        tweak.isEncrypted = flag
+                    default:
+                        continue
+                    }
+                }
+                guard hasValue else { throw fail(variable.node.position, path, "missing \"Value\"") }
+                tweaks.append(tweak)
+            }
+        }
+        return tweaks
+    }
+
+    /// Reads and parses a tweak file.
+    ///
+    /// - Throws: ``TweakError/readFailed(file:reason:)`` or ``TweakError/invalidJSON(file:line:column:key:reason:)``.
+    public static func load(_ url: URL, source: String = "") throws -> [Tweak] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TweakError.readFailed(file: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(data, file: url.path, source: source)
+    }
+}
