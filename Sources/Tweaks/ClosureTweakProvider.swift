@@ -27,15 +27,23 @@ public final class ClosureTweakProvider: TweakProvider {
     public convenience init(
         name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, get: @escaping ValueGetter
     ) {
-        self.init(name: name, decryptor: decryptor, list: list) { feature, variable in
+        self.init(name: name, decryptor: decryptor, list: list, getter: { feature, variable in
             try get(feature, variable).map { Tweak(feature: feature, variable: variable, value: $0, source: name) }
-        }
+        })
     }
 
-    /// Creates a provider answering with whole tweaks.
-    public init(name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, tweak: @escaping TweakGetter) {
+    /// Creates a provider answering with whole tweaks (title, group, `isEncrypted`...).
+    ///
+    /// A factory rather than an initializer so that a trailing closure is never ambiguous between the two.
+    public static func withTweaks(
+        name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, tweak: @escaping TweakGetter
+    ) -> ClosureTweakProvider {
+        ClosureTweakProvider(name: name, decryptor: decryptor, list: list, getter: tweak)
+    }
+
+    private init(name: String, decryptor: TweakDecryptor?, list: Lister?, getter: @escaping TweakGetter) {
         self.name = name
-        self.getter = tweak
+        self.getter = getter
         self.lister = list
         self.ownDecryptor = Mutex(decryptor)
     }

@@ -121,7 +121,10 @@ public final class RemoteTweakProvider: TweakProvider {
 
     deinit {
         state.withLock { $0.refreshTask?.cancel() }
-        session.invalidateAndCancel()
+        // The last reference may be dropped on the session's own queue (inside a completion handler), where
+        // invalidating synchronously would wait on itself; so invalidate from elsewhere.
+        let session = self.session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// This provider's own decryptor, winning over the manager's; setting it reports a change.
@@ -268,7 +271,12 @@ public final class RemoteTweakProvider: TweakProvider {
         }
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
 
-        let task = session.dataTask(with: request) { [self] data, response, error in
+        // Weak, so an abandoned provider is not kept alive by its request.
+        let task = session.dataTask(with: request) { [weak self] data, response, error in
+            guard let self else {
+                completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
+                return
+            }
             let outcome: Result<RefreshResult, any Error>
             if let error {
                 outcome = .failure(self.networkError(error))

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import Tweaks
+
+@Suite struct DecryptionTests {
+    @Test func theManagersDecryptorOpensARealEncryptedValue() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let manager = TweakManager(providers: [try Fixtures.defaultsProvider(in: folder)], decryptor: TestCipher.decryptor)
+        let lookup = try manager.lookup(feature: "general", variable: "encrypted_answer_to_the_universe")
+        #expect(lookup.value == 24)
+        #expect(!lookup.tweak.isEncrypted)
+        #expect(lookup.tweak.title == "Encrypted definitive answer")
+    }
+
+    @Test func anEncryptedValueWithoutADecryptorIsAClearError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let low = EphemeralTweakProvider(name: "low", values: ["general": ["encrypted_answer_to_the_universe": 1]])
+        let manager = TweakManager(providers: [try Fixtures.defaultsProvider(in: folder), low])
+        let error = #expect(throws: TweakError.self) {
+            try manager.lookup(feature: "general", variable: "encrypted_answer_to_the_universe")
+        }
+        guard case .decryptorMissing(let feature, let variable, let source) = error else {
+            Issue.record("expected decryptorMissing, got \(String(describing: error))")
+            return
+        }
+        // Found but unreadable is an error, not a reason to fall back to the lower provider.
+        #expect(feature == "general" && variable == "encrypted_answer_to_the_universe" && source == "defaults")
+        #expect("\(error!)".contains("no decryptor"))
+    }
+
+    @Test func theManagersDecryptorReachesProvidersAddedLater() throws {
+        let manager = TweakManager(decryptor: TestCipher.decryptor)
+        let later = EphemeralTweakProvider(
+            name: "later",
+            tweaks: [Tweak(feature: "s", variable: "token", value: .string(TestCipher.encrypt("secret")), isEncrypted: true)])
+        manager.setProviders([later])
+        #expect(try manager.value("s", "token", as: String.self) == "secret")
+    }
+
+    @Test func aProvidersOwnDecryptorWins() throws {
+        let shifted: TweakDecryptor = { tweak in .string("own:" + (tweak.value.stringValue ?? "")) }
+        let provider = EphemeralTweakProvider(
+            name: "p", tweaks: [Tweak(feature: "s", variable: "v", value: "cipher", isEncrypted: true)], decryptor: shifted)
+        let manager = TweakManager(providers: [provider], decryptor: TestCipher.decryptor)
+        #expect(try manager.value("s", "v", as: String.self) == "own:cipher")
+    }
+
+    @Test func aFailingDecryptorIsReportedWithItsCause() throws {
+        let manager = TweakManager(
+            providers: [EphemeralTweakProvider(tweaks: [Tweak(feature: "s", variable: "v", value: "%%%", isEncrypted: true)])],
+            decryptor: TestCipher.decryptor)
+        let error = #expect(throws: TweakError.self) { try manager.lookup(feature: "s", variable: "v") }
+        guard case .decryptionFailed(_, _, _, let underlying) = error else {
+            Issue.record("expected decryptionFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying is TestCipher.BadCiphertext)
+    }
+
+    @Test func settingTheDecryptorClearsTheCache() throws {
+        let provider = EphemeralTweakProvider(
+            tweaks: [Tweak(feature: "s", variable: "v", value: .string(TestCipher.encrypt("1")), isEncrypted: true)])
+        let manager = TweakManager(providers: [provider], decryptor: { _ in .int(0) }, cacheEnabled: true)
+        #expect(try manager.value("s", "v", as: Int.self) == 0)
+        manager.decryptor = TestCipher.decryptor
+        #expect(try manager.value("s", "v", as: Int.self) == 1)
+    }
+}
+
+@Suite struct ClosureProviderTests {
+    @Test func aClosureProviderAnswersMissesAndFails() throws {
+        struct Down: Error {}
+        let provider = ClosureTweakProvider(name: "lua", list: { [Tweak(feature: "f", variable: "v", value: 1)] }) {
+            feature, variable in
+            switch variable {
+            case "v": return .int(1)
+            case "down": throw Down()
+            default: return nil
+            }
+        }
+        let manager = TweakManager(providers: [provider, EphemeralTweakProvider(values: ["f": ["down": "low"]])])
+        #expect(try manager.lookup(feature: "f", variable: "v").source == "lua")
+        let lookup = try manager.lookup(feature: "f", variable: "down")
+        #expect(lookup.value == "low")
+        #expect(lookup.failures.first?.error is Down)
+        #expect(manager.list().tweaks.first { $0.variable == "v" }?.source == "lua")
+    }
+
+    @Test func aClosureProviderCanReturnEncryptedTweaks() throws {
+        let provider = ClosureTweakProvider.withTweaks(name: "lua", decryptor: TestCipher.decryptor) { feature, variable in
+            Tweak(feature: "ignored", variable: "ignored", value: .string(TestCipher.encrypt("7")), title: "Seven", isEncrypted: true)
+        }
+        let manager = TweakManager(providers: [provider])
+        let lookup = try manager.lookup(feature: "f", variable: "v")
+        #expect(lookup.tweak.key == TweakKey(feature: "f", variable: "v"))
+        #expect(lookup.value == 7 && lookup.tweak.title == "Seven")
+    }
+}

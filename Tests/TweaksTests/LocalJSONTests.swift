@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import Tweaks
+
+@Suite struct LocalJSONTests {
+    /// Parses `json` as a file named "tweaks.json" and returns the error, which must be `invalidJSON`.
+    func invalid(_ json: String) -> (line: Int, column: Int, key: String?, reason: String, text: String)? {
+        do {
+            _ = try TweakJSON.parse(Data(json.utf8), file: "tweaks.json")
+            Issue.record("expected an error for: \(json)")
+        } catch let error as TweakError {
+            if case .invalidJSON(let file, let line, let column, let key, let reason) = error, file == "tweaks.json" {
+                return (line, column, key, reason, "\(error)")
+            }
+            Issue.record("expected invalidJSON, got \(error)")
+        } catch {
+            Issue.record("expected a TweakError, got \(error)")
+        }
+        return nil
+    }
+
+    @Test func readsJustTweaksFormat() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let provider = try Fixtures.defaultsProvider(in: folder)
+        let tweaks = try provider.allTweaks()
+        #expect(tweaks.count == 10)
+        let tap = try #require(try provider.tweak(feature: "general", variable: "tap_to_change_color_enabled"))
+        #expect(tap.value == true)
+        #expect(tap.title == "Tap to change views color")
+        #expect(tap.group == "General")
+        #expect(tap.generatedPropertyName == "isTapGestureToChangeColorEnabled")
+        #expect(try provider.tweak(feature: "general", variable: "greet_on_app_did_become_active")?.description
+            == "Shows an alert on applicationDidBecomeActive")
+        #expect(try provider.tweak(feature: "general", variable: "answer_to_the_universe")?.value == .int(42))
+        #expect(try provider.tweak(feature: "ui_customization", variable: "red_view_alpha_component")?.value == .double(1.0))
+        #expect(try provider.tweak(feature: "general", variable: "encrypted_answer_to_the_universe")?.isEncrypted == true)
+        #expect(try provider.tweak(feature: "general", variable: "missing") == nil)
+    }
+
+    @Test func syntaxErrorsNameTheLineAndColumn() {
+        let error = invalid("""
+        {
+          "general": {
+            "a": { "Value": true },
+            "b": { "Value": }
+          }
+        }
+        """)
+        #expect(error?.line == 4)
+        #expect(error?.column == 21)
+        #expect(error?.text.hasPrefix("tweaks.json:4:21: unexpected '}', expected a value") == true)
+
+        #expect(invalid("{\n  \"f\": {\n    \"v\": { \"Value\": tru }\n  }\n}")?.line == 3)
+        #expect(invalid("{\"f\": {\"v\": {\"Value\": 1}}")?.reason.contains("end of file") == true)
+        #expect(invalid("{\"f\": {\"v\": {\"Value\": \"unterminated}}}")?.reason.contains("unterminated") == true)
+        #expect(invalid("{\"f\": 1} trailing")?.reason.contains("after the end") == true)
+        #expect(invalid("")?.line == 1)
+    }
+
+    @Test func shapeErrorsNameTheKeyAndItsLine() {
+        let missingValue = invalid("""
+        {
+          "checkout": {
+            "enabled": { "Value": true },
+            "max_items": { "Title": "Max" }
+          }
+        }
+        """)
+        #expect(missingValue?.key == "checkout.max_items")
+        #expect(missingValue?.line == 4)
+        #expect(missingValue?.reason == "missing \"Value\"")
+        #expect(missingValue?.text.contains("tweaks.json:4:") == true)
+
+        let badType = invalid("""
+        {
+          "ui": {
+            "colors": {
+              "Value": ["red", "green"]
+            }
+          }
+        }
+        """)
+        #expect(badType?.key == "ui.colors.Value")
+        #expect(badType?.line == 4)
+        #expect(badType?.reason.contains("unsupported value type array") == true)
+
+        #expect(invalid("[1, 2]")?.reason.contains("object of features") == true)
+        #expect(invalid("{\"f\": true}")?.key == "f")
+        #expect(invalid("{\"f\": {\"v\": 3}}")?.key == "f.v")
+        #expect(invalid("{\"f\": {\"v\": {\"Value\": 1, \"Title\": 2}}}")?.key == "f.v.Title")
+        #expect(invalid("{\"f\": {\"v\": {\"Value\": 1, \"Encrypted\": \"yes\"}}}")?.key == "f.v.Encrypted")
+        #expect(invalid("{\"f\": {\"v\": {\"Value\": null}}}")?.reason.contains("null") == true)
+        #expect(invalid("{\"f\": {}, \"f\": {}}")?.reason.contains("duplicate key \"f\"") == true)
+    }
+
+    @Test func numbersAndBooleansStayApart() throws {
+        let tweaks = try TweakJSON.parse(
+            Data(#"{"f": {"i": {"Value": 1}, "d": {"Value": 1.0}, "e": {"Value": 1e3}, "b": {"Value": true}, "n": {"Value": -0}, "s": {"Value": "1\u00e9\n"}, "big": {"Value": 99999999999999999999}}}"#.utf8),
+            file: "t.json")
+        let values = Dictionary(uniqueKeysWithValues: tweaks.map { ($0.variable, $0.value) })
+        #expect(values["i"] == .int(1))
+        #expect(values["d"] == .double(1.0))
+        #expect(values["e"] == .double(1000))
+        #expect(values["b"] == .bool(true))
+        #expect(values["n"] == .int(0))
+        #expect(values["s"] == .string("1é\n"))
+        #expect(values["big"] == .double(1e20))
+    }
+
+    @Test func unknownFieldsAreIgnored() throws {
+        let tweaks = try TweakJSON.parse(Data(#"{"f": {"v": {"Value": 1, "Future": {"x": [1]}}}}"#.utf8), file: "t.json")
+        #expect(tweaks.map(\.value) == [1])
+    }
+
+    @Test func aMissingOrBadFileIsAnErrorNotACrash() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let missing = folder.url.appendingPathComponent("absent.json")
+        #expect {
+            try LocalJSONTweakProvider(fileURL: missing)
+        } throws: { error in
+            guard case TweakError.readFailed(let file, _) = error else { return false }
+            return file == missing.path
+        }
+        let bad = try folder.write("{\n  \"f\": {\n    \"v\": {\"Value\": 1,}\n  }\n}", to: "bad.json")
+        #expect {
+            try LocalJSONTweakProvider(fileURL: bad)
+        } throws: { error in
+            guard case TweakError.invalidJSON(let file, let line, _, _, _) = error else { return false }
+            return file == bad.path && line == 3
+        }
+    }
+
+    @Test func deepNestingFailsInsteadOfCrashing() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(invalid(deep)?.reason.contains("nesting deeper") == true)
+    }
+
+    @Test func reloadPicksUpAChangedFileAndKeepsTheOldOnError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(#"{"f": {"v": {"Value": 1}}}"#, to: "t.json")
+        let provider = try LocalJSONTweakProvider(fileURL: file)
+        let manager = TweakManager(providers: [provider], cacheEnabled: true)
+        #expect(try manager.value("f", "v", as: Int.self) == 1)
+        _ = try folder.write(#"{"f": {"v": {"Value": 2}}}"#, to: "t.json")
+        try provider.reload()
+        #expect(try manager.value("f", "v", as: Int.self) == 2)
+        _ = try folder.write(#"{"f": {"v": {"Value": }}}"#, to: "t.json")
+        #expect(throws: TweakError.self) { try provider.reload() }
+        #expect(try manager.value("f", "v", as: Int.self) == 2)
+    }
+}
