@@ -117,7 +117,7 @@ final class TestHTTPServer: Sendable {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
-        while !received.ends(with: end) && received.firstRange(of: end) == nil {
+        while received.firstRange(of: end) == nil {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
             if count <= 0 { return nil }
             received += buffer[0..<count]
@@ -132,11 +132,5 @@ final class TestHTTPServer: Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
-    }
-}
-
-extension Array where Element: Equatable {
-    func ends(with suffix: [Element]) -> Bool {
-        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
 }

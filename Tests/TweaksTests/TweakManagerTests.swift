@@ -170,4 +170,16 @@ import Testing
         #expect(try manager.value("f", "v", as: Int.self) == 12345)
         observation.remove()
     }
+
+    @Test func typedTextParsesLikeTheCommandLine() {
+        #expect(TweakValue(parsing: "true") == .bool(true))
+        #expect(TweakValue(parsing: "false") == .bool(false))
+        #expect(TweakValue(parsing: "-12") == .int(-12))
+        #expect(TweakValue(parsing: "2.5") == .double(2.5))
+        #expect(TweakValue(parsing: "1e3") == .double(1000))
+        #expect(TweakValue(parsing: "nan") == .string("nan"))
+        #expect(TweakValue(parsing: "inf") == .string("inf"))
+        #expect(TweakValue(parsing: "hello") == .string("hello"))
+        #expect(TweakValue(parsing: "42", forceString: true) == .string("42"))
+    }
 }
