@@ -3,7 +3,7 @@
 #include <string.h>
 
 /* `load` restricted to text chunks: binary chunks can break the VM's safety. */
-static int esl_load_text(lua_State *L) {
+static int esl_text_only_load(lua_State *L) {
     int nargs = lua_gettop(L);
     const char *mode = luaL_optstring(L, 3, "t");
     if (strcmp(mode, "t") != 0)
@@ -58,7 +58,7 @@ static int esl_open_sandbox_protected(lua_State *L) {
     lua_pushnil(L);
     lua_setglobal(L, "loadfile");
     lua_getglobal(L, "load");
-    lua_pushcclosure(L, esl_load_text, 1);
+    lua_pushcclosure(L, esl_text_only_load, 1);
     lua_setglobal(L, "load");
 
     /* The string metatable is shared by every string: scripts may not see or change it. */

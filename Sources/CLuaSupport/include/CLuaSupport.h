@@ -53,6 +53,7 @@ typedef struct esl_runtime {
     lua_State *active;            /* the thread that called into Swift; NULL at top level */
     esl_dispatch_fn dispatch;
     esl_release_fn release;
+    void *owner;                  /* the Swift object that owns the state (unretained) */
 } esl_runtime;
 
 /* Creates a state whose allocator accounts into (and is capped by) a new runtime. NULL when out of memory. */
@@ -92,6 +93,12 @@ void *esl_to_swift_object(lua_State *L, int index);
 void esl_new_object_metatable(lua_State *L, const char *name);
 
 /* Inline shims for macros Swift cannot import. */
+static inline const char *esl_typename(lua_State *L, int i) { return lua_typename(L, lua_type(L, i)); }
+static inline void esl_collect_garbage(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
+/* Loads a text chunk from memory; never raises. */
+static inline int esl_load_text(lua_State *L, const void *bytes, size_t size, const char *chunkname) {
+    return luaL_loadbufferx(L, bytes ? (const char *)bytes : "", size, chunkname, "t");
+}
 static inline void esl_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
 static inline void esl_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline int esl_upvalueindex(int i) { return lua_upvalueindex(i); }

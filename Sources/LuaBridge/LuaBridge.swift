@@ -1,1 +1,0 @@
-// LuaBridge: Swift over the Lua C API.

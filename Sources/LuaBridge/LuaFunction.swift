@@ -1,0 +1,75 @@
+import CLua
+import CLuaSupport
+
+/// A Swift function that Lua can call.
+///
+/// The body receives a ``LuaCall`` to read its arguments and push its results, and returns the number of
+/// results. A thrown error becomes a Lua error once the Swift frame has returned (no longjmp crosses
+/// Swift): ``LuaArgumentError`` reads `file:line: bad argument #2 to 'name' (...)`, a ``LuaError`` from a
+/// nested call keeps its message, and any other error is raised as its description with the caller's line.
+public struct LuaFunction {
+    @usableFromInline let box: LuaFunctionBox
+
+    /// A function with a raw body. `name` is how scripts call it (`tweak.set`); errors use it.
+    public init(_ name: String, body: @escaping (LuaCall) throws -> Int32) {
+        box = LuaFunctionBox(name: name, body: body)
+    }
+
+    /// The name used in error messages.
+    public var name: String { box.name }
+
+    /// A function with typed arguments and one result: `LuaFunction("add") { (a: Int, b: Int) in a + b }`.
+    @inlinable
+    public init<each Argument: LuaReadable, Result: LuaPushable>(
+        _ name: String, _ body: @escaping (repeat each Argument) throws -> Result
+    ) {
+        self.init(name) { call in
+            var position: Int32 = 0
+            let result = try body(repeat call.next(&position, as: (each Argument).self))
+            result.luaPush(call.thread)
+            return 1
+        }
+    }
+
+    /// A function with typed arguments and no result.
+    @inlinable
+    public init<each Argument: LuaReadable>(_ name: String, _ body: @escaping (repeat each Argument) throws -> Void) {
+        self.init(name) { call in
+            var position: Int32 = 0
+            try body(repeat call.next(&position, as: (each Argument).self))
+            return 0
+        }
+    }
+}
+
+/// The heap box behind a ``LuaFunction``, retained by the Lua closure that calls it.
+@usableFromInline
+final class LuaFunctionBox {
+    let name: String
+    @usableFromInline let body: (LuaCall) throws -> Int32
+
+    init(name: String, body: @escaping (LuaCall) throws -> Int32) {
+        self.name = name
+        self.body = body
+    }
+}
+
+/// Called by the C trampoline for every call of a Swift function from Lua.
+let luaDispatch: esl_dispatch_fn = { thread, box in
+    let thread = thread!
+    let function = Unmanaged<LuaFunctionBox>.fromOpaque(box!).takeUnretainedValue()
+    do {
+        return try function.body(LuaCall(thread: thread, function: function))
+    } catch let error as LuaError {
+        LuaStateCore.pushString(error.message, onto: thread)
+        return ESL_RAISE
+    } catch {
+        LuaStateCore.pushString(String(describing: error), onto: thread)
+        return ESL_RAISE_WITH_POSITION
+    }
+}
+
+/// Called by Lua's finalizers to release a retained Swift object or function box.
+let luaRelease: esl_release_fn = { object in
+    Unmanaged<AnyObject>.fromOpaque(object!).release()
+}

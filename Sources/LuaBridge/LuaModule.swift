@@ -1,0 +1,44 @@
+/// A host module that scripts load with `require(name)`, found before any `.lua` file.
+///
+/// Its functions report errors under their qualified names (`bad argument #1 to 'container.get'`).
+public struct LuaModule {
+    /// The name scripts require.
+    public let name: String
+    /// The members, in the order they were added.
+    public private(set) var members: [(name: String, value: Member)] = []
+
+    /// What a module member is.
+    public enum Member {
+        case function(LuaFunction)
+        case value(LuaValue)
+    }
+
+    /// An empty module.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// Adds a function with a raw body.
+    public mutating func function(_ member: String, body: @escaping (LuaCall) throws -> Int32) {
+        members.append((member, .function(LuaFunction("\(name).\(member)", body: body))))
+    }
+
+    /// Adds a function with typed arguments and one result.
+    public mutating func function<each Argument: LuaReadable, Result: LuaPushable>(
+        _ member: String, _ body: @escaping (repeat each Argument) throws -> Result
+    ) {
+        members.append((member, .function(LuaFunction("\(name).\(member)", body))))
+    }
+
+    /// Adds a function with typed arguments and no result.
+    public mutating func function<each Argument: LuaReadable>(
+        _ member: String, _ body: @escaping (repeat each Argument) throws -> Void
+    ) {
+        members.append((member, .function(LuaFunction("\(name).\(member)", body))))
+    }
+
+    /// Adds a plain value.
+    public mutating func value(_ member: String, _ value: LuaValue) {
+        members.append((member, .value(value)))
+    }
+}

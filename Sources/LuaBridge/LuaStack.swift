@@ -1,0 +1,139 @@
+import CLua
+import CLuaSupport
+
+/// Conversions between ``LuaValue`` and a thread's stack. Only raw, non-raising API calls are used here.
+extension LuaStateCore {
+    /// Tables nested deeper than this are refused: it also stops cycles.
+    static let maximumTableDepth = 100
+
+    /// Reads the value at `index` of `thread`.
+    func read(at index: Int32, from thread: OpaquePointer) throws(LuaError) -> LuaValue {
+        try read(at: lua_absindex(thread, index), from: thread, depth: 0)
+    }
+
+    private func read(at index: Int32, from thread: OpaquePointer, depth: Int) throws(LuaError) -> LuaValue {
+        switch lua_type(thread, index) {
+        case LUA_TNIL, LUA_TNONE:
+            return .nil
+        case LUA_TBOOLEAN:
+            return .boolean(lua_toboolean(thread, index) != 0)
+        case LUA_TNUMBER:
+            if lua_isinteger(thread, index) != 0 { return .integer(Int(lua_tointegerx(thread, index, nil))) }
+            return .number(lua_tonumberx(thread, index, nil))
+        case LUA_TSTRING:
+            return Self.readString(at: index, from: thread)
+        case LUA_TTABLE:
+            return .table(try readTable(at: index, from: thread, depth: depth))
+        case LUA_TFUNCTION:
+            lua_pushvalue(thread, index)
+            return .function(LuaFunctionRef(core: self, poppingFrom: thread))
+        case LUA_TUSERDATA:
+            if let object = esl_to_swift_object(thread, index) {
+                let typeName = lua_getmetatable(thread, index) != 0 ? Self.metatableName(thread) : "userdata"
+                return .object(LuaObject(Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue(), typeName: typeName))
+            }
+            fallthrough
+        default:
+            lua_pushvalue(thread, index)
+            return .opaque(LuaRef(core: self, poppingFrom: thread))
+        }
+    }
+
+    /// The `__name` of the metatable on top of the stack (popped).
+    private static func metatableName(_ thread: OpaquePointer) -> String {
+        lua_pushstring(thread, "__name")
+        lua_rawget(thread, -2)
+        let name = lua_type(thread, -1) == LUA_TSTRING ? String(cString: lua_tolstring(thread, -1, nil)) : "userdata"
+        esl_pop(thread, 2)
+        return name
+    }
+
+    static func readString(at index: Int32, from thread: OpaquePointer) -> LuaValue {
+        var length = 0
+        guard let pointer = lua_tolstring(thread, index, &length) else { return .nil }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        if let text = String(validating: bytes, as: UTF8.self) { return .string(text) }
+        return .bytes(Array(bytes))
+    }
+
+    private func readTable(at index: Int32, from thread: OpaquePointer, depth: Int) throws(LuaError) -> LuaTable {
+        guard depth < Self.maximumTableDepth else {
+            throw LuaError(.typeMismatch, message: "table nested more than \(Self.maximumTableDepth) levels deep (does it contain itself?)")
+        }
+        guard lua_checkstack(thread, 4) != 0 else {
+            throw LuaError(.typeMismatch, message: "Lua stack overflow while reading a table")
+        }
+        var table = LuaTable()
+        let length = Int(lua_rawlen(thread, index))
+        var sequenceEnd = 0
+        while sequenceEnd < length {
+            lua_rawgeti(thread, index, lua_Integer(sequenceEnd + 1))
+            defer { esl_pop(thread, 1) }
+            if lua_type(thread, -1) == LUA_TNIL { break }
+            table.array.append(try read(at: lua_gettop(thread), from: thread, depth: depth + 1))
+            sequenceEnd += 1
+        }
+        lua_pushnil(thread)
+        while lua_next(thread, index) != 0 {
+            defer { esl_pop(thread, 1) }
+            if lua_isinteger(thread, -2) != 0 {
+                let key = lua_tointegerx(thread, -2, nil)
+                if key >= 1 && key <= lua_Integer(sequenceEnd) { continue }
+            }
+            // Keys are read from a copy: lua_tolstring on the key itself would confuse lua_next.
+            lua_pushvalue(thread, -2)
+            let key = try read(at: lua_gettop(thread), from: thread, depth: depth + 1)
+            esl_pop(thread, 1)
+            table.fields[key] = try read(at: lua_gettop(thread), from: thread, depth: depth + 1)
+        }
+        return table
+    }
+
+    /// Pushes `value` onto `thread`.
+    func push(_ value: LuaValue, onto thread: OpaquePointer) throws(LuaError) {
+        try push(value, onto: thread, depth: 0)
+    }
+
+    private func push(_ value: LuaValue, onto thread: OpaquePointer, depth: Int) throws(LuaError) {
+        guard lua_checkstack(thread, 3) != 0 else {
+            throw LuaError(.typeMismatch, message: "Lua stack overflow while pushing a value")
+        }
+        switch value {
+        case .nil: lua_pushnil(thread)
+        case .boolean(let flag): lua_pushboolean(thread, flag ? 1 : 0)
+        case .integer(let number): lua_pushinteger(thread, lua_Integer(number))
+        case .number(let number): lua_pushnumber(thread, number)
+        case .string(let text): Self.pushString(text, onto: thread)
+        case .bytes(let bytes): bytes.withUnsafeBufferPointer { _ = lua_pushlstring(thread, $0.baseAddress, $0.count) }
+        case .table(let table):
+            guard depth < Self.maximumTableDepth else {
+                throw LuaError(.typeMismatch, message: "table nested more than \(Self.maximumTableDepth) levels deep")
+            }
+            lua_createtable(thread, Int32(clamping: table.array.count), Int32(clamping: table.fields.count))
+            for (offset, element) in table.array.enumerated() {
+                try push(element, onto: thread, depth: depth + 1)
+                lua_rawseti(thread, -2, lua_Integer(offset + 1))
+            }
+            for (key, element) in table.fields {
+                if key == .nil { continue }
+                if case .number(let number) = key, number.isNaN { continue }
+                try push(key, onto: thread, depth: depth + 1)
+                try push(element, onto: thread, depth: depth + 1)
+                lua_rawset(thread, -3)
+            }
+        case .function(let ref):
+            try ref.checkUsable()
+            ref.push(onto: thread)
+        case .opaque(let ref):
+            try ref.checkUsable()
+            ref.push(onto: thread)
+        case .object(let object):
+            esl_push_swift_object(thread, Unmanaged.passRetained(object.object).toOpaque(), object.typeName)
+        }
+    }
+
+    static func pushString(_ text: String, onto thread: OpaquePointer) {
+        var text = text
+        text.withUTF8 { _ = lua_pushlstring(thread, $0.baseAddress, $0.count) }
+    }
+}

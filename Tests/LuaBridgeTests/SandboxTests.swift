@@ -1,0 +1,67 @@
+import LuaBridge
+import Testing
+
+/// Every escape from the sandbox is tried and refused.
+@Suite struct SandboxTests {
+    func evaluate(_ source: String, options: LuaOptions = LuaOptions()) throws -> [LuaValue] {
+        try LuaState(options: options).execute(source, chunkName: "=sandbox")
+    }
+
+    @Test func dangerousLibrariesAndFunctionsAreAbsent() throws {
+        let absent = try evaluate("""
+            return io, debug, package, dofile, loadfile, os.execute, os.exit, os.remove, os.rename,
+                   os.getenv, os.tmpname, require('string') == string
+            """)
+        #expect(absent.dropLast().allSatisfy { $0 == .nil })
+        #expect(absent.last == true)
+        // What the sandbox keeps of os: the clock and the calendar.
+        #expect(try evaluate("return type(os.time()), type(os.clock()), type(os.date('%Y'))") == ["number", "number", "string"])
+    }
+
+    @Test func binaryChunksAreRefusedThroughLoad() throws {
+        let dumped = try evaluate("""
+            local bytecode = string.dump(function() return 42 end)
+            local f, message = load(bytecode)
+            return f, message
+            """)
+        #expect(dumped[0] == .nil)
+        #expect(dumped[1].stringValue?.contains("attempt to load a binary chunk") == true)
+        let explicit = try #require(throws: LuaError.self) {
+            try evaluate("return load(string.dump(function() end), 'x', 'b')")
+        }
+        #expect(explicit.message.contains("mode 'b' is not allowed in the sandbox"))
+        // Text still loads, with or without an environment.
+        #expect(try evaluate("return load('return 1 + 1')()") == [2])
+        #expect(try evaluate("return load('return x', 'chunk', 't', {x = 7})()") == [7])
+        // A reader function producing bytecode is refused as well.
+        let reader = try evaluate("""
+            local code, done = string.dump(function() return 1 end), false
+            return load(function() if done then return nil end done = true return code end)
+            """)
+        #expect(reader[0] == .nil)
+    }
+
+    @Test func requireCannotReachNativeCodeOrPaths() throws {
+        let error = try #require(throws: LuaError.self) { try evaluate("return require('os.execute')") }
+        #expect(error.message.contains("module 'os.execute' not found"))
+        let traversal = try #require(throws: LuaError.self) { try evaluate("return require('../../etc/passwd')") }
+        #expect(traversal.message.contains("module names are dotted identifiers"))
+    }
+
+    @Test func theStringMetatableIsHidden() throws {
+        #expect(try evaluate("return getmetatable('')") == ["string"])
+        let error = try #require(throws: LuaError.self) {
+            try evaluate("getmetatable('').__index = function() return 'pwned' end")
+        }
+        #expect(error.kind == .runtime)
+        #expect(throws: LuaError.self) { try evaluate("setmetatable('', {})") }
+        #expect(try evaluate("return ('abc'):upper()") == ["ABC"])
+    }
+
+    @Test func debugSethookIsUnavailableUnlessOptedIn() throws {
+        #expect(throws: LuaError.self) { try evaluate("debug.sethook()") }
+        var options = LuaOptions()
+        options.libraries = [.debug, .io, .os]
+        #expect(try evaluate("return type(debug.sethook), type(io.open), type(os.getenv)", options: options) == ["function", "function", "function"])
+    }
+}
