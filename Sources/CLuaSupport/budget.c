@@ -1,12 +1,30 @@
 /* The instruction budget: a count hook that stops a runaway script, even inside its own pcall. */
 #include "CLuaSupport.h"
+#include <stdio.h>
+
+static void esl_count_hook(lua_State *L, lua_Debug *ar);
 
 /* Instructions between two hook calls: small enough to stop promptly, large enough to cost nothing. */
 #define ESL_HOOK_STEP 1000
 
+/* Raises the limit error from inside the hook. Level 0 in a hook is the running Lua function. */
+static void esl_raise_from_hook(lua_State *L, const char *what) {
+    /* From now on raise at every instruction of this thread until control is back in Swift. */
+    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, 1);
+    luaL_where(L, 0);
+    lua_pushstring(L, what);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
+/* The hook stays installed for the life of the state (its cost is one call per ESL_HOOK_STEP
+   instructions): it spends the instruction budget and makes both limits sticky, so a script's own
+   pcall cannot catch a limit error and carry on. */
 static void esl_count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     esl_runtime *rt = esl_runtime_of(L);
+    if (rt->depth == 0) return; /* not inside a call made by the bridge */
+    if (rt->memory_exceeded) esl_raise_from_hook(L, "memory limit exceeded");
     if (rt->instruction_limit <= 0) return;
     if (!rt->instruction_exceeded) {
         rt->instructions_left -= lua_gethookcount(L);
@@ -16,19 +34,24 @@ static void esl_count_hook(lua_State *L, lua_Debug *ar) {
         }
         rt->instruction_exceeded = 1;
     }
-    /* From now on raise at every instruction of this thread until control is back in Swift. */
-    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
-               (LUAI_UACINT)rt->instruction_limit);
+    char what[128];
+    snprintf(what, sizeof what, "instruction limit exceeded: more than %lld instructions in one call into Lua",
+             (long long)rt->instruction_limit);
+    esl_raise_from_hook(L, what);
+}
+
+void esl_install_hook(lua_State *L) {
+    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
 }
 
 void esl_set_instruction_limit(lua_State *L, long long limit) {
     esl_runtime *rt = esl_runtime_of(L);
     rt->instruction_limit = limit > 0 ? limit : 0;
-    if (limit > 0)
-        lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
-    else
-        lua_sethook(L, NULL, 0, 0);
+}
+
+int esl_limit_exceeded(lua_State *L) {
+    esl_runtime *rt = esl_runtime_of(L);
+    return rt->instruction_exceeded || rt->memory_exceeded;
 }
 
 static int esl_message_handler(lua_State *L) {
@@ -58,13 +81,11 @@ int esl_push_handler_and_ref(lua_State *L, int ref) {
 
 int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
     esl_runtime *rt = esl_runtime_of(L);
-    int outermost = rt->depth == 0;
-    if (outermost) {
+    if (rt->depth == 0) {
         rt->instructions_left = rt->instruction_limit;
         rt->instruction_exceeded = 0;
         rt->memory_exceeded = 0;
-        if (rt->instruction_limit > 0 && lua_gethookcount(L) != ESL_HOOK_STEP)
-            lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+        if (lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
     }
     int was_enforcing = rt->enforcing;
     rt->enforcing = 1;
@@ -73,12 +94,15 @@ int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
     int status = lua_pcall(L, nargs, nresults, msgh);
     rt->depth--;
     rt->enforcing = was_enforcing;
-    if (status == LUA_OK && rt->instruction_exceeded) {
-        /* A script's pcall swallowed the limit error and then returned: the call still failed. */
+    if (status == LUA_OK && (rt->instruction_exceeded || rt->memory_exceeded)) {
+        /* A script's pcall swallowed a limit error and then returned: the call still failed. */
         lua_settop(L, base);
-        lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
-                        (LUAI_UACINT)rt->instruction_limit);
-        status = LUA_ERRRUN;
+        if (rt->instruction_exceeded)
+            lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
+                            (LUAI_UACINT)rt->instruction_limit);
+        else
+            lua_pushliteral(L, "memory limit exceeded");
+        status = rt->instruction_exceeded ? LUA_ERRRUN : LUA_ERRMEM;
     }
     return status;
 }

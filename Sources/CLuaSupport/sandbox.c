@@ -8,13 +8,61 @@ static int esl_text_only_load(lua_State *L) {
     const char *mode = luaL_optstring(L, 3, "t");
     if (strcmp(mode, "t") != 0)
         return luaL_error(L, "load: mode '%s' is not allowed in the sandbox (only text chunks, mode \"t\")", mode);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 2);
+    /* load tells a missing env from nil: keep it missing unless it was given. */
+    lua_settop(L, nargs >= 4 ? 4 : 3);
     lua_pushliteral(L, "t");
-    if (nargs >= 4) lua_pushvalue(L, 4); /* load tells a missing env from nil: keep it missing */
-    lua_call(L, nargs >= 4 ? 4 : 3, LUA_MULTRET);
-    return lua_gettop(L) - nargs;
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* A message handler given to xpcall runs only while no limit has been hit: after a limit error the
+   hook is off inside the handler (Lua disables hooks while one runs), so a looping handler could
+   never be stopped. The error value then passes through untouched. */
+static int esl_guarded_handler(lua_State *L) {
+    if (esl_limit_exceeded(L)) return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* The whole stack was handed to xpcall, so its results are all that is left. */
+static int esl_finish_xpcall(lua_State *L, int status, lua_KContext unused) {
+    (void)status;
+    (void)unused;
+    return lua_gettop(L);
+}
+
+static int esl_guarded_xpcall(lua_State *L) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    int nargs = lua_gettop(L);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, esl_guarded_handler, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_callk(L, nargs, LUA_MULTRET, 0, esl_finish_xpcall);
+    return esl_finish_xpcall(L, LUA_OK, 0);
+}
+
+/* Finalizers run with hooks off, out of reach of the instruction budget: scripts may not set them. */
+static int esl_setmetatable_without_gc(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
+        return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+static void esl_wrap_global(lua_State *L, const char *name, lua_CFunction wrapper) {
+    lua_getglobal(L, name);
+    lua_pushcclosure(L, wrapper, 1);
+    lua_setglobal(L, name);
 }
 
 static void esl_require_library(lua_State *L, const char *name, lua_CFunction open) {
@@ -57,9 +105,9 @@ static int esl_open_sandbox_protected(lua_State *L) {
     lua_setglobal(L, "dofile");
     lua_pushnil(L);
     lua_setglobal(L, "loadfile");
-    lua_getglobal(L, "load");
-    lua_pushcclosure(L, esl_text_only_load, 1);
-    lua_setglobal(L, "load");
+    esl_wrap_global(L, "load", esl_text_only_load);
+    esl_wrap_global(L, "xpcall", esl_guarded_xpcall);
+    esl_wrap_global(L, "setmetatable", esl_setmetatable_without_gc);
 
     /* The string metatable is shared by every string: scripts may not see or change it. */
     lua_pushliteral(L, "");

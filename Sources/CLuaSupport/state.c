@@ -51,6 +51,7 @@ lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release) {
     /* Threads created later copy the main thread's extra space, so every thread finds the runtime. */
     *(esl_runtime **)lua_getextraspace(L) = rt;
     lua_atpanic(L, esl_panic);
+    esl_install_hook(L);
     return L;
 }
 

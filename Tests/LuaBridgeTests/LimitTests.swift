@@ -77,6 +77,21 @@ import Testing
         #expect(lua.memoryInUse <= (8 << 20) + (1 << 20))
     }
 
+    @Test func pcallCannotSwallowTheMemoryCapEvenWithoutABudget() throws {
+        let lua = try limited(instructions: nil, memory: 4 << 20)
+        let error = try #require(throws: LuaError.self) {
+            try lua.execute("""
+                local ok = pcall(string.rep, 'x', 1 << 30)
+                local n = 0
+                for i = 1, 1e7 do n = n + 1 end
+                return 'escaped', ok
+                """)
+        }
+        #expect(error.kind == .memoryLimit)
+        // The next call starts afresh.
+        #expect(try lua.execute("return #string.rep('x', 1000)") == [1000])
+    }
+
     @Test func limitsCanBeChangedOrRemoved() throws {
         let lua = try limited(instructions: 1000)
         #expect(throws: LuaError.self) { try lua.execute("for i = 1, 100000 do end") }

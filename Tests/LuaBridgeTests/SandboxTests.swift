@@ -18,6 +18,25 @@ import Testing
         #expect(try evaluate("return type(os.time()), type(os.clock()), type(os.date('%Y'))") == ["number", "number", "string"])
     }
 
+    @Test func finalizersCannotBeSetFromScripts() throws {
+        // A __gc metamethod runs with hooks off, beyond the instruction budget.
+        let error = try #require(throws: LuaError.self) {
+            try evaluate("setmetatable({}, {__gc = function() while true do end end}) collectgarbage()")
+        }
+        #expect(error.message.contains("__gc metamethods are not allowed in the sandbox"))
+        #expect(try evaluate("return getmetatable(setmetatable({}, {__index = {x = 1}})).__index.x") == [1])
+    }
+
+    @Test func xpcallStillWorksWithItsHandler() throws {
+        #expect(try evaluate("return xpcall(error, function(m) return 'handled ' .. m end, 'boom')") == [false, "handled boom"])
+        #expect(try evaluate("return xpcall(function(a, b) return a + b end, print, 2, 3)") == [true, 5])
+        // Yielding across xpcall inside a coroutine still works.
+        #expect(try evaluate("""
+            local co = coroutine.wrap(function() return xpcall(function() coroutine.yield(1) return 2 end, print) end)
+            return co(), co()
+            """) == [1, true, 2])
+    }
+
     @Test func binaryChunksAreRefusedThroughLoad() throws {
         let dumped = try evaluate("""
             local bytecode = string.dump(function() return 42 end)

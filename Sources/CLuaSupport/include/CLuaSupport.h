@@ -71,6 +71,10 @@ int esl_open_sandbox(lua_State *L, unsigned int allowed);
 
 /* Installs (limit > 0) or removes (0) the per-entry instruction budget on the main thread. */
 void esl_set_instruction_limit(lua_State *L, long long limit);
+/* Installs the count hook on a thread (done for the main thread when the state is made). */
+void esl_install_hook(lua_State *L);
+/* Whether the current call into Lua has run out of instructions or memory. */
+int esl_limit_exceeded(lua_State *L);
 
 /* lua_pcall with the runtime's bookkeeping: resets the budget on an outermost entry, enforces the memory
    cap while Lua runs, and turns an exhausted budget into an error even if a script's pcall swallowed it. */
