@@ -1,0 +1,24 @@
+import EnvScript
+import LuaBridge
+
+/// Turns the errors of the runtime into what `envscript` prints and the status it exits with.
+enum ErrorReport {
+    /// The failure for an error thrown while loading or running scripts.
+    ///
+    /// Lua errors print `file:line: message` and the traceback. Syntax errors, unreadable files and
+    /// an unusable home are load errors (status 2) unless `syntaxIsFailure` (for `check`).
+    static func failure(for error: any Error, syntaxIsFailure: Bool = false) -> CommandFailure {
+        switch error {
+        case let failure as CommandFailure:
+            return failure
+        case let lua as LuaError:
+            let text = lua.traceback.map { "\(lua.message)\n\($0)" } ?? lua.message
+            if lua.kind == .syntax && !syntaxIsFailure { return .usage(text) }
+            return .failure(text)
+        case let host as HostError:
+            return .usage("\(host)")
+        default:
+            return .failure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import EnvScript
+import Foundation
+import LuaBridge
+
+/// The options every command that runs Lua shares: the home, the limits, the start-up scripts.
+struct RuntimeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The application's home folder.",
+        discussion: "Default: $ENVSCRIPT_HOME, else .envscript/home under the current folder.",
+        valueName: "dir"))
+    var home: String?
+
+    @Option(help: ArgumentHelp(
+        "Most VM instructions per call into Lua (0: no limit).", valueName: "n"))
+    var instructionLimit: Int = 100_000_000
+
+    @Option(help: ArgumentHelp("Most memory Lua may hold, in MiB (0: no limit).", valueName: "mib"))
+    var memoryLimit: Int = 256
+
+    @Option(name: .customLong("allow"), help: ArgumentHelp(
+        "Open a library beyond the sandbox: io, os or debug (repeatable).", valueName: "library"))
+    var allowed: [LibraryName] = []
+
+    @Option(name: .customLong("init"), help: ArgumentHelp(
+        "A start-up script to load before anything else (repeatable, in order).", valueName: "file"))
+    var initScripts: [String] = []
+
+    @Flag(name: .customLong("no-init"), help: "Do not load envscript.lua from the current folder.")
+    var skipAutomaticInit = false
+
+    /// The name of the start-up script loaded automatically from the current folder.
+    static let automaticInitName = "envscript.lua"
+
+    func validate() throws {
+        guard instructionLimit >= 0 else {
+            throw ValidationError("--instruction-limit must be 0 (no limit) or a positive number of instructions, not \(instructionLimit)")
+        }
+        guard memoryLimit >= 0, memoryLimit <= 1 << 20 else {
+            throw ValidationError("--memory-limit must be a number of MiB from 0 (no limit) to 1048576, not \(memoryLimit)")
+        }
+    }
+
+    /// The home given on the command line or in the environment, else the default under the current folder.
+    var configuredHome: URL {
+        if let home { return URL(fileURLWithPath: home) }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["ENVSCRIPT_HOME"], !fromEnvironment.isEmpty {
+            return URL(fileURLWithPath: fromEnvironment)
+        }
+        return URL(fileURLWithPath: ".envscript/home")
+    }
+
+    /// The start-up scripts to load, in order: `envscript.lua` of the current folder, then each `--init`.
+    var startupScripts: [String] {
+        var scripts: [String] = []
+        if !skipAutomaticInit && FileManager.default.fileExists(atPath: Self.automaticInitName) {
+            scripts.append(Self.automaticInitName)
+        }
+        return scripts + initScripts
+    }
+
+    /// The Lua options: the limits, the opted-in libraries, and script roots for `require`
+    /// (the current folder and the folder of every script given).
+    func luaOptions(scripts: [String]) -> LuaOptions {
+        var roots = ["."]
+        for script in startupScripts + scripts {
+            let folder = (script as NSString).deletingLastPathComponent
+            let root = folder.isEmpty ? "." : folder
+            if !roots.contains(root) { roots.append(root) }
+        }
+        return LuaOptions(
+            memoryLimit: memoryLimit == 0 ? nil : memoryLimit << 20,
+            instructionLimit: instructionLimit == 0 ? nil : instructionLimit,
+            libraries: allowed.reduce(into: LuaLibraries()) { $0.formUnion($1.library) },
+            scriptRoots: roots)
+    }
+
+    /// Opens a host over `home` and loads the start-up scripts; their failures are load errors.
+    func openHost(home: URL, scripts: [String]) throws -> EnvScriptHost {
+        let host = try EnvScriptHost(configuration: HostConfiguration(home: home, lua: luaOptions(scripts: scripts)))
+        for script in startupScripts {
+            do {
+                try host.runScript(atPath: script)
+            } catch {
+                var failure = ErrorReport.failure(for: error)
+                failure.status = ExitStatus.usage
+                failure.message = "in start-up script \(script): \(failure.message)"
+                throw failure
+            }
+        }
+        return host
+    }
+}

@@ -1,0 +1,14 @@
+-- A first script: runs in EnvScript's sandbox with `envscript run examples/hello.lua`.
+local greeting = require("examples.greeting")
+
+local function fibonacci(n)
+  local a, b = 0, 1
+  for _ = 1, n do a, b = b, a + b end
+  return a
+end
+
+print(greeting.say("EnvScript"))
+print(("%s, fibonacci(50) = %d"):format(_VERSION, fibonacci(50)))
+
+-- The sandbox keeps scripts away from files, processes and the environment.
+print("io available: " .. tostring(io ~= nil) .. ", os.execute available: " .. tostring(os.execute ~= nil))
