@@ -4,7 +4,7 @@
 
 static void esl_count_hook(lua_State *L, lua_Debug *ar);
 
-/* Instructions between two hook calls: small enough to stop promptly, large enough to cost nothing. */
+/* Instructions between two calls of the hook: small enough to stop promptly. */
 #define ESL_HOOK_STEP 1000
 
 /* Raises the limit error from inside the hook. Level 0 in a hook is the running Lua function. */
@@ -17,9 +17,9 @@ static void esl_raise_from_hook(lua_State *L, const char *what) {
     lua_error(L);
 }
 
-/* The hook stays installed for the life of the state (its cost is one call per ESL_HOOK_STEP
-   instructions): it spends the instruction budget and makes both limits sticky, so a script's own
-   pcall cannot catch a limit error and carry on. */
+/* The hook is installed only while an instruction limit is set: any hook makes the VM check it at
+   every instruction. It spends the budget once per ESL_HOOK_STEP instructions and makes the limits
+   sticky, so a script's own pcall cannot catch a limit error and carry on. */
 static void esl_count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     esl_runtime *rt = esl_runtime_of(L);
@@ -41,12 +41,15 @@ static void esl_count_hook(lua_State *L, lua_Debug *ar) {
 }
 
 void esl_install_hook(lua_State *L) {
-    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    if (esl_runtime_of(L)->instruction_limit > 0)
+        lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    else
+        lua_sethook(L, NULL, 0, 0);
 }
 
 void esl_set_instruction_limit(lua_State *L, long long limit) {
-    esl_runtime *rt = esl_runtime_of(L);
-    rt->instruction_limit = limit > 0 ? limit : 0;
+    esl_runtime_of(L)->instruction_limit = limit > 0 ? limit : 0;
+    esl_install_hook(L);
 }
 
 int esl_limit_exceeded(lua_State *L) {
@@ -54,7 +57,7 @@ int esl_limit_exceeded(lua_State *L) {
     return rt->instruction_exceeded || rt->memory_exceeded;
 }
 
-static int esl_message_handler(lua_State *L) {
+int esl_message_handler(lua_State *L) {
     const char *message = lua_tostring(L, 1);
     if (message == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
@@ -67,42 +70,25 @@ static int esl_message_handler(lua_State *L) {
     return 1;
 }
 
-int esl_push_handler(lua_State *L) {
-    lua_pushcclosure(L, esl_message_handler, 0);
-    return lua_gettop(L);
-}
-
-int esl_push_handler_and_ref(lua_State *L, int ref) {
-    lua_pushcclosure(L, esl_message_handler, 0);
-    int handler = lua_gettop(L);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    return handler;
-}
-
-int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
+void esl_enter_outermost(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
-    if (rt->depth == 0) {
-        rt->instructions_left = rt->instruction_limit;
-        rt->instruction_exceeded = 0;
-        rt->memory_exceeded = 0;
-        if (lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
+    rt->instructions_left = rt->instruction_limit;
+    rt->instruction_exceeded = 0;
+    rt->memory_exceeded = 0;
+    if (rt->instruction_limit > 0 && lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
+}
+
+int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults) {
+    esl_runtime *rt = esl_runtime_of(L);
+    if (msgh > 0)
+        lua_settop(L, msgh);
+    else if (nresults > 0)
+        lua_pop(L, nresults);
+    if (rt->instruction_exceeded) {
+        lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
+                        (LUAI_UACINT)rt->instruction_limit);
+        return LUA_ERRRUN;
     }
-    int was_enforcing = rt->enforcing;
-    rt->enforcing = 1;
-    rt->depth++;
-    int base = lua_gettop(L) - nargs - 1;
-    int status = lua_pcall(L, nargs, nresults, msgh);
-    rt->depth--;
-    rt->enforcing = was_enforcing;
-    if (status == LUA_OK && (rt->instruction_exceeded || rt->memory_exceeded)) {
-        /* A script's pcall swallowed a limit error and then returned: the call still failed. */
-        lua_settop(L, base);
-        if (rt->instruction_exceeded)
-            lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
-                            (LUAI_UACINT)rt->instruction_limit);
-        else
-            lua_pushliteral(L, "memory limit exceeded");
-        status = rt->instruction_exceeded ? LUA_ERRRUN : LUA_ERRMEM;
-    }
-    return status;
+    lua_pushliteral(L, "memory limit exceeded");
+    return LUA_ERRMEM;
 }

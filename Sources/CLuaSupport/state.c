@@ -11,8 +11,10 @@ static void *esl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         rt->bytes_in_use -= old;
         return NULL;
     }
+    /* Once the cap is hit, every growth fails until control is back in Swift: a script's pcall
+       may catch the memory error, but it cannot go on allocating. */
     if (rt->memory_limit && rt->enforcing && nsize > old &&
-        rt->bytes_in_use - old + nsize > rt->memory_limit) {
+        (rt->memory_exceeded || rt->bytes_in_use - old + nsize > rt->memory_limit)) {
         rt->memory_exceeded = 1;
         return NULL; /* Lua raises a memory error inside its own protected call */
     }
@@ -51,7 +53,6 @@ lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release) {
     /* Threads created later copy the main thread's extra space, so every thread finds the runtime. */
     *(esl_runtime **)lua_getextraspace(L) = rt;
     lua_atpanic(L, esl_panic);
-    esl_install_hook(L);
     return L;
 }
 

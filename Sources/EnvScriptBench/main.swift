@@ -1,1 +1,23 @@
-print("bench")
+import Foundation
+
+// scripts/bench: release-build benchmarks. Arguments name groups to run; none runs them all.
+let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
+    ("bridge", BridgeBenchmark.run),
+]
+
+let requested = Set(CommandLine.arguments.dropFirst())
+let unknown = requested.subtracting(groups.map(\.name))
+if !unknown.isEmpty {
+    FileHandle.standardError.write(Data("unknown benchmark group(s): \(unknown.sorted().joined(separator: ", ")); known: \(groups.map(\.name).joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+
+let report = BenchReport()
+for group in groups where requested.isEmpty || requested.contains(group.name) {
+    do {
+        try group.run(report)
+    } catch {
+        FileHandle.standardError.write(Data("benchmark \(group.name) failed: \(error)\n".utf8))
+        exit(1)
+    }
+}

@@ -17,29 +17,6 @@ public struct LuaFunction {
 
     /// The name used in error messages.
     public var name: String { box.name }
-
-    /// A function with typed arguments and one result: `LuaFunction("add") { (a: Int, b: Int) in a + b }`.
-    @inlinable
-    public init<each Argument: LuaReadable, Result: LuaPushable>(
-        _ name: String, _ body: @escaping (repeat each Argument) throws -> Result
-    ) {
-        self.init(name) { call in
-            var position: Int32 = 0
-            let result = try body(repeat call.next(&position, as: (each Argument).self))
-            result.luaPush(call.thread)
-            return 1
-        }
-    }
-
-    /// A function with typed arguments and no result.
-    @inlinable
-    public init<each Argument: LuaReadable>(_ name: String, _ body: @escaping (repeat each Argument) throws -> Void) {
-        self.init(name) { call in
-            var position: Int32 = 0
-            try body(repeat call.next(&position, as: (each Argument).self))
-            return 0
-        }
-    }
 }
 
 /// The heap box behind a ``LuaFunction``, retained by the Lua closure that calls it.
@@ -57,9 +34,11 @@ final class LuaFunctionBox {
 /// Called by the C trampoline for every call of a Swift function from Lua.
 let luaDispatch: esl_dispatch_fn = { thread, box in
     let thread = thread!
-    let function = Unmanaged<LuaFunctionBox>.fromOpaque(box!).takeUnretainedValue()
     do {
-        return try function.body(LuaCall(thread: thread, function: function))
+        // The Lua closure owns the box for the whole call: no retain needed to use it.
+        return try Unmanaged<LuaFunctionBox>.fromOpaque(box!)._withUnsafeGuaranteedRef { function in
+            try function.body(LuaCall(thread: thread, function: function))
+        }
     } catch let error as LuaError {
         LuaStateCore.pushString(error.message, onto: thread)
         return ESL_RAISE

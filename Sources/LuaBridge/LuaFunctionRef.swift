@@ -34,20 +34,4 @@ public final class LuaFunctionRef: LuaRef {
     public func call(_ arguments: LuaValue...) throws -> LuaValue {
         try call(arguments).first ?? .nil
     }
-
-    /// Calls the function with typed arguments and reads one typed result:
-    /// `let sum: Int = try add.call(2, 3)`.
-    @inlinable
-    public func call<each Argument: LuaPushable, Result: LuaReadable>(
-        _ arguments: repeat each Argument, returning: Result.Type = Result.self
-    ) throws -> Result {
-        try checkUsable()
-        let thread = core.currentThread
-        let handler = esl_push_handler_and_ref(thread, reference)
-        defer { lua_settop(thread, handler - 1) }
-        repeat (each arguments).luaPush(thread)
-        try core.protectedCall(thread, arguments: lua_gettop(thread) - handler - 1, results: 1, handler: handler)
-        if let result = Result.luaRead(thread, at: -1) { return result }
-        throw LuaError(.typeMismatch, message: "\(Result.luaTypeName) expected as the result of a Lua function, got \(String(cString: esl_typename(thread, -1)))")
-    }
 }

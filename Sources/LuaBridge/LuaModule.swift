@@ -23,18 +23,10 @@ public struct LuaModule {
         members.append((member, .function(LuaFunction("\(name).\(member)", body: body))))
     }
 
-    /// Adds a function with typed arguments and one result.
-    public mutating func function<each Argument: LuaReadable, Result: LuaPushable>(
-        _ member: String, _ body: @escaping (repeat each Argument) throws -> Result
-    ) {
-        members.append((member, .function(LuaFunction("\(name).\(member)", body))))
-    }
-
-    /// Adds a function with typed arguments and no result.
-    public mutating func function<each Argument: LuaReadable>(
-        _ member: String, _ body: @escaping (repeat each Argument) throws -> Void
-    ) {
-        members.append((member, .function(LuaFunction("\(name).\(member)", body))))
+    /// Adds a function made from its qualified name (`module.member`), typically a typed one:
+    /// `module.function("set") { LuaFunction($0) { (feature: String, value: Int) in value } }`.
+    public mutating func function(_ member: String, _ make: (_ qualifiedName: String) -> LuaFunction) {
+        members.append((member, .function(make("\(name).\(member)"))))
     }
 
     /// Adds a plain value.

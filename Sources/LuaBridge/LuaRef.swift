@@ -8,7 +8,7 @@ import CLuaSupport
 public class LuaRef: Hashable {
     @usableFromInline let core: LuaStateCore
     @usableFromInline let reference: Int32
-    @usableFromInline var isReleased = false
+    @usableFromInline @exclusivity(unchecked) var isReleased = false
     /// The Lua type name of the referenced value.
     public let typeName: String
 
@@ -33,9 +33,15 @@ public class LuaRef: Hashable {
     /// Whether the reference can still be used.
     public var isValid: Bool { !isReleased && core.isOpen }
 
-    @usableFromInline func checkUsable() throws(LuaError) {
-        try core.checkOpen()
-        if isReleased { throw LuaError(.stateClosed, message: "the Lua reference was released") }
+    @inlinable @inline(__always) func checkUsable() throws(LuaError) {
+        if isReleased || !core.isOpen { throw unusableError() }
+    }
+
+    /// Why the reference cannot be used (kept out of line: it is never on the fast path).
+    @usableFromInline func unusableError() -> LuaError {
+        core.isOpen
+            ? LuaError(.stateClosed, message: "the Lua reference was released")
+            : LuaError(.stateClosed, message: "the Lua state is closed")
     }
 
     func push(onto thread: OpaquePointer) {

@@ -3,13 +3,14 @@ import CLuaSupport
 
 extension LuaStateCore {
     /// Runs `esl_pcall` and turns a failure into a ``LuaError`` (the error value is left for the caller to pop).
-    @usableFromInline
+    @inlinable @inline(__always)
     func protectedCall(_ thread: OpaquePointer, arguments: Int32, results: Int32, handler: Int32) throws(LuaError) {
         let status = esl_pcall(thread, arguments, results, handler)
         if status != LUA_OK { throw error(status: status, on: thread) }
     }
 
     /// The error for a failed status, built from the message on top of the stack.
+    @usableFromInline
     func error(status: Int32, on thread: OpaquePointer) -> LuaError {
         let runtime = self.runtime.pointee
         let text: String

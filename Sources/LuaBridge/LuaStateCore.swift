@@ -8,9 +8,10 @@ import CLuaSupport
 @usableFromInline
 final class LuaStateCore {
     /// The main thread.
-    let mainThread: OpaquePointer
+    @usableFromInline let mainThread: OpaquePointer
     /// Whether `lua_close` has not run yet.
-    private(set) var isOpen = true
+    // Read on every call into Lua; only the owning thread writes it, so the dynamic check buys nothing.
+    @usableFromInline @exclusivity(unchecked) private(set) var isOpen = true
     /// Registry references currently held by Swift.
     var liveReferences = 0
     /// Host modules that `require` finds before any file.
@@ -22,10 +23,10 @@ final class LuaStateCore {
         self.mainThread = mainThread
     }
 
-    @usableFromInline var runtime: UnsafeMutablePointer<esl_runtime> { esl_runtime_of(mainThread) }
+    @inlinable var runtime: UnsafeMutablePointer<esl_runtime> { esl_runtime_of(mainThread) }
 
     /// The thread to use for a call from Swift: the one that called into Swift, or the main thread.
-    @usableFromInline var currentThread: OpaquePointer { runtime.pointee.active ?? mainThread }
+    @inlinable var currentThread: OpaquePointer { runtime.pointee.active ?? mainThread }
 
     func close() {
         guard isOpen else { return }
@@ -34,7 +35,7 @@ final class LuaStateCore {
         isOpen = false
     }
 
-    func checkOpen() throws(LuaError) {
+    @inlinable func checkOpen() throws(LuaError) {
         if !isOpen { throw LuaError(.stateClosed, message: "the Lua state is closed") }
     }
 

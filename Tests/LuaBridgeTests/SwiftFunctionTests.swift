@@ -17,7 +17,7 @@ import Testing
     @Test func argumentErrorsNameFunctionPositionAndTypes() throws {
         let lua = try LuaState()
         var module = LuaModule("tweak")
-        module.function("set") { (feature: String, variable: String, value: Int) in value }
+        module.function("set") { LuaFunction($0) { (feature: String, variable: String, value: Int) in value } }
         lua.register(module)
         let error = try #require(throws: LuaError.self) {
             try lua.execute("local tweak = require 'tweak'\ntweak.set('a', 'b', {})", chunkName: "@flags.lua")

@@ -71,20 +71,57 @@ int esl_open_sandbox(lua_State *L, unsigned int allowed);
 
 /* Installs (limit > 0) or removes (0) the per-entry instruction budget on the main thread. */
 void esl_set_instruction_limit(lua_State *L, long long limit);
-/* Installs the count hook on a thread (done for the main thread when the state is made). */
+/* Installs the count hook on a thread when an instruction limit is set, removes it otherwise. */
 void esl_install_hook(lua_State *L);
 /* Whether the current call into Lua has run out of instructions or memory. */
 int esl_limit_exceeded(lua_State *L);
 
-/* lua_pcall with the runtime's bookkeeping: resets the budget on an outermost entry, enforces the memory
-   cap while Lua runs, and turns an exhausted budget into an error even if a script's pcall swallowed it. */
-int esl_pcall(lua_State *L, int nargs, int nresults, int msgh);
+/* The message handler of every call from Swift: adds a traceback to the message. */
+int esl_message_handler(lua_State *L);
+/* Starts an outermost call into Lua: a fresh instruction budget, limit flags cleared. */
+void esl_enter_outermost(lua_State *L);
+/* Turns a call that returned after a script's pcall swallowed a limit error into that error: drops
+   the results (those above `msgh` when it is an absolute index, else the last `nresults`) and pushes
+   the message. Returns the status to report. */
+int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults);
 
-/* Pushes the message handler (adds a traceback) and the value of registry ref `ref`;
-   returns the index of the handler, to pass to esl_pcall as msgh. */
-int esl_push_handler_and_ref(lua_State *L, int ref);
-/* Pushes the message handler; returns its index. */
-int esl_push_handler(lua_State *L);
+/* lua_pcall with the runtime's bookkeeping: resets the budget on an outermost entry, enforces the memory
+   cap while Lua runs, and turns an exhausted limit into an error even if a script's pcall swallowed it.
+   `msgh` may be relative (negative) when `nresults` is fixed. Inline (like the helpers below) because
+   it sits on the path of every call from Swift. */
+static inline int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
+    esl_runtime *rt = esl_runtime_of(L);
+    if (rt->depth == 0) esl_enter_outermost(L);
+    int was_enforcing = rt->enforcing;
+    rt->enforcing = 1;
+    rt->depth++;
+    int status = lua_pcall(L, nargs, nresults, msgh);
+    rt->depth--;
+    rt->enforcing = was_enforcing;
+    if (status == LUA_OK && (rt->instruction_exceeded | rt->memory_exceeded))
+        status = esl_fail_swallowed_limit(L, msgh, nresults);
+    return status;
+}
+
+/* Pushes the message handler; returns its index, to pass to esl_pcall as msgh. */
+static inline int esl_push_handler(lua_State *L) {
+    lua_pushcfunction(L, esl_message_handler);
+    return lua_gettop(L);
+}
+
+/* Pushes the message handler and the value of registry ref `ref`, for a call whose handler is then
+   at the relative index -(nargs + 2) once the arguments are pushed. */
+static inline void esl_push_handler_then_ref(lua_State *L, int ref) {
+    lua_pushcfunction(L, esl_message_handler);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+}
+
+/* Pushes the message handler and the value of registry ref `ref`; returns the handler's index. */
+static inline int esl_push_handler_and_ref(lua_State *L, int ref) {
+    int handler = esl_push_handler(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    return handler;
+}
 
 /* Pushes a Lua function that calls the Swift box (a retained pointer, released by the function's __gc). */
 void esl_push_swift_function(lua_State *L, void *box);
