@@ -34,9 +34,21 @@ enum BridgeBenchmark {
             try check(elapsed >= 0 && result == expectedLoop, "C add loop")
             return elapsed / Double(calls)
         })
+        // For information: the same loop under the default instruction budget (the count hook makes
+        // the VM check it at every instruction).
+        let budgetedAdd = try bestOf(repeats) {
+            let lua = try LuaState()
+            lua.setGlobal("add", function: LuaFunction("add") { (a: Int, b: Int) -> Int in a &+ b })
+            let chunk = try lua.load(loop, chunkName: "=bench")
+            var result = 0
+            let elapsed = try nanoseconds { result = try chunk.call(calls, returning: Int.self) }
+            try check(result == expectedLoop, "Swift add loop under the budget")
+            return elapsed / Double(calls)
+        }
         report.figure("bridge.lua_to_c_add", cAdd, "ns/call")
         report.figure("bridge.lua_to_swift_add", swiftAdd, "ns/call")
         report.ratio("bridge.lua_to_swift_add_vs_c", swiftAdd, over: cAdd, target: 1.3)
+        report.figure("bridge.lua_to_swift_add_with_default_budget", budgetedAdd, "ns/call")
 
         let (swiftCall, cCall) = try bestOfAlternating(repeats, measured: {
             let lua = try LuaState(options: LuaOptions(instructionLimit: nil))
