@@ -4,7 +4,7 @@ import LuaBridge
 /// The bridge's hot paths against the same work written in C on the Lua API.
 enum BridgeBenchmark {
     static let calls = 5_000_000
-    static let repeats = 5
+    static let repeats = 9
 
     /// Lua calling `add(a, b)`: the loop is the same chunk for the Swift function and the C one.
     static let loop = """
