@@ -1,0 +1,200 @@
+import Foundation
+
+extension AppContainer {
+    /// Creates an empty container. It becomes active only when activated.
+    ///
+    /// - Parameters:
+    ///   - name: 1 to 255 characters, no control characters, not a UUID, unique in this home.
+    ///   - description: free text; nil or empty for none.
+    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``.
+    @discardableResult
+    public func createNewContainer(name: String, description: String? = nil) throws -> Container {
+        try ContainerName.validate(name)
+        return try exclusively("create a container") { _ in
+            try requireUnused(name)
+            let container = Container(
+                uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
+            try install(container) { _ in }
+            return container
+        }
+    }
+
+    /// Deletes a container and its entries. Deleting the active container first activates DEFAULT (a
+    /// full switch, which its will-change hooks may cancel).
+    ///
+    /// - Throws: ``ContainerError/cannotDeleteDefault``, ``ContainerError/notFound(_:)``.
+    public func delete(container: Container) throws {
+        try deleteContainer(uuid: container.uuid)
+    }
+
+    /// Deletes the container with `uuid`; see ``delete(container:)``.
+    public func deleteContainer(uuid: UUID) throws {
+        guard uuid != Container.defaultUUID else { throw ContainerError.cannotDeleteDefault }
+        try exclusively("delete a container") { completed in
+            _ = try existing(uuid)
+            if try store.activeUUID() == uuid {
+                try switchLocked(to: Container.defaultUUID, completed: &completed)
+            }
+            let trash = try makeTrashFolder()
+            try FileSystem.rename(layout.containerFolder(uuid), to: layout.absolute(trash))
+            try FileSystem.syncDirectory(layout.containers)
+            try FileSystem.removeTree(layout.absolute(trash))
+        }
+    }
+
+    /// Deletes the container with the UUID written as `uuid`; see ``delete(container:)``.
+    ///
+    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    public func deleteContainer(uuid: String) throws {
+        try deleteContainer(uuid: Self.parseUUID(uuid))
+    }
+
+    /// Removes every entry of a container, keeping the container. For the active container this empties
+    /// the live home, except the bookkeeping and excluded entries, and then the participants reload.
+    public func clean(container: Container) throws {
+        try cleanContainer(uuid: container.uuid)
+    }
+
+    /// Removes every entry of the container with `uuid`; see ``clean(container:)``.
+    public func cleanContainer(uuid: UUID) throws {
+        try exclusively("clean a container") { _ in
+            _ = try existing(uuid)
+            let trash = try makeTrashFolder()
+            let isActive = try store.activeUUID() == uuid
+            var steps: [Journal.Step] = []
+            if isActive {
+                var planner = SwitchPlanner(layout: layout, rules: excludeRules)
+                try planner.planMoveOut(into: joinPath(trash, "live"), owner: "the trash")
+                steps = planner.steps
+            } else {
+                steps.append(.move(from: HomeLayout.dataFolder(uuid), to: joinPath(trash, "data")))
+                steps.append(.makeDirectory(path: HomeLayout.dataFolder(uuid), mode: 0o755))
+            }
+            steps.append(.move(from: HomeLayout.hiddenFolder(uuid), to: joinPath(trash, "hidden")))
+            try run(Journal(
+                operation: "clean container \(uuid.uuidString)", steps: steps,
+                activeAfter: nil, metadataAfter: [], removeAfter: [trash]))
+            if isActive {
+                for participant in observers.participants() { participant.object.containerDidSwitch() }
+            }
+        }
+    }
+
+    /// Removes every entry of the container with the UUID written as `uuid`; see ``clean(container:)``.
+    ///
+    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    public func cleanContainer(uuid: String) throws {
+        try cleanContainer(uuid: Self.parseUUID(uuid))
+    }
+
+    /// Creates a container holding a full copy of `container`'s entries: of the live home (after the
+    /// participants flushed, without the bookkeeping and excluded entries) when `container` is the
+    /// active one, else of its stash. Symbolic links are copied as links.
+    ///
+    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``,
+    ///   ``ContainerError/unsupportedFileType(path:)``; nothing is created when the copy fails.
+    @discardableResult
+    public func clone(container source: Container, name: String, description: String? = nil) throws -> Container {
+        try ContainerName.validate(name)
+        return try exclusively("clone a container") { _ in
+            _ = try existing(source.uuid)
+            try requireUnused(name)
+            let copy = Container(uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
+            let rules = excludeRules
+            let sourceIsActive = try store.activeUUID() == source.uuid
+            if sourceIsActive {
+                for participant in observers.participants() { try participant.object.prepareForSwitch() }
+            }
+            try install(copy) { folder in
+                if sourceIsActive {
+                    try TreeCopier.copyContents(of: layout.home, into: folder + "/data") { components in
+                        (components.count == 1 && HomeLayout.isReserved(topLevelName: components[0]))
+                            || rules.matches(components)
+                    }
+                } else if try FileSystem.kind(at: layout.dataFolder(source.uuid)) == .directory {
+                    try TreeCopier.copyContents(of: layout.dataFolder(source.uuid), into: folder + "/data")
+                }
+                if try FileSystem.kind(at: layout.hiddenFolder(source.uuid)) == .directory {
+                    try FileSystem.makeDirectory(folder + "/hidden")
+                    try TreeCopier.copyContents(of: layout.hiddenFolder(source.uuid), into: folder + "/hidden")
+                }
+            }
+            return copy
+        }
+    }
+
+    /// Changes a container's name or description.
+    ///
+    /// - Parameters:
+    ///   - name: the new name, or nil to keep it. DEFAULT's name cannot change.
+    ///   - description: the new description, nil to keep it, or empty to remove it.
+    /// - Returns: the updated container.
+    @discardableResult
+    public func updateInfo(container: Container, name: String? = nil, description: String? = nil) throws -> Container {
+        if let name { try ContainerName.validate(name) }
+        return try exclusively("update a container") { _ in
+            var updated = try existing(container.uuid)
+            if let name, name != updated.name {
+                guard !updated.isDefault else { throw ContainerError.cannotRenameDefault }
+                try requireUnused(name)
+                updated.name = name
+            }
+            if let description { updated.description = Self.normalized(description) }
+            try store.write(updated)
+            return updated
+        }
+    }
+
+    /// Returns the home to its state before any container existed: activates DEFAULT (a full switch,
+    /// which its will-change hooks may cancel), then removes every other container and all bookkeeping.
+    /// Excluded entries of the live home stay. A home never switched is left as it is.
+    public func reset() throws {
+        guard try FileSystem.exists(layout.bookkeeping) else { return }
+        try exclusively("reset the home", initialize: false) { completed in
+            if try store.activeUUID() != Container.defaultUUID {
+                try switchLocked(to: Container.defaultUUID, completed: &completed)
+            }
+            // One rename takes all the bookkeeping out of use; a crash after it only leaves the renamed
+            // folder, which the next opening removes.
+            try FileSystem.removeTree(layout.removedBookkeeping)
+            try FileSystem.rename(layout.bookkeeping, to: layout.removedBookkeeping)
+            try FileSystem.syncDirectory(layout.home)
+            try FileSystem.removeTree(layout.removedBookkeeping)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Throws ``ContainerError/duplicateName(_:)`` if a container is named `name`.
+    private func requireUnused(_ name: String) throws {
+        if try store.allContainers().contains(where: { $0.name == name }) {
+            throw ContainerError.duplicateName(name)
+        }
+    }
+
+    /// Empty descriptions are no description.
+    private static func normalized(_ description: String?) -> String? {
+        guard let description, !description.isEmpty else { return nil }
+        return description
+    }
+
+    /// A fresh folder in the trash (relative to the home), emptied by the next changing operation if a
+    /// crash leaves it.
+    private func makeTrashFolder() throws -> String {
+        try FileSystem.makeDirectory(layout.trash)
+        let folder = HomeLayout.trashFolder(UUID().uuidString)
+        try FileSystem.makeDirectory(layout.absolute(folder))
+        return folder
+    }
+
+    /// Builds a new container's folder in the trash (metadata, `data`, and whatever `fill` adds), then
+    /// renames it into place, so a crash never leaves a half-made container.
+    private func install(_ container: Container, fill: (String) throws -> Void) throws {
+        let staging = layout.absolute(try makeTrashFolder())
+        try FileSystem.makeDirectory(staging + "/data")
+        try fill(staging)
+        try FileSystem.writeAtomically(store.encode(container), to: staging + "/container.json")
+        try FileSystem.rename(staging, to: layout.containerFolder(container.uuid))
+        try FileSystem.syncDirectory(layout.containers)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+extension AppContainer {
+    /// Makes `container` the active one: its entries move into the live home and the current ones into
+    /// their container's folder.
+    ///
+    /// In order: the home is locked; will-change delegates and hooks run (an error cancels); the
+    /// participants flush; the moves are journaled and made with `rename(2)`; the new active container is
+    /// recorded; the participants reload; did-change delegates and hooks run and the notifications are
+    /// posted. Activating the active container does nothing: no hook runs and its activation count
+    /// stays.
+    ///
+    /// - Throws: ``ContainerError/notFound(_:)``, ``ContainerError/switchCancelled(underlying:)`` when a
+    ///   will-change delegate, hook or participant threw (nothing changed), ``ContainerError/conflict(path:reason:)``
+    ///   (nothing changed), or ``ContainerError/io(path:underlying:)`` (the moves made were undone).
+    public func activate(container: Container) throws {
+        try activateContainer(uuid: container.uuid)
+    }
+
+    /// Makes the container with `uuid` the active one; see ``activate(container:)``.
+    public func activateContainer(uuid: UUID) throws {
+        try exclusively("activate a container") { completed in
+            try switchLocked(to: uuid, completed: &completed)
+        }
+    }
+
+    /// Makes the container with the UUID written as `uuid` the active one; see ``activate(container:)``.
+    ///
+    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    public func activateContainer(uuid: String) throws {
+        try activateContainer(uuid: Self.parseUUID(uuid))
+    }
+
+    /// The switch itself, with the lock held. Sets `completed` once the switch is committed.
+    func switchLocked(to targetUUID: UUID, completed: inout CompletedSwitch?) throws {
+        let target = try existing(targetUUID)
+        let activeUUID = try store.activeUUID()
+        if activeUUID == targetUUID { return }
+        let from = try existing(activeUUID)
+        report(.locked)
+
+        do {
+            for callee in observers.callees() {
+                switch callee {
+                case .delegate(let delegate): try delegate.object.containerWillChange(to: target, from: from)
+                case .willHook(let hook): try hook(target, from)
+                case .didHook: break
+                }
+            }
+        } catch {
+            throw ContainerError.switchCancelled(underlying: error)
+        }
+        report(.willChangeDone)
+
+        let participants = observers.participants()
+        do {
+            for participant in participants { try participant.object.prepareForSwitch() }
+        } catch {
+            throw ContainerError.switchCancelled(underlying: error)
+        }
+        report(.participantsFlushed)
+        NotificationCenter.default.post(
+            name: Self.containerWillChangeNotification, object: self,
+            userInfo: [Self.toContainerUserInfoKey: target, Self.fromContainerUserInfoKey: from])
+
+        var planner = SwitchPlanner(layout: layout, rules: excludeRules)
+        try planner.planMoveOut(into: HomeLayout.dataFolder(activeUUID), owner: "container '\(from.name)'")
+        try planner.planMoveIn(of: targetUUID)
+        let activated = target.activated(at: Date())
+        let journal = Journal(
+            operation: "switch from '\(from.name)' (\(from.uuid.uuidString)) to '\(target.name)' (\(target.uuid.uuidString))",
+            steps: planner.steps, activeAfter: targetUUID, metadataAfter: [activated], removeAfter: [])
+        try run(journal)
+
+        for participant in participants { participant.object.containerDidSwitch() }
+        report(.participantsReloaded)
+        completed = CompletedSwitch(to: activated, from: from)
+    }
+
+    /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and
+    /// rethrows the failure.
+    func run(_ journal: Journal) throws {
+        let runner = JournalRunner(layout: layout, report: { [self] in report($0) })
+        try runner.write(journal)
+        do {
+            try runner.rollForward(journal)
+        } catch let failure {
+            do {
+                try runner.rollBack(journal)
+                try runner.discard()
+            } catch {
+                // The journal stays: the next opening of the home finishes the change.
+                throw ContainerError.recoveryFailed(journal: layout.journal, underlying: failure)
+            }
+            throw failure
+        }
+        try runner.commit(journal)
+    }
+
+    /// Runs the did-change delegates and hooks, then posts the notification.
+    func announce(_ change: CompletedSwitch) {
+        for callee in observers.callees() {
+            switch callee {
+            case .delegate(let delegate): delegate.object.containerDidChange(to: change.to, from: change.from)
+            case .didHook(let hook): hook(change.to, change.from)
+            case .willHook: break
+            }
+        }
+        var userInfo: [AnyHashable: Any] = [Self.toContainerUserInfoKey: change.to]
+        if let from = change.from { userInfo[Self.fromContainerUserInfoKey] = from }
+        NotificationCenter.default.post(name: Self.containerDidChangeNotification, object: self, userInfo: userInfo)
+        report(.didChangeDone)
+    }
+}

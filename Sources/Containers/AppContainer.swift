@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// Several complete, switchable environments ("containers") of one application's home directory.
+///
+/// The live home always holds the active container's entries. The others wait, each in its own folder
+/// under `<home>/.envscript-containers/containers/<UUID>/data`, and a switch exchanges them with
+/// `rename(2)` of whole top-level entries, so it takes the same time for ten files as for a hundred
+/// thousand. The original data is the DEFAULT container (UUID `00000000-0000-0000-0000-000000000000`);
+/// a home that was never switched has only it.
+///
+/// Every changing operation holds an OS file lock on the home (and an in-process lock), so processes
+/// and threads never change one home at once. A switch is journaled first: if the process dies part-way,
+/// the next ``AppContainer`` opened on the home (or the next changing operation) finishes it, so the
+/// home ends exactly in the old or the new container with no entry lost or doubled.
+///
+/// A second instance over another root plays the role of an app group.
+public final class AppContainer: Sendable {
+    /// The application's writable root whose entries are switched.
+    public let home: URL
+
+    let layout: HomeLayout
+    let store: MetadataStore
+    let observers = ChangeObservers()
+
+    private struct Settings: Sendable {
+        var excludeFiles: [String] = []
+        var stepObserver: (@Sendable (SwitchStep) -> Void)?
+    }
+
+    private let settings = Mutex(Settings())
+    /// Serialises this instance's changing operations; the file lock does the same across processes.
+    private let gate = Mutex(())
+
+    /// Opens the containers of `home`, finishing a switch that a crashed process left half done.
+    ///
+    /// Nothing is written to a home that was never switched.
+    ///
+    /// - Throws: ``ContainerError/homeNotFound(path:)`` when `home` is not a folder;
+    ///   ``ContainerError/recoveryFailed(journal:underlying:)`` when an interrupted switch cannot be repaired.
+    public init(home: URL) throws {
+        self.home = home
+        layout = HomeLayout(home: home)
+        store = MetadataStore(layout: layout)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: layout.home, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ContainerError.homeNotFound(path: layout.home)
+        }
+        try FileSystem.removeTree(layout.removedBookkeeping)
+        if try FileSystem.exists(layout.bookkeeping) {
+            try exclusively("open the home", initialize: false) { _ in }
+        }
+    }
+
+    /// Path-suffix rules naming entries of the live home that are not part of any container: they stay
+    /// in place across switches, and clean and clone leave them out.
+    ///
+    /// Rules match whole path components: `a.plist` matches `a.plist` and `x/a.plist` but not
+    /// `data.plist`; `Library/Preferences/x.plist` matches that path and any path ending with it. A rule
+    /// matching a folder keeps the whole folder. Rules live in memory: set the same ones in every process
+    /// that switches the home. With rules set, a switch lists the live tree (names only) to find the
+    /// excluded entries; without, it never looks below the top level.
+    public var customExcludeFiles: [String] {
+        get { settings.withLock { $0.excludeFiles } }
+        set { settings.withLock { $0.excludeFiles = newValue } }
+    }
+
+    /// Sets (or, with nil, removes) a closure told about every point a switch passes, on the switching
+    /// thread. Meant for tracing, benchmarks and crash tests; it must return quickly.
+    public func observeSwitchSteps(_ observer: (@Sendable (SwitchStep) -> Void)?) {
+        settings.withLock { $0.stepObserver = observer }
+    }
+
+    var excludeRules: ExcludeRules { ExcludeRules(customExcludeFiles) }
+
+    func report(_ step: SwitchStep) {
+        settings.withLock { $0.stepObserver }?(step)
+    }
+
+    // MARK: Delegates, hooks and participants
+
+    /// Adds a delegate, held weakly, told before and after each switch. Adding it again does nothing.
+    public func add(delegate: any AppContainerDelegate) {
+        observers.add(delegate: delegate)
+    }
+
+    /// Removes a delegate.
+    public func remove(delegate: any AppContainerDelegate) {
+        observers.remove(delegate: delegate)
+    }
+
+    /// Adds a closure run before each switch, after the delegates and hooks registered earlier; if it
+    /// throws, the switch is cancelled with nothing changed on disk.
+    @discardableResult
+    public func addWillChangeHook(_ hook: @escaping WillChangeHook) -> HookToken {
+        observers.addWillChange(hook)
+    }
+
+    /// Adds a closure run after each switch, after the delegates and hooks registered earlier.
+    @discardableResult
+    public func addDidChangeHook(_ hook: @escaping DidChangeHook) -> HookToken {
+        observers.addDidChange(hook)
+    }
+
+    /// Removes a hook added with ``addWillChangeHook(_:)`` or ``addDidChangeHook(_:)``.
+    ///
+    /// - Returns: whether the hook was registered.
+    @discardableResult
+    public func removeHook(_ token: HookToken) -> Bool {
+        observers.remove(hook: token)
+    }
+
+    /// Adds a participant, held weakly, that flushes before each switch and reloads after it.
+    public func add(participant: any SwitchParticipant) {
+        observers.add(participant: participant)
+    }
+
+    /// Removes a participant.
+    public func remove(participant: any SwitchParticipant) {
+        observers.remove(participant: participant)
+    }
+
+    // MARK: Exclusive access
+
+    /// A switch done by an operation, announced once the lock is released.
+    struct CompletedSwitch: Sendable {
+        let to: Container
+        let from: Container?
+    }
+
+    /// Runs `body` holding this instance's gate and the home's file lock, after finishing any journal a
+    /// crashed process left; then runs the did-change delegates and hooks of a switch `body` made.
+    ///
+    /// - Parameter initialize: create the bookkeeping (DEFAULT active) if the home has none yet.
+    func exclusively<Result: Sendable>(
+        _ operation: String, initialize: Bool = true,
+        _ body: (inout CompletedSwitch?) throws -> Result
+    ) throws -> Result {
+        let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
+        defer { ReentrancyGuard.release(claim) }
+        var completed: CompletedSwitch?
+        let outcome: Swift.Result<Result, any Error> = gate.withLock { _ in
+            Swift.Result {
+                try HomeLock.holding(layout) {
+                    try repairLocked()
+                    if initialize { try store.initializeIfNeeded(now: Date()) }
+                    return try body(&completed)
+                }
+            }
+        }
+        if let completed { announce(completed) }
+        return try outcome.get()
+    }
+
+    /// Finishes a journal left by a crash and clears what interrupted operations leave behind.
+    private func repairLocked() throws {
+        let runner = JournalRunner(layout: layout, report: { _ in })
+        try runner.recover()
+        try FileSystem.removeTree(layout.trash)
+        try FileSystem.removeTree(layout.removedBookkeeping)
+        for entry in try FileSystem.list(layout.bookkeeping) where entry.name.hasPrefix(".") && entry.name.contains(".tmp-") {
+            try FileSystem.removeFile(layout.bookkeeping + "/" + entry.name)
+        }
+    }
+}

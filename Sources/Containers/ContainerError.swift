@@ -1,0 +1,78 @@
+import Foundation
+
+/// What went wrong in an ``AppContainer`` operation. Each message names the container, file or value
+/// involved and says what to do about it.
+public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// No container has this name or UUID.
+    case notFound(String)
+    /// Another container of this home already has this name.
+    case duplicateName(String)
+    /// The name cannot be used; `reason` says why.
+    case invalidName(String, reason: String)
+    /// The text is not a UUID.
+    case invalidUUID(String)
+    /// The DEFAULT container holds the original data and cannot be deleted.
+    case cannotDeleteDefault
+    /// The DEFAULT container's name is fixed.
+    case cannotRenameDefault
+    /// A will-change delegate, hook or a participant's flush threw: the switch did not happen and nothing
+    /// on disk changed.
+    case switchCancelled(underlying: any Error)
+    /// A file operation failed.
+    case io(path: String, underlying: any Error)
+    /// A bookkeeping file exists but cannot be used.
+    case corruptMetadata(path: String, reason: String)
+    /// A switch would have to put an entry where one already is; nothing was changed.
+    case conflict(path: String, reason: String)
+    /// A will-change delegate, hook, notification observer or participant tried to change containers
+    /// while a change of the same home was under way on its thread.
+    case reentrantOperation(String)
+    /// The home folder does not exist or is not a folder.
+    case homeNotFound(path: String)
+    /// A folder holds an entry whose name is not valid UTF-8.
+    case unsupportedFileName(folder: String)
+    /// An entry is neither a file, a folder nor a symbolic link (a socket, FIFO or device), so it cannot
+    /// be copied.
+    case unsupportedFileType(path: String)
+    /// A crash left a journal that could be neither finished nor undone.
+    case recoveryFailed(journal: String, underlying: any Error)
+
+    /// A message that says what failed and what to do about it.
+    public var description: String {
+        switch self {
+        case .notFound(let key):
+            return "no container is named '\(key)' or has that UUID; list the containers to see what exists"
+        case .duplicateName(let name):
+            return "a container named '\(name)' already exists in this home; choose another name"
+        case .invalidName(let name, let reason):
+            return "invalid container name '\(name.debugDescription.dropFirst().dropLast())': \(reason)"
+        case .invalidUUID(let text):
+            return "'\(text)' is not a UUID; expected 32 hexadecimal digits like 00000000-0000-0000-0000-000000000000"
+        case .cannotDeleteDefault:
+            return "the DEFAULT container holds the original data and cannot be deleted; use clean to empty it or reset to remove all other containers"
+        case .cannotRenameDefault:
+            return "the DEFAULT container's name cannot be changed; you may change its description"
+        case .switchCancelled(let underlying):
+            return "the container switch was cancelled, nothing on disk changed: \(underlying)"
+        case .io(let path, let underlying):
+            return "file operation on '\(path)' failed: \(underlying); check that the path exists, is writable and has free space"
+        case .corruptMetadata(let path, let reason):
+            return "container bookkeeping file '\(path)' is unusable: \(reason); restore it from a backup or fix it by hand"
+        case .conflict(let path, let reason):
+            return "cannot switch: '\(path)' \(reason); nothing was changed — move or remove that entry, then retry"
+        case .reentrantOperation(let operation):
+            return "cannot \(operation) from inside a will-change delegate, hook, notification observer or participant of the same home; do it after the switch, for example from a did-change hook"
+        case .homeNotFound(let path):
+            return "the home folder '\(path)' does not exist or is not a folder; create it first"
+        case .unsupportedFileName(let folder):
+            return "folder '\(folder)' holds an entry whose name is not valid UTF-8; rename it"
+        case .unsupportedFileType(let path):
+            return "'\(path)' is a socket, FIFO or device and cannot be copied; remove it and retry"
+        case .recoveryFailed(let journal, let underlying):
+            return "an interrupted container switch recorded in '\(journal)' could be neither finished nor undone: \(underlying); fix the cause, then open the home again"
+        }
+    }
+
+    /// Same as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}

@@ -1,1 +1,0 @@
-// The Containers engine: filled in by its issue.

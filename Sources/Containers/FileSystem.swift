@@ -1,0 +1,256 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What an entry of a folder is, as `lstat(2)` sees it: links are never followed.
+enum EntryKind: Sendable, Equatable {
+    case directory
+    case symbolicLink
+    case regularFile
+    /// A FIFO, socket or device.
+    case other
+}
+
+/// One entry of a folder listing.
+struct FolderEntry: Sendable {
+    let name: String
+    let kind: EntryKind
+}
+
+/// The thin layer over POSIX calls that the engine needs. Every failure becomes a
+/// ``ContainerError/io(path:underlying:)`` naming the path; nothing resolves symbolic links.
+enum FileSystem {
+    /// The kind of the entry at `path`, or nil when nothing is there.
+    static func kind(at path: String) throws -> EntryKind? {
+        try status(at: path).map { kind(ofMode: $0.st_mode) }
+    }
+
+    /// `lstat(2)` of `path`, or nil when nothing is there.
+    static func status(at path: String) throws -> stat? {
+        var info = stat()
+        if lstat(path, &info) == 0 { return info }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw ContainerError.io(path: path, underlying: SystemCallError("lstat"))
+    }
+
+    /// Whether anything (a link counts, even a dangling one) is at `path`.
+    static func exists(_ path: String) throws -> Bool {
+        try status(at: path) != nil
+    }
+
+    static func kind(ofMode mode: mode_t) -> EntryKind {
+        switch mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        case S_IFREG: return .regularFile
+        default: return .other
+        }
+    }
+
+    /// The entries of the folder at `path`, sorted by name, without `.` and `..`.
+    ///
+    /// Names that are not valid UTF-8 are refused rather than silently mangled, since a mangled name
+    /// could not be renamed back.
+    static func list(_ path: String) throws -> [FolderEntry] {
+        guard let folder = opendir(path) else {
+            throw ContainerError.io(path: path, underlying: SystemCallError("opendir"))
+        }
+        defer { closedir(folder) }
+        var entries: [FolderEntry] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(folder) else {
+                if errno != 0 { throw ContainerError.io(path: path, underlying: SystemCallError("readdir")) }
+                break
+            }
+            let decoded: String? = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)) {
+                    String(validatingCString: $0)
+                }
+            }
+            guard let name = decoded else {
+                throw ContainerError.unsupportedFileName(folder: path)
+            }
+            if name == "." || name == ".." { continue }
+            let kind: EntryKind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_REG): kind = .regularFile
+            case Int32(DT_UNKNOWN):
+                // Some file systems do not fill d_type; ask lstat, and skip an entry that vanished.
+                guard let found = try Self.kind(at: path + "/" + name) else { continue }
+                kind = found
+            default: kind = .other
+            }
+            entries.append(FolderEntry(name: name, kind: kind))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
+    /// `rename(2)`: atomic, moves a symbolic link as a link, and a folder with everything inside it.
+    static func rename(_ source: String, to destination: String) throws {
+        if systemRename(source, destination) != 0 {
+            throw ContainerError.io(path: source, underlying: SystemCallError("rename to '\(destination)'"))
+        }
+    }
+
+    /// Creates the folder at `path` with `mode`; an existing folder is fine, anything else there is an error.
+    static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws {
+        if mkdir(path, mode) == 0 { return }
+        let code = errno
+        if code == EEXIST, try kind(at: path) == .directory { return }
+        throw ContainerError.io(path: path, underlying: SystemCallError("mkdir", code: code))
+    }
+
+    /// Creates the folder at `path` and its missing parents.
+    static func makeDirectories(_ path: String) throws {
+        if try kind(at: path) == .directory { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectories(parent) }
+        try makeDirectory(path)
+    }
+
+    /// Removes the folder at `path` if it is empty; an absent or non-empty folder is left as it is.
+    static func removeDirectoryIfEmpty(_ path: String) throws {
+        if rmdir(path) == 0 { return }
+        switch errno {
+        case ENOENT, ENOTEMPTY, EEXIST: return
+        default: throw ContainerError.io(path: path, underlying: SystemCallError("rmdir"))
+        }
+    }
+
+    /// Removes whatever is at `path`, a folder with all its contents; links are removed, not followed.
+    /// Nothing there is fine.
+    static func removeTree(_ path: String) throws {
+        guard let kind = try kind(at: path) else { return }
+        if kind == .directory {
+            for entry in try list(path) {
+                let child = path + "/" + entry.name
+                if entry.kind == .directory {
+                    try removeTree(child)
+                } else if unlink(child) != 0, errno != ENOENT {
+                    throw ContainerError.io(path: child, underlying: SystemCallError("unlink"))
+                }
+            }
+            if rmdir(path) != 0, errno != ENOENT {
+                throw ContainerError.io(path: path, underlying: SystemCallError("rmdir"))
+            }
+        } else if unlink(path) != 0, errno != ENOENT {
+            throw ContainerError.io(path: path, underlying: SystemCallError("unlink"))
+        }
+    }
+
+    /// Flushes a folder's entries (renames into and out of it) to stable storage.
+    ///
+    /// File systems that cannot sync a folder report `EINVAL`; their renames are as durable as they get,
+    /// so that one answer is not an error.
+    static func syncDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return }
+            throw ContainerError.io(path: path, underlying: SystemCallError("open"))
+        }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0, errno != EINVAL {
+            throw ContainerError.io(path: path, underlying: SystemCallError("fsync"))
+        }
+    }
+
+    /// The whole file at `path`, or nil when it does not exist.
+    static func read(_ path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw ContainerError.io(path: path, underlying: SystemCallError("open"))
+        }
+        defer { close(descriptor) }
+        var result = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ContainerError.io(path: path, underlying: SystemCallError("read"))
+            }
+            if count == 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
+    }
+
+    /// Writes all of `data` to an open descriptor.
+    static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ContainerError.io(path: path, underlying: SystemCallError("write"))
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Replaces the file at `path` with `data` so that a crash leaves either the old or the new content:
+    /// a temporary file in the same folder, fsync, `rename(2)` over `path`, fsync of the folder.
+    ///
+    /// - Parameter staged: called once the temporary file is durable, just before the rename (a point
+    ///   where a crash must leave the old content).
+    static func writeAtomically(_ data: Data, to path: String, staged: () -> Void = {}) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw ContainerError.io(path: path, underlying: SystemCallError("mkstemp"))
+        }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
+        do {
+            defer { close(descriptor) }
+            try writeAll(data, to: descriptor, path: temporary)
+            guard fchmod(descriptor, 0o644) == 0 else {
+                throw ContainerError.io(path: temporary, underlying: SystemCallError("fchmod"))
+            }
+            guard fsync(descriptor) == 0 else {
+                throw ContainerError.io(path: temporary, underlying: SystemCallError("fsync"))
+            }
+        }
+        staged()
+        try rename(temporary, to: path)
+        renamed = true
+        try syncDirectory(folder)
+    }
+
+    /// Removes the file at `path`; an absent file is fine.
+    static func removeFile(_ path: String) throws {
+        if unlink(path) != 0, errno != ENOENT {
+            throw ContainerError.io(path: path, underlying: SystemCallError("unlink"))
+        }
+    }
+}
+
+// The module-qualified names keep Foundation's and the C library's overloads apart.
+#if canImport(Glibc)
+private func systemRename(_ a: String, _ b: String) -> Int32 { Glibc.rename(a, b) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
+#elseif canImport(Musl)
+private func systemRename(_ a: String, _ b: String) -> Int32 { Musl.rename(a, b) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Musl.read(fd, buffer, count) }
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Musl.write(fd, buffer, count) }
+#else
+private func systemRename(_ a: String, _ b: String) -> Int32 { Darwin.rename(a, b) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
+#endif
