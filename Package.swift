@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // A child process for ContainersTests' crash tests: switches a home and dies where told.
+        .executableTarget(name: "ContainersCrashHelper", dependencies: ["Containers"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers"]),
         .testTarget(name: "PreferencesTests", dependencies: ["Preferences"]),
         .testTarget(name: "TweaksTests", dependencies: ["Tweaks", "Preferences"]),

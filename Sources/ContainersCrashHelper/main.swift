@@ -1,0 +1,84 @@
+// A child process for ContainersTests' crash and concurrency tests: it switches a home's containers
+// and, when told, kills itself with SIGKILL at a named point of a switch.
+//
+//   ContainersCrashHelper switch <home> <name-or-uuid> [--exclude RULE]...
+//       one switch; prints "+" once it is done
+//   ContainersCrashHelper cycle <home> <count> <seed> [--exclude RULE]...
+//       <count> switches to randomly chosen other containers; prints "R" when ready to start and "+"
+//       after each switch
+//
+// ENVSCRIPT_CRASH_AT=<step> (a SwitchStep description such as "journal-written" or "moved-3") makes the
+// process kill itself with SIGKILL when a switch reaches that step.
+
+import Containers
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small deterministic generator (SplitMix64), so a seed replays the same switches.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("ContainersCrashHelper: \(message)\n".utf8))
+    exit(2)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var excludes: [String] = []
+while let index = arguments.firstIndex(of: "--exclude") {
+    guard index + 1 < arguments.count else { fail("--exclude needs a rule") }
+    excludes.append(arguments[index + 1])
+    arguments.removeSubrange(index...(index + 1))
+}
+guard arguments.count >= 3 else {
+    fail("usage: switch <home> <name-or-uuid> | cycle <home> <count> <seed>, each with [--exclude RULE]...")
+}
+
+do {
+    let containers = try AppContainer(home: URL(fileURLWithPath: arguments[1], isDirectory: true))
+    containers.customExcludeFiles = excludes
+    if let crashAt = ProcessInfo.processInfo.environment["ENVSCRIPT_CRASH_AT"], !crashAt.isEmpty {
+        containers.observeSwitchSteps { step in
+            if step.description == crashAt { kill(getpid(), SIGKILL) }
+        }
+    }
+    switch arguments[0] {
+    case "switch":
+        try containers.activate(container: containers.resolve(arguments[2]))
+        say("+")
+    case "cycle":
+        guard arguments.count >= 4, let count = Int(arguments[2]), let seed = UInt64(arguments[3]) else {
+            fail("cycle needs <count> <seed>")
+        }
+        var generator = SeededGenerator(state: seed)
+        say("R")
+        for _ in 0..<count {
+            let active = try containers.activeContainer
+            let others = try containers.containers.filter { $0.uuid != active.uuid }
+            guard let target = others.randomElement(using: &generator) else { fail("only one container") }
+            try containers.activate(container: target)
+            say("+")
+        }
+    default:
+        fail("unknown command '\(arguments[0])'")
+    }
+} catch {
+    fail("\(error)")
+}
