@@ -1,29 +1,66 @@
 import Foundation
 import Logging
 import LuaBridge
+import Preferences
+import Tweaks
 
-/// The EnvScript runtime: one sandboxed Lua state over an application's home.
+/// The EnvScript runtime: one sandboxed Lua state over an application's home, with the engines
+/// exposed to scripts as Lua modules (`tweak`, ...).
 ///
-/// A host is used from one thread at a time, like the ``LuaState`` it owns. Closing it (or
-/// dropping it) closes the state, which releases every Lua function the host keeps.
+/// Every entry into Lua goes through ``lock``, so the engines may call Lua providers, decryptors and
+/// hooks from any thread. Closing the host (or dropping it) flushes the preferences and closes the
+/// state, which releases every Lua function the host keeps.
 public final class EnvScriptHost {
     /// How this host was set up.
     public let configuration: HostConfiguration
-    /// The Lua state scripts run in.
+    /// The Lua state scripts run in. Use it under ``lock``.
     public let lua: LuaState
+    /// Serialises every use of ``lua``.
+    public let lock = HostLock()
+    /// The key-value store of the active container (`Library/Preferences/<appID>.plist` in the home).
+    public let preferences: PreferencesStore
+    /// The feature flags, configured by start-up scripts through the `tweak` module. Until a script
+    /// sets a stack, it holds one provider: the overrides stored in ``preferences``.
+    public let tweaks: TweakManager
 
-    private let logger = Logger(label: "envscript.host")
+    let logger = Logger(label: "envscript.host")
+    private var kept: [ObjectIdentifier: AnyObject] = [:]
 
-    /// Creates the home folder when missing and opens a Lua state with the configured limits.
+    /// Creates the home folder when missing, opens a Lua state with the configured limits and
+    /// registers the host modules.
     public init(configuration: HostConfiguration) throws {
         self.configuration = configuration
         try Self.prepareHome(configuration.home)
         lua = try LuaState(options: configuration.lua)
+        preferences = PreferencesStore(home: configuration.home, appID: configuration.appID)
+        tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
+        LuaHandle.define(in: lua)
+        TweakProviderHandle.define(in: lua)
+        for module in [TweakModule.make(host: self)] {
+            lua.register(module)
+            // Host modules are globals too, like the standard libraries; `require` returns the same table.
+            try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
+        }
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
 
-    /// Closes the Lua state now.
-    public func close() { lua.close() }
+    deinit { close() }
+
+    /// Flushes the preferences and closes the Lua state. Calling it again does nothing.
+    public func close() {
+        lock.withLock {
+            guard lua.isOpen else { return }
+            do {
+                try preferences.flush()
+            } catch {
+                logger.error("could not save preferences: \(error)")
+            }
+            kept.removeAll()
+            tweaks.setProviders([])
+            tweaks.decryptor = nil
+            lua.close()
+        }
+    }
 
     /// Runs the Lua file at `path` and returns its results.
     ///
@@ -31,18 +68,40 @@ public final class EnvScriptHost {
     ///   a ``LuaError`` of kind `syntax` when it does not compile, of another kind when it fails.
     @discardableResult
     public func runScript(atPath path: String) throws -> [LuaValue] {
-        let chunk = try compileScript(atPath: path)
-        logger.debug("running script", metadata: ["path": "\(path)"])
-        return try chunk.call()
+        try lock.withLock {
+            let chunk = try compileScript(atPath: path)
+            logger.debug("running script", metadata: ["path": "\(path)"])
+            return try chunk.call()
+        }
     }
 
     /// Compiles the Lua file at `path` without running it.
     @discardableResult
     public func compileScript(atPath path: String) throws -> LuaFunctionRef {
-        try Self.checkReadable(path)
-        return try lua.load(contentsOfFile: path)
+        try lock.withLock {
+            try Self.checkReadable(path)
+            return try lua.load(contentsOfFile: path)
+        }
     }
 
+    /// Runs Lua source text (chunk name `=name`) and returns its results.
+    @discardableResult
+    public func execute(_ source: String, name: String = "chunk") throws -> [LuaValue] {
+        try lock.withLock { try lua.execute(source, chunkName: "=" + name) }
+    }
+
+    /// Keeps `observation` alive until the returned handle's `remove()` is called (from Lua or Swift),
+    /// so a script need not hold on to a handle for its handler to stay registered.
+    func keep(_ observation: TweakObservation) -> LuaHandle {
+        let id = ObjectIdentifier(observation)
+        kept[id] = observation
+        return LuaHandle { [weak self] in
+            observation.remove()
+            self?.kept[id] = nil
+        }
+    }
+
+    /// Throws ``HostError/scriptNotReadable(path:reason:)`` unless `path` is a readable file.
     public static func checkReadable(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

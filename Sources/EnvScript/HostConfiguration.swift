@@ -1,16 +1,20 @@
 import Foundation
 import LuaBridge
 
-/// How a ``EnvScriptHost`` is set up: where the application's home is and how the Lua state is limited.
+/// How an ``EnvScriptHost`` is set up: where the application's home is, its identifier, and how the
+/// Lua state is limited.
 public struct HostConfiguration: Sendable {
     /// The application's writable root: the folder whose contents containers switch.
     public var home: URL
+    /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
+    public var appID: String
     /// Limits, extra libraries and script roots of the Lua state.
     public var lua: LuaOptions
 
     /// A configuration over `home` with the default sandbox and limits.
-    public init(home: URL, lua: LuaOptions = LuaOptions()) {
+    public init(home: URL, appID: String = "envscript", lua: LuaOptions = LuaOptions()) {
         self.home = home
+        self.appID = appID
         self.lua = lua
     }
 }

@@ -75,9 +75,26 @@ struct RuntimeOptions: ParsableArguments {
             scriptRoots: roots)
     }
 
+    /// Opens a host over the configured home, loads the start-up scripts, runs `body` and closes the
+    /// host. Errors of the engines end the command with status 1, load errors with status 2.
+    func withHost(_ body: (EnvScriptHost) throws -> Void) throws {
+        let host = try openHost(home: configuredHome, scripts: [])
+        defer { host.close() }
+        do {
+            try body(host)
+        } catch {
+            throw ErrorReport.failure(for: error)
+        }
+    }
+
     /// Opens a host over `home` and loads the start-up scripts; their failures are load errors.
     func openHost(home: URL, scripts: [String]) throws -> EnvScriptHost {
-        let host = try EnvScriptHost(configuration: HostConfiguration(home: home, lua: luaOptions(scripts: scripts)))
+        let host: EnvScriptHost
+        do {
+            host = try EnvScriptHost(configuration: HostConfiguration(home: home, lua: luaOptions(scripts: scripts)))
+        } catch {
+            throw ErrorReport.failure(for: error)
+        }
         for script in startupScripts {
             do {
                 try host.runScript(atPath: script)

@@ -1,0 +1,55 @@
+import LuaBridge
+import Tweaks
+
+/// `tweak.provider{name=, get=fn(feature, variable), list=fn()}`: a provider written in Lua.
+///
+/// `get` returns nil (the provider lacks the tweak), a boolean, number or string (the value), or a
+/// table `{value=, title=, description=, group=, encrypted=}`; an error in it is reported as this
+/// provider's failure, not as a missing tweak.
+enum LuaTweakProvider {
+    static func make(name: String, get: LuaCallback, list: LuaCallback?) -> ClosureTweakProvider {
+        var lister: ClosureTweakProvider.Lister?
+        if let list {
+            lister = { try listed(by: list, provider: name) }
+        }
+        return ClosureTweakProvider.withTweaks(name: name, list: lister) { feature, variable in
+            try tweak(from: get.callFirst(.string(feature), .string(variable)), feature: feature, variable: variable, provider: name)
+        }
+    }
+
+    /// The tweaks the `list` function of a Lua provider returns.
+    static func listed(by list: LuaCallback, provider: String) throws -> [Tweak] {
+        let answer = try list.callFirst()
+        guard case .table(let table) = answer else {
+            throw LuaScriptError("the list function of tweak provider '\(provider)' must return an array of tweaks, not a \(answer.typeName)")
+        }
+        return try table.array.map { entry in
+            guard let feature = entry["feature"].stringValue, let variable = entry["variable"].stringValue else {
+                throw LuaScriptError("each tweak listed by provider '\(provider)' needs string fields 'feature' and 'variable'")
+            }
+            guard let tweak = try tweak(from: entry, feature: feature, variable: variable, provider: provider) else {
+                throw LuaScriptError("tweak \(feature).\(variable) listed by provider '\(provider)' has no value")
+            }
+            return tweak
+        }
+    }
+
+    /// The tweak an answer of a Lua provider stands for, or nil for `nil`.
+    static func tweak(from answer: LuaValue, feature: String, variable: String, provider: String) throws -> Tweak? {
+        if answer == .nil { return nil }
+        if let value = TweakValue(lua: answer) {
+            return Tweak(feature: feature, variable: variable, value: value, source: provider)
+        }
+        guard case .table = answer else {
+            throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with a \(answer.typeName); return nil, a boolean, a number, a string or a table with 'value'")
+        }
+        guard let value = TweakValue(lua: answer["value"]) else {
+            throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with a table whose 'value' is a \(answer["value"].typeName); it must be a boolean, a number or a string")
+        }
+        return Tweak(
+            feature: feature, variable: variable, value: value,
+            title: answer["title"].stringValue, description: answer["description"].stringValue,
+            group: answer["group"].stringValue, source: provider,
+            isEncrypted: answer["encrypted"].boolValue ?? false)
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import LuaBridge
+import Tweaks
+
+/// The Lua module `tweak`: the provider stack, lookups, overrides, the decryptor and change handlers.
+///
+/// `get` returns nil for a missing tweak; `value` returns its default only for a missing tweak (a value
+/// of another type is an error, not a silent fallback); `enabled` is false for a missing flag. Provider
+/// failures and decryption errors are raised, never taken for "missing".
+enum TweakModule {
+    static func make(host: EnvScriptHost) -> LuaModule {
+        var module = LuaModule("tweak")
+        let tweaks = host.tweaks
+
+        module.function("stack") { [unowned host] call in
+            let list = try call.table(1)
+            var providers: [any TweakProvider] = []
+            for (index, entry) in list.array.enumerated() {
+                guard case .object(let object) = entry, let handle = object.object as? TweakProviderHandle else {
+                    throw call.argumentError(1, "entry \(index + 1) is a \(entry.typeName), not a provider made by tweak.overrides, tweak.json, tweak.ephemeral, tweak.remote or tweak.provider")
+                }
+                providers.append(handle.provider)
+            }
+            if !list.fields.isEmpty { throw call.argumentError(1, "expected an array of providers, highest priority first") }
+            let names = providers.map(\.name)
+            if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+                throw call.argumentError(1, "two providers are named '\(duplicate)'; give one a name of its own")
+            }
+            host.tweaks.setProviders(providers)
+            return 0
+        }
+        module.function("overrides") { [unowned host] call in
+            let name = try call.argument(1, as: String?.self) ?? "overrides"
+            call.push(TweakProviderHandle(OverridesTweakProvider(store: host.preferences, name: name)).luaValue)
+            return 1
+        }
+        module.function("json") { call in
+            let path = try call.argument(1, as: String.self)
+            let name = try call.argument(2, as: String?.self)
+            let provider = try LocalJSONTweakProvider(fileURL: URL(fileURLWithPath: path), name: name)
+            call.push(TweakProviderHandle(provider).luaValue)
+            return 1
+        }
+        module.function("ephemeral") { call in
+            let table = try call.optionalTable(1) ?? LuaTable()
+            let name = try call.argument(2, as: String?.self) ?? "ephemeral"
+            var values: [String: [String: TweakValue]] = [:]
+            for (featureKey, variables) in table.fields {
+                guard let feature = featureKey.stringValue, case .table(let variableTable) = variables else {
+                    throw call.argumentError(1, "expected {feature = {variable = value}}, found a \(featureKey.typeName) key with a \(variables.typeName)")
+                }
+                for (variableKey, value) in variableTable.fields {
+                    guard let variable = variableKey.stringValue, let tweakValue = TweakValue(lua: value) else {
+                        throw call.argumentError(1, "\(feature).\(variableKey.stringValue ?? variableKey.typeName) must be a boolean, number or string, not a \(value.typeName)")
+                    }
+                    values[feature, default: [:]][variable] = tweakValue
+                }
+            }
+            call.push(TweakProviderHandle(EphemeralTweakProvider(name: name, values: values)).luaValue)
+            return 1
+        }
+        module.function("remote") { [unowned host] call in
+            let options = try call.table(1)
+            guard let text = options["url"].stringValue, let url = URL(string: text), url.scheme != nil else {
+                throw call.argumentError(1, "field 'url' must be an http or https URL")
+            }
+            let name = options["name"].stringValue ?? "remote"
+            var configuration = RemoteTweakProvider.Configuration(
+                url: url, keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name))
+            if let seconds = options["refresh"].doubleValue { configuration.refreshInterval = seconds }
+            if let seconds = options["timeout"].doubleValue { configuration.timeout = seconds }
+            if case .table(let headers) = options["headers"] {
+                for (key, value) in headers.fields {
+                    if let key = key.stringValue, let value = value.stringValue { configuration.headers[key] = value }
+                }
+            }
+            let provider = RemoteTweakProvider(name: name, configuration: configuration)
+            // Start from the kept copy (offline start-up), then try the network once; a failed fetch is
+            // kept in the provider's status and the kept copy stays in use.
+            try? provider.reloadKeptCopy()
+            do {
+                _ = try provider.refreshNow()
+            } catch {
+                host.logger.warning("remote tweaks '\(name)' could not be fetched: \(error)")
+            }
+            call.push(TweakProviderHandle(provider).luaValue)
+            return 1
+        }
+        module.function("provider") { [unowned host] call in
+            let options = try call.table(1)
+            guard let name = options["name"].stringValue, !name.isEmpty else {
+                throw call.argumentError(1, "field 'name' must be a non-empty string")
+            }
+            guard case .function(let get) = options["get"] else {
+                throw call.argumentError(1, "field 'get' must be a function(feature, variable)")
+            }
+            var list: LuaCallback?
+            if case .function(let lister) = options["list"] { list = LuaCallback(lister, lock: host.lock) }
+            let provider = LuaTweakProvider.make(name: name, get: LuaCallback(get, lock: host.lock), list: list)
+            call.push(TweakProviderHandle(provider).luaValue)
+            return 1
+        }
+        module.function("get") { call in
+            let feature = try call.argument(1, as: String.self)
+            let variable = try call.argument(2, as: String.self)
+            let lookup: TweakLookup
+            do {
+                lookup = try tweaks.lookup(feature: feature, variable: variable)
+            } catch TweakError.notFound {
+                call.push(LuaValue.nil)
+                return 1
+            }
+            var info = lookup.tweak.luaTable
+            if case .table(var table) = info {
+                table["failures"] = .array(lookup.failures.map { .string($0.description) })
+                info = .table(table)
+            }
+            call.push(lookup.value.luaValue)
+            call.push(info)
+            return 2
+        }
+        module.function("value") { call in
+            let feature = try call.argument(1, as: String.self)
+            let variable = try call.argument(2, as: String.self)
+            let fallback = try call.value(3)
+            let value: TweakValue
+            do {
+                value = try tweaks.lookup(feature: feature, variable: variable).value
+            } catch TweakError.notFound {
+                call.push(fallback)
+                return 1
+            }
+            let found = value.luaValue
+            if fallback != .nil && fallback.typeName != found.typeName {
+                throw LuaScriptError("tweak \(feature).\(variable) is a \(found.typeName) (\(value)), but the default given is a \(fallback.typeName)")
+            }
+            call.push(found)
+            return 1
+        }
+        module.function("enabled") { call in
+            let feature = try call.argument(1, as: String.self)
+            do {
+                call.push(try tweaks.enabled(feature))
+            } catch TweakError.notFound {
+                call.push(false)
+            }
+            return 1
+        }
+        module.function("set") { call in
+            let feature = try call.argument(1, as: String.self)
+            let variable = try call.argument(2, as: String.self)
+            guard let value = TweakValue(lua: try call.value(3)) else {
+                throw call.argumentError(3, "boolean, number or string expected, got \(try call.value(3).typeName)")
+            }
+            let provider = try call.argument(4, as: String?.self)
+            try tweaks.set(value, feature: feature, variable: variable, provider: provider)
+            return 0
+        }
+        module.function("delete") { call in
+            let feature = try call.argument(1, as: String.self)
+            let variable = try call.argument(2, as: String.self)
+            let provider = try call.argument(3, as: String?.self)
+            try tweaks.delete(feature: feature, variable: variable, provider: provider)
+            return 0
+        }
+        module.function("list") { call in
+            let list = tweaks.list()
+            call.push(LuaValue.array(list.tweaks.map(\.luaTable)))
+            call.push(LuaValue.array(list.failures.map { .string($0.description) }))
+            return 2
+        }
+        module.function("decryptor") { [unowned host] call in
+            if try call.value(1) == .nil {
+                tweaks.decryptor = nil
+                return 0
+            }
+            let decrypt = LuaCallback(try call.function(1), lock: host.lock)
+            tweaks.decryptor = { tweak in
+                let answer = try decrypt.callFirst(tweak.luaTable)
+                guard let value = TweakValue(lua: answer) else {
+                    throw LuaScriptError("the decryptor returned a \(answer.typeName) for \(tweak.feature).\(tweak.variable); return a boolean, number or string")
+                }
+                return value
+            }
+            return 0
+        }
+        module.function("cache") { call in
+            tweaks.cacheEnabled = try call.argument(1, as: Bool.self)
+            return 0
+        }
+        module.function("reset_cache") { _ in
+            tweaks.resetCache()
+            return 0
+        }
+        module.function("on_change") { [unowned host] call in
+            let handler = LuaCallback(try call.function(1), lock: host.lock)
+            let logger = host.logger
+            let observation = tweaks.observe { change in
+                let tweak: LuaValue = change.tweak?.luaTable
+                    ?? .dictionary(["feature": change.key.map { .string($0.feature) } ?? .nil,
+                                    "variable": change.key.map { .string($0.variable) } ?? .nil])
+                do {
+                    _ = try handler.call([tweak])
+                } catch {
+                    logger.error("a tweak.on_change handler failed: \(error)")
+                }
+            }
+            call.push(host.keep(observation).luaValue)
+            return 1
+        }
+        return module
+    }
+}

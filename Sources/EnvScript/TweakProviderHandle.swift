@@ -1,0 +1,26 @@
+import LuaBridge
+import Tweaks
+
+/// A tweak provider as Lua holds it (a userdata of type `tweak.provider`), to pass to `tweak.stack`.
+final class TweakProviderHandle {
+    static let typeName = "tweak.provider"
+
+    let provider: any TweakProvider
+
+    init(_ provider: any TweakProvider) {
+        self.provider = provider
+    }
+
+    var luaValue: LuaValue { .object(LuaObject(self, typeName: Self.typeName)) }
+
+    /// Defines the provider type in `lua`: `provider:name()`.
+    static func define(in lua: LuaState) {
+        lua.defineObjectType(typeName, methods: [
+            "name": LuaFunction("provider:name") { call in
+                let handle = try call.object(1, as: TweakProviderHandle.self, typeName: typeName)
+                call.push(handle.provider.name)
+                return 1
+            },
+        ])
+    }
+}

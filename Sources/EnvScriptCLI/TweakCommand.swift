@@ -1,0 +1,108 @@
+import ArgumentParser
+import EnvScript
+import Foundation
+import Tweaks
+
+/// `envscript tweak ...`: feature flags through the provider stack of the start-up scripts.
+struct TweakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tweak",
+        abstract: "Read and change feature flags through the start-up scripts' provider stack.",
+        discussion: "Without a stack from the start-up scripts, flags live in the overrides of the active container.",
+        subcommands: [List.self, Get.self, Set.self, Delete.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every flag, one per feature and variable.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Flag(help: "Print JSON instead of a table.") var json = false
+
+        func run() throws {
+            try runtime.withHost { host in
+                let list = host.tweaks.list()
+                for failure in list.failures { printError("warning: \(failure)") }
+                if json {
+                    try printJSON(list.tweaks.map(TweakRecord.init))
+                } else {
+                    printTable(
+                        header: ["FEATURE", "VARIABLE", "VALUE", "SOURCE"],
+                        rows: list.tweaks.map { [$0.feature, $0.variable, "\($0.value)", $0.source] })
+                }
+            }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a flag's value (exit 1 when no provider has it).")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "The feature.") var feature: String
+        @Argument(help: "The variable.") var variable: String
+        @Flag(help: "Print JSON with the source, title, group and description.") var json = false
+
+        func run() throws {
+            try runtime.withHost { host in
+                let lookup = try host.tweaks.lookup(feature: feature, variable: variable)
+                for failure in lookup.failures { printError("warning: \(failure)") }
+                if json {
+                    try printJSON(TweakRecord(lookup.tweak))
+                } else {
+                    print(lookup.value.stringValue ?? "\(lookup.value)")
+                }
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a flag in the highest mutable provider (the overrides by default).",
+            discussion: "VALUE reads as true/false, an integer, a decimal number, or else a string; --string keeps it a string.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "The feature.") var feature: String
+        @Argument(help: "The variable.") var variable: String
+        @Argument(help: "The value.") var value: String
+        @Flag(help: "Store the value as a string whatever it looks like.") var string = false
+        @Option(help: "The provider to write to, by name.") var provider: String?
+
+        func run() throws {
+            try runtime.withHost { host in
+                try host.tweaks.set(TweakValue(parsing: value, forceString: string), feature: feature, variable: variable, provider: provider)
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a flag from the highest mutable provider.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "The feature.") var feature: String
+        @Argument(help: "The variable.") var variable: String
+        @Option(help: "The provider to delete from, by name.") var provider: String?
+
+        func run() throws {
+            try runtime.withHost { host in
+                try host.tweaks.delete(feature: feature, variable: variable, provider: provider)
+            }
+        }
+    }
+}
+
+/// A tweak as `envscript tweak ... --json` prints it.
+struct TweakRecord: Encodable {
+    var feature: String
+    var variable: String
+    var value: TweakValue
+    var source: String
+    var title: String?
+    var description: String?
+    var group: String?
+    var encrypted: Bool
+
+    init(_ tweak: Tweak) {
+        feature = tweak.feature
+        variable = tweak.variable
+        value = tweak.value
+        source = tweak.source
+        title = tweak.title
+        description = tweak.description
+        group = tweak.group
+        encrypted = tweak.isEncrypted
+    }
+}
