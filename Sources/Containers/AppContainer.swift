@@ -158,8 +158,16 @@ public final class AppContainer: Sendable {
         try runner.recover()
         try FileSystem.removeTree(layout.trash)
         try FileSystem.removeTree(layout.removedBookkeeping)
-        for entry in try FileSystem.list(layout.bookkeeping) where entry.name.hasPrefix(".") && entry.name.contains(".tmp-") {
-            try FileSystem.removeFile(layout.bookkeeping + "/" + entry.name)
+        try removeTemporaryFiles(in: layout.bookkeeping)
+        for uuid in try store.containerUUIDs() {
+            try removeTemporaryFiles(in: layout.containerFolder(uuid))
+        }
+    }
+
+    /// Removes the temporary files of atomic writes that a crash interrupted.
+    private func removeTemporaryFiles(in folder: String) throws {
+        for entry in try FileSystem.list(folder) where entry.name.hasPrefix(".") && entry.name.contains(".tmp-") {
+            try FileSystem.removeFile(folder + "/" + entry.name)
         }
     }
 }

@@ -14,7 +14,14 @@ import Foundation
 /// it goes to the container's `hidden` folder and comes back when its place is free on a later
 /// activation. So a container's `data` folder is always empty while it is active.
 struct SwitchPlanner {
-    private enum Occupant { case skeleton, kept, movedIn }
+    private enum Occupant {
+        /// A live folder that stays because it holds excluded entries.
+        case skeleton
+        /// An excluded live entry (or the bookkeeping).
+        case kept
+        /// An entry moved in from `source` (relative to the home).
+        case movedIn(source: String, isDirectory: Bool)
+    }
 
     let layout: HomeLayout
     let rules: ExcludeRules
@@ -76,8 +83,11 @@ struct SwitchPlanner {
                 if inner.keepsSomething {
                     occupied[path] = .skeleton
                     keepsSomething = true
-                    steps.append(.makeDirectory(path: joinPath(destination, path), mode: try mode(of: path)))
-                    steps += inner.steps
+                    // The folder stays; the stash gets one only to hold entries moved out of it.
+                    if !inner.steps.isEmpty {
+                        steps.append(.makeDirectory(path: joinPath(destination, path), mode: try mode(of: path)))
+                        steps += inner.steps
+                    }
                     continue
                 }
             }
@@ -111,19 +121,36 @@ struct SwitchPlanner {
         }
     }
 
-    private mutating func moveIn(source: String, live: String, hiddenRoot: String, isHidden: Bool) throws {
+    /// Plans moving the entries of the stashed folder `source` into the live folder `live`.
+    ///
+    /// - Parameter mergeSource: when `live` is a folder moved in earlier in this plan, where it comes
+    ///   from, so that what it holds counts as taken.
+    private mutating func moveIn(
+        source: String, live: String, hiddenRoot: String, isHidden: Bool, mergeSource: String? = nil
+    ) throws {
         for entry in try FileSystem.list(layout.absolute(source)) {
             let from = joinPath(source, entry.name)
             let to = joinPath(live, entry.name)
-            switch occupied[to] {
+            var occupant = occupied[to]
+            if occupant == nil, let mergeSource {
+                let incoming = joinPath(mergeSource, entry.name)
+                if let kind = try FileSystem.kind(at: layout.absolute(incoming)) {
+                    occupant = .movedIn(source: incoming, isDirectory: kind == .directory)
+                }
+            }
+            switch occupant {
             case nil:
                 steps.append(.move(from: from, to: to))
-                occupied[to] = .movedIn
+                occupied[to] = .movedIn(source: from, isDirectory: entry.kind == .directory)
                 if isHidden { vacatedHiddenPaths.insert(to) }
             case .skeleton? where entry.kind == .directory:
                 try moveIn(source: from, live: to, hiddenRoot: hiddenRoot, isHidden: isHidden)
                 steps.append(.removeDirectoryIfEmpty(path: from, mode: try mode(of: from)))
                 if isHidden { vacatedHiddenPaths.insert(to) }
+            case .movedIn(let incoming, true)? where entry.kind == .directory:
+                // A hidden folder came back to this place: merge the stashed one into it.
+                try moveIn(source: from, live: to, hiddenRoot: hiddenRoot, isHidden: isHidden, mergeSource: incoming)
+                steps.append(.removeDirectoryIfEmpty(path: from, mode: try mode(of: from)))
             default:
                 if isHidden {
                     hiddenRemaining.insert(to) // stays hidden

@@ -24,16 +24,16 @@ import Testing
         try home.write(original)
         let containers = try AppContainer(home: home.url)
         let debug = try containers.createNewContainer(name: "Debug1", description: "for QA")
-        #expect(try home.snapshot() == TemporaryHome.tree(original), "creating a container moves nothing")
+        expectTree(try home.snapshot(), TemporaryHome.tree(original), "creating a container moves nothing")
 
         try containers.activate(container: debug)
         #expect(try home.snapshot().isEmpty)
         #expect(try containers.activeContainer.uuid == debug.uuid)
         let defaultContainer = try #require(try containers.container(uuid: Container.defaultUUID))
-        #expect(try home.stash(of: defaultContainer) == TemporaryHome.tree(original))
+        expectTree(try home.stash(of: defaultContainer), TemporaryHome.tree(original))
 
         try containers.activateContainer(uuid: Container.defaultUUID)
-        #expect(try home.snapshot() == TemporaryHome.tree(original))
+        expectTree(try home.snapshot(), TemporaryHome.tree(original))
     }
 
     @Test func filesStayWithTheirContainerThroughManySwitches() throws {
@@ -60,9 +60,9 @@ import Testing
         for uuid in order {
             try containers.activateContainer(uuid: uuid)
             #expect(try containers.activeContainer.uuid == uuid)
-            #expect(try home.snapshot() == TemporaryHome.tree(expected[uuid]!))
+            expectTree(try home.snapshot(), TemporaryHome.tree(expected[uuid]!))
             for other in try containers.containers where other.uuid != uuid {
-                #expect(try home.stash(of: other) == TemporaryHome.tree(expected[other.uuid]!))
+                expectTree(try home.stash(of: other), TemporaryHome.tree(expected[other.uuid]!))
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import Containers
 
 #if canImport(Glibc)
@@ -109,4 +110,18 @@ struct TemporaryHome {
     func stash(of container: Container) throws -> [String: TreeEntry] {
         try Self.snapshot(of: HomeLayout(home: url).dataFolder(container.uuid))
     }
+}
+
+/// Records an issue listing what differs between two trees, if anything.
+func expectTree(
+    _ actual: [String: TreeEntry], _ expected: [String: TreeEntry], _ what: String = "tree",
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard actual != expected else { return }
+    var lines: [String] = []
+    for path in Set(actual.keys).union(expected.keys).sorted() where actual[path] != expected[path] {
+        lines.append("  \(path): expected \(expected[path].map(\.description) ?? "nothing"), found \(actual[path].map(\.description) ?? "nothing")")
+    }
+    let report = "\(what) differs:\n" + lines.joined(separator: "\n")
+    Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
 }
