@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `envscript tweak`, against the built binary.
+@Suite struct TweakCommandTests {
+    @Test func setGetListAndDeleteThroughTheOverrides() throws {
+        let scratch = try Scratch()
+        #expect(try scratch.run("tweak", "set", "checkout", "enabled", "true").status == 0)
+        #expect(try scratch.run("tweak", "set", "checkout", "limit", "5").status == 0)
+        #expect(try scratch.run("tweak", "set", "checkout", "code", "007", "--string").status == 0)
+        #expect(try scratch.run("tweak", "get", "checkout", "limit").standardOutput == "5\n")
+        #expect(try scratch.run("tweak", "get", "checkout", "code").standardOutput == "007\n")
+
+        let list = try scratch.run("tweak", "list")
+        #expect(list.standardOutput.split(separator: "\n").first?.hasPrefix("FEATURE") == true)
+        #expect(list.standardOutput.contains("enabled"))
+
+        let json = try scratch.run("tweak", "list", "--json")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(records.count == 3)
+        let code = try #require(records.first { $0["variable"] as? String == "code" })
+        #expect(code["value"] as? String == "007")
+        #expect(code["source"] as? String == "overrides")
+
+        #expect(try scratch.run("tweak", "delete", "checkout", "limit").status == 0)
+        let gone = try scratch.run("tweak", "get", "checkout", "limit")
+        #expect(gone.status == 1)
+        #expect(gone.standardError.contains("checkout.limit"))
+        #expect(gone.standardError.contains("not found"))
+        // The default home is .envscript/home under the current folder.
+        #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent(".envscript/home").path))
+    }
+
+    @Test func theStackComesFromTheStartUpScript() throws {
+        let scratch = try Scratch()
+        try scratch.write("flags.json", #"{ "ui": { "color": { "Value": "blue", "Title": "Colour" } } }"#)
+        try scratch.write("envscript.lua", "tweak.stack{ tweak.overrides(), tweak.json('flags.json', 'file') }")
+        let value = try scratch.run("tweak", "get", "ui", "color", "--json")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(value.standardOutput.utf8)) as? [String: Any])
+        #expect(record["source"] as? String == "file")
+        #expect(record["title"] as? String == "Colour")
+        #expect(try scratch.run("tweak", "set", "ui", "color", "red").status == 0)
+        #expect(try scratch.run("tweak", "get", "ui", "color").standardOutput == "red\n")
+        // Overrides belong to a home: another home sees the file's value, and without the start-up
+        // script only its (empty) overrides are left.
+        let home = scratch.url.appendingPathComponent("elsewhere").path
+        #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home).standardOutput == "blue\n")
+        #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home, "--no-init").status == 1)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let scratch = try Scratch()
+        let missing = try scratch.run("tweak", "get", "only-feature")
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("variable"))
+    }
+}

@@ -1,0 +1,36 @@
+import EnvScript
+import Foundation
+import LuaBridge
+
+/// A host over a fresh temporary folder, removed when the fixture goes away.
+final class HostFixture {
+    let folder: URL
+    let host: EnvScriptHost
+
+    init(appID: String = "tests") throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-host-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        host = try EnvScriptHost(configuration: HostConfiguration(
+            home: folder.appendingPathComponent("home"), appID: appID,
+            lua: LuaOptions(scriptRoots: [folder.path])))
+    }
+
+    deinit {
+        host.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Writes a file in the fixture's folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// Runs Lua source in the host.
+    @discardableResult
+    func run(_ source: String) throws -> [LuaValue] {
+        try host.execute(source, name: "test")
+    }
+}
