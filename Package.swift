@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "LuaBenchBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "EnvScriptBench",
-            dependencies: ["LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers"]
+            dependencies: ["LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "Tweaks", "Preferences"]
         ),
 
         .testTarget(
