@@ -3,6 +3,7 @@ import Foundation
 // scripts/bench: release-build benchmarks. Arguments name groups to run; none runs them all.
 let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("bridge", BridgeBenchmark.run),
+    ("tweaks", TweakBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

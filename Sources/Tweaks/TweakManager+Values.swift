@@ -6,12 +6,10 @@ extension TweakManager {
     /// - Throws: the errors of ``lookup(feature:variable:)``, or
     ///   ``TweakError/typeMismatch(feature:variable:expected:found:source:)``.
     public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {
+        if let value = T(tweakValue: try resolvedValue(feature: feature, variable: variable)) { return value }
         let tweak = try lookup(feature: feature, variable: variable).tweak
-        guard let value = T(tweakValue: tweak.value) else {
-            throw TweakError.typeMismatch(
-                feature: feature, variable: variable, expected: T.tweakTypeName, found: tweak.value, source: tweak.source)
-        }
-        return value
+        throw TweakError.typeMismatch(
+            feature: feature, variable: variable, expected: T.tweakTypeName, found: tweak.value, source: tweak.source)
     }
 
     /// The value of the tweak as `T`, or `defaultValue` when it is missing, of another type, or cannot be

@@ -27,7 +27,8 @@ public final class TweakManager: Sendable {
         var subscriptions: [TweakObservation] = []
         var decryptor: TweakDecryptor?
         var cacheEnabled = false
-        var cache: [TweakKey: TweakLookup] = [:]
+        /// Boxed, so a hit costs one retain rather than a copy of every string of the tweak.
+        var cache: [TweakKey: CachedLookup] = [:]
         /// Bumped on every invalidation, so a lookup computed before one is never cached after it.
         var generation: UInt64 = 0
     }
@@ -142,7 +143,7 @@ public final class TweakManager: Sendable {
     public func lookup(feature: String, variable: String) throws -> TweakLookup {
         let key = TweakKey(feature: feature, variable: variable)
         let start = state.withLock { state -> Start in
-            if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit) }
+            if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit.lookup) }
             return .search(
                 providers: state.providers, decryptor: state.decryptor, generation: state.generation,
                 cache: state.cacheEnabled)
@@ -175,13 +176,20 @@ public final class TweakManager: Sendable {
             if useCache {
                 state.withLock { state in
                     if state.cacheEnabled && state.generation == generation {
-                        state.cache[key] = TweakLookup(tweak: tweak, misses: misses, isCached: true)
+                        state.cache[key] = CachedLookup(TweakLookup(tweak: tweak, misses: misses, isCached: true))
                     }
                 }
             }
             return result
         }
         throw TweakError.notFound(feature: feature, variable: variable, misses: misses)
+    }
+
+    /// The value in effect, straight from the cache when it has it: the path of the typed accessors.
+    func resolvedValue(feature: String, variable: String) throws -> TweakValue {
+        let key = TweakKey(feature: feature, variable: variable)
+        if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.lookup.tweak.value }
+        return try lookup(feature: feature, variable: variable).value
     }
 
     /// The tweak in effect (see ``lookup(feature:variable:)``).
