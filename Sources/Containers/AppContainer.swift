@@ -136,18 +136,24 @@ public final class AppContainer: Sendable {
         _ operation: String, initialize: Bool = true,
         _ body: (inout CompletedSwitch?) throws -> Result
     ) throws -> Result {
-        let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
-        defer { ReentrancyGuard.release(claim) }
         var completed: CompletedSwitch?
-        let outcome: Swift.Result<Result, any Error> = gate.withLock { _ in
-            Swift.Result {
-                try HomeLock.holding(layout) {
-                    try repairLocked()
-                    if initialize { try store.initializeIfNeeded(now: Date()) }
-                    return try body(&completed)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
+            defer { ReentrancyGuard.release(claim) }
+            outcome = gate.withLock { _ in
+                Swift.Result {
+                    try HomeLock.holding(layout) {
+                        try repairLocked()
+                        if initialize { try store.initializeIfNeeded(now: Date()) }
+                        let result = try body(&completed)
+                        try FileSystem.removeTree(layout.trash)
+                        return result
+                    }
                 }
             }
         }
+        // Outside the lock, so that did-change delegates and hooks may change containers again.
         if let completed { announce(completed) }
         return try outcome.get()
     }

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import Containers
+
+@Suite struct ValidationTests {
+    private func rejection(_ name: String, in containers: AppContainer) -> String? {
+        do {
+            try containers.createNewContainer(name: name)
+            return nil
+        } catch let error as ContainerError {
+            guard case .invalidName = error else { return "wrong error: \(error)" }
+            return error.description
+        } catch {
+            return "wrong error: \(error)"
+        }
+    }
+
+    @Test func badNamesAreRejectedWithTheReason() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        #expect(rejection("", in: containers)?.contains("at least one character") == true)
+        #expect(rejection(String(repeating: "x", count: 256), in: containers)?.contains("at most 255 characters, this one has 256") == true)
+        #expect(rejection("line\nbreak", in: containers)?.contains("U+000A") == true)
+        #expect(rejection("tab\there", in: containers)?.contains("control characters") == true)
+        #expect(rejection("nul\u{0}", in: containers)?.contains("U+0000") == true)
+        #expect(rejection("del\u{7F}", in: containers)?.contains("U+007F") == true)
+        #expect(rejection(UUID().uuidString, in: containers)?.contains("may not be a UUID") == true)
+        #expect(try containers.containers.count == 1, "nothing was created")
+    }
+
+    @Test func unusualButValidNamesAreAcceptedAndStayInsideTheHome() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        let names = [
+            String(repeating: "é", count: 255), "../../escape", "/absolute", "with/slash", " spaced ",
+            "日本語", "👩‍👩‍👧", ".", "..",
+        ]
+        for name in names {
+            let created = try containers.createNewContainer(name: name)
+            #expect(created.name == name)
+            try containers.activate(container: created)
+        }
+        #expect(try containers.containers.map(\.name) == ["DEFAULT"] + names)
+        let parent = home.url.deletingLastPathComponent().path
+        #expect(!FileManager.default.fileExists(atPath: parent + "/escape"))
+        #expect(!FileManager.default.fileExists(atPath: "/absolute"))
+    }
+
+    @Test func namesAreUnique() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        try containers.createNewContainer(name: "QA")
+        #expect {
+            try containers.createNewContainer(name: "QA")
+        } throws: { error in
+            guard case ContainerError.duplicateName("QA") = error else { return false }
+            return "\(error)" == "a container named 'QA' already exists in this home; choose another name"
+        }
+        #expect(throws: ContainerError.self) { try containers.createNewContainer(name: "DEFAULT") }
+        try containers.createNewContainer(name: "qa") // names are case-sensitive
+    }
+
+    @Test func badUUIDsAreRejectedWithTheText() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        let operations: [(String, (String) throws -> Void)] = [
+            ("activate", { try containers.activateContainer(uuid: $0) }),
+            ("delete", { try containers.deleteContainer(uuid: $0) }),
+            ("clean", { try containers.cleanContainer(uuid: $0) }),
+            ("lookup", { _ = try containers.container(uuid: $0) }),
+        ]
+        for (label, operation) in operations {
+            for text in ["", "not-a-uuid", "0000", "00000000-0000-0000-0000-00000000000G"] {
+                #expect("\(label) \(text)", performing: { try operation(text) }, throws: { error in
+                    guard case ContainerError.invalidUUID(text) = error else { return false }
+                    return "\(error)".contains("'\(text)' is not a UUID")
+                })
+            }
+        }
+    }
+
+    @Test func unknownContainersAreNotFound() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        let missing = UUID()
+        for operation in [
+            { try containers.activateContainer(uuid: missing) },
+            { try containers.deleteContainer(uuid: missing) },
+            { try containers.cleanContainer(uuid: missing) },
+        ] as [() throws -> Void] {
+            #expect(performing: operation, throws: { error in
+                guard case ContainerError.notFound(missing.uuidString) = error else { return false }
+                return "\(error)".contains("list the containers")
+            })
+        }
+        #expect(throws: ContainerError.self) { try containers.resolve("nobody") }
+    }
+
+    @Test func aMissingHomeIsReported() {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)")
+        #expect {
+            _ = try AppContainer(home: path)
+        } throws: { error in
+            guard case ContainerError.homeNotFound = error else { return false }
+            return "\(error)".contains("create it first")
+        }
+    }
+
+    @Test func corruptBookkeepingIsReportedNotGuessedAround() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        let b = try containers.createNewContainer(name: "B")
+        let layout = HomeLayout(home: home.url)
+
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: layout.metadata(b.uuid)))
+        #expect {
+            _ = try containers.containers
+        } throws: { error in
+            guard case ContainerError.corruptMetadata(let path, _) = error else { return false }
+            return path == layout.metadata(b.uuid) && "\(error)".contains("fix it by hand")
+        }
+
+        try FileManager.default.removeItem(atPath: layout.metadata(b.uuid))
+        #expect(throws: ContainerError.self) { _ = try containers.containers }
+
+        try FileManager.default.removeItem(atPath: layout.containerFolder(b.uuid))
+        try FileManager.default.createDirectory(atPath: layout.containerFolder(b.uuid) + "/data", withIntermediateDirectories: true)
+        try containers.store.write(b)
+        try FileManager.default.removeItem(atPath: layout.state)
+        #expect {
+            _ = try containers.activeContainer
+        } throws: { error in
+            "\(error)".contains("the active container is unknown")
+        }
+    }
+}
