@@ -36,7 +36,7 @@ public final class EnvScriptHost {
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)
-        for module in [TweakModule.make(host: self)] {
+        for module in [TweakModule.make(host: self), CryptoModule.make()] {
             lua.register(module)
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")

@@ -46,8 +46,8 @@ struct EnvScriptProcess {
         // Files rather than pipes: a full pipe could block the child while we wait for it.
         let outputURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let errorURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)

@@ -1,3 +1,4 @@
+import Crypto
 import EnvScript
 import Foundation
 import LuaBridge
@@ -96,6 +97,31 @@ import Tweaks
         #expect(try fixture.run("return tweak.get('api', 'token')").first == "secret")
         let noDecryptor = try #require(throws: LuaError.self) { try fixture.run("tweak.decryptor(nil) return tweak.get('api', 'token')") }
         #expect(noDecryptor.message.contains("api.token"))
+    }
+
+    @Test func aLuaDecryptorOpensARealAESGCMValue() throws {
+        let fixture = try HostFixture()
+        let key = SymmetricKey(size: .bits256)
+        let keyText = key.withUnsafeBytes { Data($0).base64EncodedString() }
+        let sealed = try #require(try AES.GCM.seal(Data("s3cr3t-token".utf8), using: key).combined).base64EncodedString()
+        let json = try fixture.write("secret.json", """
+            { "api": { "token": { "Title": "API token", "Value": "\(sealed)", "Encrypted": true } } }
+            """)
+        try fixture.run("""
+            tweak.stack{ tweak.overrides(), tweak.json('\(json)', 'secrets') }
+            tweak.decryptor(function(t) return crypto.aes_gcm_open('\(keyText)', t.value) end)
+            """)
+        #expect(try fixture.host.tweaks.value("api", "token", as: String.self) == "s3cr3t-token")
+        #expect(try fixture.run("local v, info = tweak.get('api', 'token') return v, info.encrypted") == ["s3cr3t-token", false])
+        // A wrong key fails clearly instead of yielding garbage.
+        let wrongKey = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
+        try fixture.run("tweak.decryptor(function(t) return crypto.aes_gcm_open('\(wrongKey)', t.value) end)")
+        let error = try #require(throws: LuaError.self) { try fixture.run("return tweak.get('api', 'token')") }
+        #expect(error.message.contains("the key is wrong or the data is damaged"))
+        // Round trip inside Lua.
+        #expect(try fixture.run("return crypto.aes_gcm_open('\(keyText)', crypto.aes_gcm_seal('\(keyText)', 'hello'))") == ["hello"])
+        #expect(try fixture.run("return crypto.sha256('abc')") == ["ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"])
+        #expect(try fixture.run("return crypto.base64_decode(crypto.base64_encode('a\\0b'))") == ["a\0b"])
     }
 
     @Test func setDeleteAndChangeHandlers() throws {
