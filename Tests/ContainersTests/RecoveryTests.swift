@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Containers
+
+/// Recovery from a journal whose steps were done up to any point, checked in-process step by step.
+/// (CrashTests kills real processes; these reach every prefix deterministically and fast.)
+@Suite struct RecoveryTests {
+    /// The journal a switch from the active container to `target` would write.
+    private func plannedSwitch(_ containers: AppContainer, to target: Container) throws -> Journal {
+        let layout = HomeLayout(home: containers.home)
+        var planner = SwitchPlanner(layout: layout, rules: ExcludeRules(SwitchFixture.excludeRules))
+        let active = try containers.activeContainer
+        try planner.planMoveOut(into: HomeLayout.dataFolder(active.uuid), owner: active.name)
+        try planner.planMoveIn(of: target.uuid)
+        return Journal(operation: "test", steps: planner.steps, activeAfter: target.uuid,
+                       metadataAfter: [target.activated(at: Date())], removeAfter: [])
+    }
+
+    @Test func aJournalInterruptedAfterAnyStepIsFinishedWhenTheHomeIsOpened() throws {
+        let fixture = try SwitchFixture(filesPerContainer: 40)
+        defer { fixture.home.remove() }
+        let journal = try plannedSwitch(fixture.open(), to: fixture.a)
+        #expect(journal.steps.count > 8, "the plan descends into Library and moves several entries")
+
+        for done in 0...journal.steps.count {
+            let trial = try withCopiedHome(fixture, label: "prefix\(done)")
+            defer { trial.home.remove() }
+            let layout = HomeLayout(home: trial.home.url)
+            let runner = JournalRunner(layout: layout, report: { _ in })
+            try runner.write(journal)
+            var partial = journal
+            partial.steps = Array(journal.steps.prefix(done))
+            try runner.rollForward(partial)
+
+            _ = try trial.open()
+            #expect(try trial.verify() == fixture.a.uuid, "after \(done) of \(journal.steps.count) steps")
+        }
+    }
+
+    @Test func aJournalReplayedTwiceChangesNothingMore() throws {
+        let fixture = try SwitchFixture(filesPerContainer: 30)
+        defer { fixture.home.remove() }
+        let journal = try plannedSwitch(fixture.open(), to: fixture.b)
+        let runner = JournalRunner(layout: HomeLayout(home: fixture.home.url), report: { _ in })
+        try runner.write(journal)
+        try runner.rollForward(journal)
+        try runner.rollForward(journal)
+        try runner.write(journal) // as if the crash came before the journal was removed
+        _ = try fixture.open()
+        #expect(try fixture.verify() == fixture.b.uuid)
+    }
+
+    @Test func aStagedButUnplacedJournalLeavesTheOldContainer() throws {
+        let fixture = try SwitchFixture(filesPerContainer: 20)
+        defer { fixture.home.remove() }
+        let layout = HomeLayout(home: fixture.home.url)
+        try Data("{\"partial".utf8).write(to: URL(fileURLWithPath: layout.bookkeeping + "/.journal.json.tmp-ABC123"))
+        _ = try fixture.open()
+        #expect(try fixture.verify() == Container.defaultUUID)
+        #expect(!FileManager.default.fileExists(atPath: layout.bookkeeping + "/.journal.json.tmp-ABC123"))
+    }
+
+    @Test func aJournalThatCannotBeFinishedIsUndone() throws {
+        let fixture = try SwitchFixture(filesPerContainer: 30)
+        defer { fixture.home.remove() }
+        var journal = try plannedSwitch(fixture.open(), to: fixture.a)
+        // A step that must fail (its parent folder does not exist), two thirds of the way through.
+        journal.steps.insert(.makeDirectory(path: "no/such/parent", mode: 0o755), at: journal.steps.count * 2 / 3)
+        let runner = JournalRunner(layout: HomeLayout(home: fixture.home.url), report: { _ in })
+        try runner.write(journal)
+        #expect(throws: ContainerError.self) { try runner.rollForward(journal) }
+
+        _ = try fixture.open()
+        #expect(try fixture.verify() == Container.defaultUUID, "rolled back to the old container")
+    }
+
+    @Test func aStepFailingDuringASwitchIsUndoneAndReported() throws {
+        let fixture = try SwitchFixture(filesPerContainer: 30)
+        defer { fixture.home.remove() }
+        let containers = try fixture.open()
+        var journal = try plannedSwitch(containers, to: fixture.b)
+        journal.steps.insert(.makeDirectory(path: "no/such/parent", mode: 0o755), at: journal.steps.count - 2)
+        #expect {
+            try containers.run(journal)
+        } throws: { error in
+            guard case ContainerError.io(let path, let underlying as SystemCallError) = error else { return false }
+            return path.hasSuffix("no/such/parent") && underlying.code == ENOENT
+        }
+        #expect(try fixture.verify() == Container.defaultUUID, "every move done was undone")
+    }
+}
+
+/// A copy of the fixture's home in a new temporary folder.
+func withCopiedHome(_ fixture: SwitchFixture, label: String) throws -> SwitchFixture {
+    var copy = fixture
+    let destination = try TemporaryHome(label)
+    try FileManager.default.removeItem(at: destination.url)
+    try FileManager.default.copyItem(at: fixture.home.url, to: destination.url)
+    copy.rehome(destination)
+    return copy
+}
