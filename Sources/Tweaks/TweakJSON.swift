@@ -14,6 +14,12 @@ public enum TweakJSON {
     /// Parses a tweak document. `file` names it in errors (a path or a URL); `source` is put in each
     /// ``Tweak/source``.
     public static func parse(_ data: Data, file: String, source: String = "") throws -> [Tweak] {
+        try parseLocated(data, file: file, source: source).map(\.tweak)
+    }
+
+    /// Parses a tweak document like ``parse(_:file:source:)``, keeping where each tweak and each of its
+    /// fields is, for tools that report problems by line (the accessor generator).
+    public static func parseLocated(_ data: Data, file: String, source: String = "") throws -> [LocatedTweak] {
         let root: JSONScanner.Node
         do {
             root = try JSONScanner.parse(data)
@@ -30,7 +36,7 @@ public enum TweakJSON {
         guard case .object(let features) = root.value else {
             throw fail(root.position, [], "the document must be an object of features, found \(root.value.typeName)")
         }
-        var tweaks: [Tweak] = []
+        var tweaks: [LocatedTweak] = []
         for feature in features {
             guard case .object(let variables) = feature.node.value else {
                 throw fail(
@@ -46,8 +52,10 @@ public enum TweakJSON {
                 }
                 var tweak = Tweak(feature: feature.key, variable: variable.key, value: .bool(false), source: source)
                 var hasValue = false
+                var fieldLocations: [String: LocatedTweak.Location] = [:]
                 for field in fields {
                     let fieldPath = path + [field.key]
+                    fieldLocations[field.key] = LocatedTweak.Location(line: field.keyPosition.line, column: field.keyPosition.column)
                     func string() throws -> String {
                         guard case .string(let text) = field.node.value else {
                             throw fail(field.node.position, fieldPath, "must be a string, found \(field.node.value.typeName)")
@@ -81,7 +89,11 @@ public enum TweakJSON {
                     }
                 }
                 guard hasValue else { throw fail(variable.node.position, path, "missing \"Value\"") }
-                tweaks.append(tweak)
+                tweaks.append(
+                    LocatedTweak(
+                        tweak: tweak,
+                        location: LocatedTweak.Location(line: variable.keyPosition.line, column: variable.keyPosition.column),
+                        fieldLocations: fieldLocations))
             }
         }
         return tweaks

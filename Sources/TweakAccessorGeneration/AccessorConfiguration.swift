@@ -1,0 +1,95 @@
+/// How accessors are generated: the configuration file (`config.json` in JustTweak) as a value.
+///
+/// The file is a JSON object; only `accessorName` is required, so JustTweak's files work as they are:
+///
+/// ```json
+/// {
+///   "accessorName": "GeneratedTweakAccessor",
+///   "accessLevel": "public",
+///   "kind": "class",
+///   "swiftVersion": "6",
+///   "managerPropertyName": "tweakManager",
+///   "imports": ["Tweaks"],
+///   "requiredFields": ["Title", "Group"]
+/// }
+/// ```
+///
+/// | key | value | default |
+/// | --- | --- | --- |
+/// | `accessorName` | the type to generate, a Swift identifier; also names the files | required |
+/// | `accessLevel` | `"internal"`, `"package"` or `"public"`, for the type and all its members | `"internal"` |
+/// | `kind` | `"class"` (a final class) or `"struct"` | `"class"` |
+/// | `swiftVersion` | the language mode of the module compiling the code, `"5"` or `"6"` (a string or number; minor versions allowed); from 6 on the type is declared `Sendable` | `"6"` |
+/// | `managerPropertyName` | the name of the stored `TweakManager` | `"tweakManager"` |
+/// | `imports` | modules to import, one of which must provide `TweakManager` (for example `EnvScript`) | `["Tweaks"]` |
+/// | `requiredFields` | fields every tweak must have: any of `"Title"`, `"Description"`, `"Group"`, `"GeneratedPropertyName"` (`"Value"` is always required) | `[]` |
+///
+/// Any other key is an error, so a misspelt key is not silently ignored. See ``load(from:)``.
+public struct AccessorConfiguration: Sendable, Hashable {
+    /// The access level of the generated type and its members.
+    public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
+        /// `internal` (no keyword is written).
+        case `internal`
+        /// `package`.
+        case package
+        /// `public`.
+        case `public`
+    }
+
+    /// What the generated type is.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A `final class`, as in JustTweak.
+        case `class`
+        /// A `struct`.
+        case `struct`
+    }
+
+    /// A field of a tweak that ``AccessorConfiguration/requiredFields`` can demand.
+    public enum Field: String, Sendable, Hashable, CaseIterable, Comparable {
+        /// `"Title"`.
+        case title = "Title"
+        /// `"Description"`.
+        case description = "Description"
+        /// `"Group"`.
+        case group = "Group"
+        /// `"GeneratedPropertyName"`.
+        case generatedPropertyName = "GeneratedPropertyName"
+
+        /// Orders by the field's name.
+        public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The type to generate; the files are `<accessorName>.swift` and `<accessorName>+Constants.swift`.
+    public var accessorName: String
+    /// The access level of the type and its members.
+    public var accessLevel: AccessLevel
+    /// A class or a struct.
+    public var kind: Kind
+    /// The major language mode of the module compiling the code (5 or 6); from 6 on the type is `Sendable`.
+    public var swiftLanguageMode: Int
+    /// The name of the stored `TweakManager` (the initializer's argument is `init(with:)`).
+    public var managerPropertyName: String
+    /// The modules imported by the accessor file.
+    public var imports: [String]
+    /// The fields every tweak must have, besides `Value`.
+    public var requiredFields: Set<Field>
+
+    /// Creates a configuration; check it with ``validate(file:)`` (``load(from:)`` does).
+    public init(
+        accessorName: String, accessLevel: AccessLevel = .internal, kind: Kind = .class, swiftLanguageMode: Int = 6,
+        managerPropertyName: String = "tweakManager", imports: [String] = ["Tweaks"], requiredFields: Set<Field> = []
+    ) {
+        self.accessorName = accessorName
+        self.accessLevel = accessLevel
+        self.kind = kind
+        self.swiftLanguageMode = swiftLanguageMode
+        self.managerPropertyName = managerPropertyName
+        self.imports = imports
+        self.requiredFields = requiredFields
+    }
+
+    /// The name of the accessor file, `<accessorName>.swift`.
+    public var accessorFileName: String { "\(accessorName).swift" }
+    /// The name of the constants file, `<accessorName>+Constants.swift`.
+    public var constantsFileName: String { "\(accessorName)+Constants.swift" }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Why accessors could not be generated, naming the file, the line and column where known, and the
+/// tweak's key (`feature.variable`) or the configuration key involved.
+///
+/// ``description`` reads like a compiler diagnostic (`Tweaks.json:12:5: error: ...`), so build logs and
+/// IDEs point at the offending line.
+public struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// The kind of problem.
+    public enum Kind: String, Sendable, Hashable {
+        /// A file could not be read.
+        case unreadableFile
+        /// The tweaks file is not valid JSON or not in JustTweak's shape.
+        case invalidTweaks
+        /// A tweak lacks `Value`, or a field the configuration requires (`requiredFields`).
+        case missingField
+        /// A value no Swift literal can hold: an array, an object, null, or a number too large.
+        case unsupportedValue
+        /// A name is not a valid Swift identifier, or no identifier can be derived from it.
+        case invalidName
+        /// Two tweaks would get the same property name, or two features the same constant name.
+        case duplicateName
+        /// The configuration file is malformed or has a bad value.
+        case invalidConfiguration
+        /// A generated file could not be written.
+        case writeFailed
+    }
+
+    /// The kind of problem.
+    public var kind: Kind
+    /// The file at fault (as given, usually a path).
+    public var file: String
+    /// The line, from 1, when known.
+    public var line: Int?
+    /// The column in bytes, from 1, when known.
+    public var column: Int?
+    /// The tweak's `feature.variable`, or the configuration key, when the problem is about one.
+    public var key: String?
+    /// What is wrong and, where possible, how to fix it.
+    public var message: String
+
+    /// Creates an error.
+    public init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.message = message
+    }
+
+    /// `file:line:column: error: message`, leaving out what is unknown.
+    public var description: String {
+        var place = file
+        if let line {
+            place += ":\(line)"
+            if let column { place += ":\(column)" }
+        }
+        return "\(place): error: \(message)"
+    }
+
+    /// Same as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
