@@ -6,17 +6,30 @@ import Foundation
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run Lua scripts in the sandbox.",
+        abstract: "Run Lua scripts and busted-style scenarios in the sandbox.",
         discussion: """
-            Scripts run in order in one Lua state, after the start-up scripts. Without --home each run \
-            gets a fresh temporary home, removed afterwards. A script error prints file:line, the \
-            message and the traceback, and exits 1; usage and load errors exit 2.
+            Scripts run in order in one Lua state, after the start-up scripts. Scripts may declare \
+            scenarios with describe, it, pending, before_each and after_each; they run after every \
+            file is loaded, each test with its own instruction budget. Without --home each run gets a \
+            fresh temporary home, removed afterwards.
+
+            Exit status: 0 all passed; 1 a scenario failed or a plain script raised an error (file:line, \
+            the message and the traceback go to standard error); 2 usage or load errors.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
 
     @Argument(help: ArgumentHelp("The Lua scripts to run.", valueName: "file"))
     var files: [String] = []
+
+    @Option(help: "How to report scenarios: pretty, tap or junit.")
+    var format: ReportFormat = .pretty
+
+    @Option(help: ArgumentHelp("Write the scenario report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Run only the scenarios whose full name contains this text.", valueName: "text"))
+    var filter: String?
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Missing a script to run: envscript run FILE...") }
@@ -28,12 +41,21 @@ struct RunCommand: ParsableCommand {
             : nil
         defer { if let temporaryHome { try? FileManager.default.removeItem(at: temporaryHome) } }
         let home = temporaryHome ?? runtime.configuredHome
+        let host = try runtime.openHost(home: home, scripts: files)
+        defer { host.close() }
+        var tests: [ScenarioRunner.Test] = []
         do {
-            let host = try runtime.openHost(home: home, scripts: files)
-            defer { host.close() }
+            let runner = try ScenarioRunner(host: host)
             // Compile everything first, so a syntax error in the last file runs nothing.
             let chunks = try files.map { try host.compileScript(atPath: $0) }
-            for chunk in chunks { try chunk.call() }
+            for (file, chunk) in zip(files, chunks) { tests += try runner.load(chunk, file: file) }
+            if tests.isEmpty { return }
+            let report = ReportOutput(path: output)
+            let summary = runner.run(tests, filter: filter, reporter: format.reporter(write: report.write))
+            try report.finish()
+            if summary.failed > 0 { throw CommandFailure(message: "", status: ExitStatus.failure) }
+        } catch let error as ScenarioRunner.LoadError {
+            throw CommandFailure.usage("error while loading the scenarios of \(error.file): \(error)")
         } catch {
             throw ErrorReport.failure(for: error)
         }

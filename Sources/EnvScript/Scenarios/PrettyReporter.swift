@@ -1,0 +1,36 @@
+/// Shows each test as it finishes, failures with their message and traceback, and a last line
+/// `N passed, N failed` (and `, N skipped`).
+public final class PrettyReporter: ScenarioReporter {
+    private let write: (String) -> Void
+
+    /// A reporter that writes lines with `write`.
+    public init(write: @escaping (String) -> Void) {
+        self.write = write
+    }
+
+    public func runWillStart(testCount: Int) {}
+
+    public func testDidFinish(_ result: ScenarioResult) {
+        switch result.outcome {
+        case .passed:
+            write("PASS \(result.fullName) (\(milliseconds(result.duration)))")
+        case .skipped:
+            write("SKIP \(result.fullName) (pending)")
+        case .failed(let message, let traceback):
+            write("FAIL \(result.fullName) (\(milliseconds(result.duration)))")
+            for line in message.split(separator: "\n", omittingEmptySubsequences: false) { write("     \(line)") }
+            if let traceback {
+                for line in traceback.split(separator: "\n") { write("     \(line)") }
+            }
+        }
+    }
+
+    public func runDidFinish(_ summary: ScenarioSummary) {
+        write(summary.line)
+    }
+
+    private func milliseconds(_ duration: Duration) -> String {
+        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return ms < 10 ? "\((ms * 10).rounded() / 10) ms" : "\(Int(ms.rounded())) ms"
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import LuaBridge
+
+/// Runs busted-style scenarios in a host: files are loaded (collecting `describe`/`it`), then each
+/// hook and test is called from Swift as its own entry into Lua, so each has the full instruction
+/// budget and a runaway test cannot starve the rest.
+public final class ScenarioRunner {
+    /// A test collected from a file, ready to run.
+    public struct Test {
+        public var file: String
+        public var names: [String]
+        var body: LuaFunctionRef?
+        var before: [LuaFunctionRef]
+        var after: [LuaFunctionRef]
+        var isPending: Bool
+    }
+
+    /// A file failed while its scenarios were being declared (an error in a `describe` body, say).
+    public struct LoadError: Error, CustomStringConvertible {
+        public var file: String
+        public var underlying: LuaError
+        public var description: String { underlying.description }
+    }
+
+    private let host: EnvScriptHost
+    private let collect: LuaFunctionRef
+    private let declared: LuaFunctionRef
+
+    /// Defines the scenario globals (`describe`, `it`, `pending`, `before_each`, `after_each`, `assert`).
+    public init(host: EnvScriptHost) throws {
+        self.host = host
+        let results = try host.execute(ScenarioPrelude.source, name: "scenarios")
+        guard results.count == 2, case .function(let collect) = results[0], case .function(let declared) = results[1] else {
+            throw LuaScriptError("the scenario prelude did not return its collector")
+        }
+        self.collect = collect
+        self.declared = declared
+    }
+
+    /// Runs an already compiled file and returns the tests it declared (none for a plain script).
+    ///
+    /// - Throws: ``LoadError`` when the file fails after declaring scenarios; the plain ``LuaError``
+    ///   when a script without scenarios fails.
+    public func load(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
+        try host.lock.withLock {
+            do {
+                try chunk.call()
+            } catch let error as LuaError {
+                let inScenarios = (try? declared.call().first?.boolValue) ?? false
+                _ = try? collect.call()
+                if inScenarios == true { throw LoadError(file: file, underlying: error) }
+                throw error
+            }
+            guard case .table(let list) = try collect.call().first else { return [] }
+            return list.array.map { entry in
+                Test(
+                    file: file,
+                    names: entry["names"].tableValue?.array.compactMap(\.stringValue) ?? [],
+                    body: Self.function(entry["fn"]),
+                    before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
+                    after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
+                    isPending: entry["pending"].boolValue ?? false)
+            }
+        }
+    }
+
+    /// Runs `tests` whose full name contains `filter` (all without one), reporting each as it ends.
+    @discardableResult
+    public func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
+        let selected = tests.filter { test in
+            guard let filter, !filter.isEmpty else { return true }
+            return test.names.joined(separator: " ").contains(filter)
+        }
+        reporter.runWillStart(testCount: selected.count)
+        var summary = ScenarioSummary()
+        for test in selected {
+            let result = run(test)
+            summary.add(result)
+            reporter.testDidFinish(result)
+        }
+        reporter.runDidFinish(summary)
+        return summary
+    }
+
+    private func run(_ test: Test) -> ScenarioResult {
+        var result = ScenarioResult(file: test.file, names: test.names, outcome: .passed, duration: .zero)
+        if test.isPending {
+            result.outcome = .skipped
+            return result
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failure: ScenarioOutcome?
+        func attempt(_ function: LuaFunctionRef, as stage: String?) {
+            do {
+                try host.lock.withLock { _ = try function.call() }
+            } catch let error as LuaError {
+                if failure == nil {
+                    let message = stage.map { "\($0) failed: \(error.message)" } ?? error.message
+                    failure = .failed(message: message, traceback: error.traceback.map(Self.withoutPreludeFrames))
+                }
+            } catch {
+                if failure == nil { failure = .failed(message: "\(error)", traceback: nil) }
+            }
+        }
+        for hook in test.before where failure == nil { attempt(hook, as: "before_each") }
+        if failure == nil, let body = test.body { attempt(body, as: nil) }
+        // after_each runs even when the test failed: it is where scenarios clean up.
+        for hook in test.after { attempt(hook, as: "after_each") }
+        result.duration = clock.now - start
+        result.outcome = failure ?? .passed
+        return result
+    }
+
+    /// The traceback without the frames of the assertion library, so it starts at the scenario's line.
+    static func withoutPreludeFrames(_ traceback: String) -> String {
+        traceback.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("\tscenarios:") && !$0.hasSuffix("[C]: in function 'error'") }
+            .joined(separator: "\n")
+    }
+
+    private static func function(_ value: LuaValue) -> LuaFunctionRef? {
+        if case .function(let function) = value { return function }
+        return nil
+    }
+}
