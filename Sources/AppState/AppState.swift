@@ -1,1 +1,0 @@
-// The AppState engine: filled in by its issue.

@@ -1,0 +1,101 @@
+import Foundation
+import Preferences
+
+extension Application {
+    /// Declares memory state under `key`, or returns the state already declared under it.
+    ///
+    /// Declaring a key again with the same kind and type gives the same state (the first declaration's
+    /// initial value stays in force), so any part of the app may declare what it uses.
+    ///
+    /// - Throws: ``AppStateError/invalidKey(key:reason:)`` for an empty key,
+    ///   ``AppStateError/kindMismatch(key:declared:requested:)`` or
+    ///   ``AppStateError/typeMismatch(key:declared:requested:)`` when `key` was declared otherwise.
+    public func state<Value: Sendable>(_ key: String, initial: Value) throws -> State<Value> {
+        let slot = try declare(key, kind: .memory, as: MemorySlot<Value>.self, valueType: Value.self) {
+            MemorySlot(key: key, initialValue: initial, applicationObservers: keyObservers)
+        }
+        return State(slot: slot)
+    }
+
+    /// Declares stored state under `key` — kept in ``preferences`` under the same key — or returns the
+    /// state already declared under it.
+    ///
+    /// - Throws: as ``state(_:initial:)``.
+    public func storedState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> StoredState<Value> {
+        let slot = try declare(key, kind: .stored, as: StoredSlot<Value>.self, valueType: Value.self) {
+            StoredSlot(key: key, initialValue: initial, store: preferences, applicationObservers: keyObservers)
+        }
+        return StoredState(slot: slot)
+    }
+
+    /// Declares file state under `key` — kept as JSON in `<fileStateFolder>/<key>.json` — or returns the
+    /// state already declared under it.
+    ///
+    /// - Throws: as ``state(_:initial:)``, and ``AppStateError/invalidKey(key:reason:)`` for a key too
+    ///   long to name a file.
+    public func fileState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> FileState<Value> {
+        let slot = try declare(key, kind: .file, as: FileSlot<Value>.self, valueType: Value.self) {
+            FileSlot(
+                key: key, kind: .file, initialValue: initial,
+                fileURL: try fileURL(forKey: key, in: fileStateFolder, extension: "json"),
+                codec: .json, applicationObservers: keyObservers)
+        }
+        return FileState(slot: slot)
+    }
+
+    /// Declares secure state under `key` — kept encrypted in `<secureStateFolder>/<key>.sealed` — or
+    /// returns the state already declared under it.
+    ///
+    /// Declaring needs no key; reading or writing loads it (see ``SecureKeySource``).
+    ///
+    /// - Throws: as ``fileState(_:initial:)``.
+    public func secureState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> SecureState<Value> {
+        let slot = try declare(key, kind: .secure, as: FileSlot<Value>.self, valueType: Value.self) {
+            FileSlot(
+                key: key, kind: .secure, initialValue: initial,
+                fileURL: try fileURL(forKey: key, in: secureStateFolder, extension: "sealed"),
+                codec: .sealed(keys: secureKeys), applicationObservers: keyObservers)
+        }
+        return SecureState(slot: slot)
+    }
+
+    /// Declares a secure string under `key`, nil until set — a token, a password.
+    ///
+    /// - Throws: as ``fileState(_:initial:)``.
+    public func secureState(_ key: String) throws -> SecureState<String?> {
+        try secureState(key, initial: nil)
+    }
+
+    /// Finds or makes the slot of `key`, checking that an existing one has the requested kind and type.
+    private func declare<Slot: StateSlot, Value>(
+        _ key: String, kind: StateKind, as slotType: Slot.Type, valueType: Value.Type, make: () throws -> Slot
+    ) throws -> Slot {
+        guard !key.isEmpty else { throw AppStateError.invalidKey(key: key, reason: "a key must not be empty") }
+        return try registry.withLock { registry in
+            if let existing = registry.slots[key] {
+                guard existing.kind == kind else {
+                    throw AppStateError.kindMismatch(key: key, declared: existing.kind, requested: kind)
+                }
+                guard let typed = existing as? Slot else {
+                    throw AppStateError.typeMismatch(
+                        key: key, declared: existing.valueTypeName, requested: String(reflecting: Value.self))
+                }
+                return typed
+            }
+            let slot = try make()
+            registry.slots[key] = slot
+            registry.keys.append(key)
+            return slot
+        }
+    }
+
+    /// The file of `key` in `folder`: the key with unsafe characters percent-encoded, so no two keys share
+    /// a file and no key leaves the folder.
+    private func fileURL(forKey key: String, in folder: URL, extension fileExtension: String) throws -> URL {
+        do {
+            return try FileStore(folderURL: folder).url(forKey: "\(key).\(fileExtension)")
+        } catch PreferencesError.invalidKey(_, let reason) {
+            throw AppStateError.invalidKey(key: key, reason: reason)
+        }
+    }
+}

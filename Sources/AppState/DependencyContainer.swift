@@ -1,0 +1,119 @@
+import Synchronization
+
+/// The dependencies of an application: services made lazily by registered factories, replaceable by
+/// scoped overrides (for tests, QA scenarios, previews), and — for container-scoped ones — rebuilt after
+/// a container switch.
+///
+/// ```swift
+/// dependencies.register("api", as: (any API).self, scope: .container) { LiveAPI() }
+/// let api: any API = try dependencies.get("api")
+/// try dependencies.override("api", with: FakeAPI()) {
+///     // every get("api") here, on any thread, sees FakeAPI, until the closure returns or throws
+/// }
+/// ```
+///
+/// A `get` sees, in order: the task's overrides (``withOverrides(_:_:)``), the innermost active closure
+/// override (``override(_:with:_:)``), and finally the registered instance, made on first use.
+///
+/// All methods are thread-safe; values are any `Sendable` type.
+public final class DependencyContainer: Sendable {
+    private static let identities = Atomic<UInt64>(0)
+
+    /// Tells this container's task overrides and resolution chains apart from another's.
+    let identity: UInt64
+    private let registrations = Mutex<[String: DependencyRegistration]>([:])
+    /// Active closure-scoped overrides by name, innermost last; each carries the id its scope removes.
+    let closureOverrides = Mutex<[String: [(id: UInt64, value: any Sendable)]]>([:])
+    let overrideIDs = Atomic<UInt64>(0)
+
+    /// Creates an empty container.
+    public init() {
+        identity = Self.identities.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Registers `factory` under `name`, replacing any earlier registration (and dropping its instance).
+    /// Nothing is made until the first ``get(_:)``.
+    ///
+    /// - Parameters:
+    ///   - type: the type the dependency is known as — a protocol existential like `(any API).self` lets
+    ///     overrides of other conforming types in; by default the factory's result type.
+    ///   - scope: ``DependencyScope/application`` (one instance) or ``DependencyScope/container`` (one
+    ///     per active container).
+    ///   - factory: makes the instance; it may get other dependencies. Its errors are reported as
+    ///     ``AppStateError/factoryFailed(name:underlying:)`` and nothing is kept, so the next get tries again.
+    public func register<Value: Sendable>(
+        _ name: String, as type: Value.Type = Value.self, scope: DependencyScope = .application,
+        factory: @escaping @Sendable () throws -> Value
+    ) {
+        let registration = DependencyRegistration(name: name, scope: scope, factory: factory)
+        registrations.withLock { $0[name] = registration }
+    }
+
+    /// Removes the registration of `name` and its instance; removing an unknown name does nothing.
+    public func unregister(_ name: String) {
+        _ = registrations.withLock { $0.removeValue(forKey: name) }
+    }
+
+    /// Whether a dependency is registered under `name`.
+    public func isRegistered(_ name: String) -> Bool {
+        registrations.withLock { $0[name] != nil }
+    }
+
+    /// The registered names, sorted.
+    public var registeredNames: [String] {
+        registrations.withLock { $0.keys.sorted() }
+    }
+
+    /// The scope `name` was registered with, or nil.
+    public func scope(of name: String) -> DependencyScope? {
+        registrations.withLock { $0[name]?.scope }
+    }
+
+    /// The dependency `name`: an override in force, or the registered instance, made on first use.
+    ///
+    /// - Throws: ``AppStateError/unknownDependency(_:)``, ``AppStateError/dependencyCycle(_:)``,
+    ///   ``AppStateError/factoryFailed(name:underlying:)``.
+    public func get(_ name: String) throws -> any Sendable {
+        if let overridden = DependencyTaskOverrides.current[identity]?[name] { return overridden }
+        if let overridden = closureOverrides.withLock({ $0[name]?.last?.value }) { return overridden }
+        return try registration(name).resolve(in: identity)
+    }
+
+    /// The dependency `name` as `type`.
+    ///
+    /// - Throws: as ``get(_:)``, and ``AppStateError/typeMismatch(key:declared:requested:)``.
+    public func get<Value>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
+        let value = try get(name)
+        guard let typed = value as? Value else {
+            throw AppStateError.typeMismatch(
+                key: name, declared: String(reflecting: Swift.type(of: value)), requested: String(reflecting: Value.self))
+        }
+        return typed
+    }
+
+    /// Drops the instances of container-scoped dependencies, so each is made anew, for the new container,
+    /// on next use. Application-scoped instances and overrides stay.
+    public func containerDidSwitch() {
+        let all = registrations.withLock { Array($0.values) }
+        for registration in all where registration.scope == .container {
+            registration.dropInstance()
+        }
+    }
+
+    /// The registration of `name`.
+    func registration(_ name: String) throws -> DependencyRegistration {
+        guard let registration = registrations.withLock({ $0[name] }) else {
+            throw AppStateError.unknownDependency(name)
+        }
+        return registration
+    }
+
+    /// Checks that `value` may stand in for dependency `name`.
+    func checkOverride(_ name: String, _ value: any Sendable) throws {
+        let registration = try registration(name)
+        guard registration.accepts(value) else {
+            throw AppStateError.typeMismatch(
+                key: name, declared: registration.valueTypeName, requested: String(reflecting: type(of: value)))
+        }
+    }
+}

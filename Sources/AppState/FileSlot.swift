@@ -1,0 +1,129 @@
+import Foundation
+import Preferences
+import Synchronization
+
+/// The storage of file and secure state: one file of its own in the container, written atomically
+/// (temporary file, fsync, rename) on every change, and read once and kept until a container switch.
+///
+/// All file work of one state is serialised, so the kept value always matches the last file written and
+/// a read-modify-write is one step against other writers in this process.
+final class FileSlot<Value: Codable & Sendable>: StateSlot {
+    /// The value read or written last, with the bytes of its file (nil when there is no file).
+    private struct Loaded {
+        let value: Value
+        let bytes: Data?
+    }
+
+    let key: String
+    let kind: StateKind
+    let initialValue: Value
+    let fileURL: URL
+    let changes: ChangePublisher<Value>
+    private let codec: FileStateCodec<Value>
+    private let fileLock = Mutex(())
+    private let loaded = Mutex<Loaded?>(nil)
+
+    init(
+        key: String, kind: StateKind, initialValue: Value, fileURL: URL, codec: FileStateCodec<Value>,
+        applicationObservers: HandlerList<StateKeyChange>
+    ) {
+        self.key = key
+        self.kind = kind
+        self.initialValue = initialValue
+        self.fileURL = fileURL
+        self.codec = codec
+        self.changes = ChangePublisher(key: key, kind: kind, applicationObservers: applicationObservers)
+    }
+
+    var valueTypeName: String { String(reflecting: Value.self) }
+
+    func read() throws -> Value {
+        if let value = loaded.withLock({ $0?.value }) { return value }
+        return try fileLock.withLock { _ in try loadLocked().value }
+    }
+
+    func write(_ newValue: Value) throws {
+        let bytes = try codec.encode(newValue, key)
+        try fileLock.withLock { _ in
+            try writeFile(bytes)
+            loaded.withLock { $0 = Loaded(value: newValue, bytes: bytes) }
+        }
+        changes.publish(newValue, reason: .changed)
+    }
+
+    func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
+        var result: Result?
+        let newValue = try fileLock.withLock { _ in
+            var value = try loadLocked().value
+            result = try body(&value)
+            let bytes = try codec.encode(value, key)
+            try writeFile(bytes)
+            loaded.withLock { $0 = Loaded(value: value, bytes: bytes) }
+            return value
+        }
+        changes.publish(newValue, reason: .changed)
+        return result!
+    }
+
+    func reset() throws {
+        try fileLock.withLock { _ in
+            do {
+                try FileManager.default.removeItem(at: fileURL)
+            } catch CocoaError.fileNoSuchFile {
+                // Already absent: the initial value.
+            } catch {
+                if FileManager.default.fileExists(atPath: fileURL.path) {
+                    throw AppStateError.io(path: fileURL.path, operation: "remove", reason: "\(error)")
+                }
+            }
+            loaded.withLock { $0 = Loaded(value: initialValue, bytes: nil) }
+        }
+        changes.publish(initialValue, reason: .changed)
+    }
+
+    func readAny() throws -> any Sendable { try read() }
+
+    func writeAny(_ value: any Sendable) throws {
+        guard let typed = value as? Value else { throw typeMismatch(value) }
+        try write(typed)
+    }
+
+    func containerDidSwitch() {
+        let previous = fileLock.withLock { _ in
+            loaded.withLock { loaded in
+                defer { loaded = nil }
+                return loaded
+            }
+        }
+        guard changes.hasObservers else { return }
+        // Observers hear the new container's value when it may differ. One that cannot be read is not
+        // announced: the next read throws its error instead.
+        guard let current = try? fileLock.withLock({ _ in try loadLocked() }) else { return }
+        if let previous, previous.bytes == current.bytes { return }
+        changes.publish(current.value, reason: .reloaded)
+    }
+
+    /// The kept value, or the file's (or the initial value when there is no file), now kept. Call under `fileLock`.
+    private func loadLocked() throws -> Loaded {
+        if let kept = loaded.withLock({ $0 }) { return kept }
+        let bytes: Data?
+        do {
+            bytes = try AtomicFile.read(fileURL)
+        } catch let error as PreferencesError {
+            throw AppStateError.storage(key: key, error)
+        }
+        let value = try bytes.map { try codec.decode($0, key, fileURL.path) } ?? initialValue
+        let fresh = Loaded(value: value, bytes: bytes)
+        loaded.withLock { $0 = fresh }
+        return fresh
+    }
+
+    /// Writes the file atomically. Call under `fileLock`.
+    private func writeFile(_ bytes: Data) throws {
+        do {
+            try AtomicFile.write(bytes, to: fileURL, permissions: codec.permissions)
+        } catch let error as PreferencesError {
+            throw AppStateError.storage(key: key, error)
+        }
+    }
+}

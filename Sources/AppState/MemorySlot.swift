@@ -1,0 +1,72 @@
+import Synchronization
+
+/// The storage of memory state: a value under a lock, and whether it differs from the initial value
+/// by having been set (so a switch knows what to keep).
+final class MemorySlot<Value: Sendable>: MemoryStateSlot {
+    private struct Storage {
+        var value: Value
+        var isSet = false
+    }
+
+    let key: String
+    let initialValue: Value
+    let changes: ChangePublisher<Value>
+    private let storage: Mutex<Storage>
+
+    init(key: String, initialValue: Value, applicationObservers: HandlerList<StateKeyChange>) {
+        self.key = key
+        self.initialValue = initialValue
+        self.changes = ChangePublisher(key: key, kind: .memory, applicationObservers: applicationObservers)
+        self.storage = Mutex(Storage(value: initialValue))
+    }
+
+    var kind: StateKind { .memory }
+    var valueTypeName: String { String(reflecting: Value.self) }
+
+    var value: Value { storage.withLock { $0.value } }
+
+    func set(_ newValue: Value) {
+        storage.withLock { $0 = Storage(value: newValue, isSet: true) }
+        changes.publish(newValue, reason: .changed)
+    }
+
+    func update<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        let (result, newValue) = try storage.withLock { (storage: inout sending Storage) throws(Failure) -> (Result, Value) in
+            let result = try body(&storage.value)
+            storage.isSet = true
+            return (result, storage.value)
+        }
+        changes.publish(newValue, reason: .changed)
+        return result
+    }
+
+    func reset() {
+        storage.withLock { $0 = Storage(value: initialValue) }
+        changes.publish(initialValue, reason: .changed)
+    }
+
+    func readAny() -> any Sendable { value }
+
+    func writeAny(_ value: any Sendable) throws {
+        guard let typed = value as? Value else { throw typeMismatch(value) }
+        set(typed)
+    }
+
+    func containerDidSwitch() {}
+
+    func valueToKeep() -> (any Sendable)? {
+        storage.withLock { $0.isSet ? $0.value : nil }
+    }
+
+    func restore(_ kept: (any Sendable)?) {
+        let restored = kept as? Value
+        let wasSet = storage.withLock { storage in
+            defer { storage = Storage(value: restored ?? initialValue, isSet: restored != nil) }
+            return storage.isSet
+        }
+        // An untouched value that stays untouched did not change; anything else may have.
+        if wasSet || restored != nil {
+            changes.publish(restored ?? initialValue, reason: .reloaded)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the key file of secure state, creating it on first use: 32 random bytes, mode 0600, outside the
+/// application's home.
+enum SecureKeyFile {
+    /// The key sizes AES-GCM accepts, in bytes.
+    static let validSizes: Set<Int> = [16, 24, 32]
+
+    /// The key in `url`, created when missing.
+    ///
+    /// - Throws: ``AppStateError/keyFileInsideHome(path:home:)``, ``AppStateError/keyFilePermissions(path:mode:)``,
+    ///   ``AppStateError/keyFileInvalid(path:reason:)`` or ``AppStateError/io(path:operation:reason:)``.
+    static func loadOrCreate(at url: URL, home: URL) throws -> SymmetricKey {
+        try checkOutside(home: home, url)
+        if let key = try read(url) { return key }
+        try create(url)
+        // Read back rather than trust what we wrote: a concurrent creator may have won the race.
+        guard let key = try read(url) else {
+            throw AppStateError.keyFileInvalid(path: url.path, reason: "it vanished right after being created")
+        }
+        return key
+    }
+
+    /// Refuses a key file inside the home, where a switch would move it with the containers' data.
+    static func checkOutside(home: URL, _ url: URL) throws {
+        let homeComponents = resolved(home).pathComponents
+        let keyComponents = resolved(url).pathComponents
+        if keyComponents.count > homeComponents.count, Array(keyComponents.prefix(homeComponents.count)) == homeComponents {
+            throw AppStateError.keyFileInsideHome(path: url.path, home: home.path)
+        }
+    }
+
+    /// `url` with symbolic links of its existing part resolved, so a link cannot hide the key in the home.
+    private static func resolved(_ url: URL) -> URL {
+        url.standardizedFileURL.resolvingSymlinksInPath()
+    }
+
+    /// The key in `url`, or nil when there is no file.
+    private static func read(_ url: URL) throws -> SymmetricKey? {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw AppStateError.keyFileInvalid(path: path, reason: "cannot open it: \(lastError())")
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw AppStateError.keyFileInvalid(path: path, reason: "cannot stat it: \(lastError())")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw AppStateError.keyFileInvalid(path: path, reason: "it is not a regular file")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw AppStateError.keyFilePermissions(path: path, mode: UInt32(status.st_mode))
+        }
+        let size = Int(status.st_size)
+        guard validSizes.contains(size) else {
+            throw AppStateError.keyFileInvalid(path: path, reason: "it holds \(size) bytes; a key has 16, 24 or 32")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        defer { bytes.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
+        var offset = 0
+        while offset < size {
+            let count = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + offset, size - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw AppStateError.keyFileInvalid(path: path, reason: "cannot read it: \(lastError())")
+            }
+            if count == 0 {
+                throw AppStateError.keyFileInvalid(path: path, reason: "it shrank while being read")
+            }
+            offset += count
+        }
+        return SymmetricKey(data: bytes)
+    }
+
+    /// Writes a new random key to a private temporary file and links it into place, so the key file
+    /// appears complete or not at all, and a concurrent creator's key is never overwritten.
+    private static func create(_ url: URL) throws {
+        let path = url.path
+        let folder = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AppStateError.io(path: folder, operation: "create the key folder", reason: "\(error)")
+        }
+        var template = Array("\(folder)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600
+        guard fd >= 0 else {
+            throw AppStateError.io(path: path, operation: "create a temporary key file for", reason: lastError())
+        }
+        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { unlink(temporaryPath) }
+        do {
+            defer { close(fd) }
+            let written = SymmetricKey(size: .bits256).withUnsafeBytes { buffer in
+                Foundation.write(fd, buffer.baseAddress!, buffer.count)
+            }
+            guard written == 32, fchmod(fd, 0o600) == 0, fsync(fd) == 0 else {
+                throw AppStateError.io(path: path, operation: "write the new key to", reason: lastError())
+            }
+        }
+        if link(temporaryPath, path) != 0, errno != EEXIST {
+            throw AppStateError.io(path: path, operation: "link the new key file into", reason: lastError())
+        }
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            _ = fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+}
