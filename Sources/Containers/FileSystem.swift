@@ -127,11 +127,17 @@ enum FileSystem {
     }
 
     /// Removes whatever is at `path`, a folder with all its contents; links are removed, not followed.
-    /// Nothing there is fine.
+    /// Nothing there is fine, and so is another process removing the same tree at the same time.
     static func removeTree(_ path: String) throws {
         guard let kind = try kind(at: path) else { return }
         if kind == .directory {
-            for entry in try list(path) {
+            let entries: [FolderEntry]
+            do {
+                entries = try list(path)
+            } catch ContainerError.io(_, let underlying as SystemCallError) where underlying.code == ENOENT {
+                return
+            }
+            for entry in entries {
                 let child = path + "/" + entry.name
                 if entry.kind == .directory {
                     try removeTree(child)

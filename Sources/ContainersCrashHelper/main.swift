@@ -2,16 +2,18 @@
 // and, when told, kills itself with SIGKILL at a named point of a switch.
 //
 //   ContainersCrashHelper switch <home> <name-or-uuid> [--exclude RULE]...
-//       one switch; prints "+" once it is done
+//       one switch; prints "+" once it is done ("=" if the container was already active)
 //   ContainersCrashHelper cycle <home> <count> <seed> [--exclude RULE]...
-//       <count> switches to randomly chosen other containers; prints "R" when ready to start and "+"
-//       after each switch
+//       <count> switches to randomly chosen other containers; prints "R" when ready to start, then "+"
+//       after each switch this process made, or "=" when another process had made the target active
+//       first
 //
 // ENVSCRIPT_CRASH_AT=<step> (a SwitchStep description such as "journal-written" or "moved-3") makes the
 // process kill itself with SIGKILL when a switch reaches that step.
 
 import Containers
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -59,10 +61,17 @@ do {
             if step.description == crashAt { kill(getpid(), SIGKILL) }
         }
     }
+    let switchesMade = Mutex(0)
+    containers.addDidChangeHook { _, _ in switchesMade.withLock { $0 += 1 } }
+    /// Activates `target` and says whether this process switched.
+    func activate(_ target: Container) throws {
+        let before = switchesMade.withLock { $0 }
+        try containers.activate(container: target)
+        say(switchesMade.withLock { $0 } > before ? "+" : "=")
+    }
     switch arguments[0] {
     case "switch":
-        try containers.activate(container: containers.resolve(arguments[2]))
-        say("+")
+        try activate(containers.resolve(arguments[2]))
     case "cycle":
         guard arguments.count >= 4, let count = Int(arguments[2]), let seed = UInt64(arguments[3]) else {
             fail("cycle needs <count> <seed>")
@@ -73,8 +82,7 @@ do {
             let active = try containers.activeContainer
             let others = try containers.containers.filter { $0.uuid != active.uuid }
             guard let target = others.randomElement(using: &generator) else { fail("only one container") }
-            try containers.activate(container: target)
-            say("+")
+            try activate(target)
         }
     default:
         fail("unknown command '\(arguments[0])'")
