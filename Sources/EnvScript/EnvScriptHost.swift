@@ -1,3 +1,4 @@
+import Containers
 import Foundation
 import Logging
 import LuaBridge
@@ -22,9 +23,14 @@ public final class EnvScriptHost {
     /// The feature flags, configured by start-up scripts through the `tweak` module. Until a script
     /// sets a stack, it holds one provider: the overrides stored in ``preferences``.
     public let tweaks: TweakManager
+    /// The containers of ``HostConfiguration/home``. Switches made here, from Lua or by another
+    /// ``AppContainer`` on the same home run the hooks of the start-up scripts registered here.
+    public let containers: AppContainer
+    private let switchParticipant: HostSwitchParticipant
 
     let logger = Logger(label: "envscript.host")
-    private var kept: [ObjectIdentifier: AnyObject] = [:]
+    /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them.
+    private var kept: [ObjectIdentifier: (object: AnyObject, unregister: () -> Void)] = [:]
 
     /// Creates the home folder when missing, opens a Lua state with the configured limits and
     /// registers the host modules.
@@ -34,9 +40,12 @@ public final class EnvScriptHost {
         lua = try LuaState(options: configuration.lua)
         preferences = PreferencesStore(home: configuration.home, appID: configuration.appID)
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
+        containers = try AppContainer(home: configuration.home)
+        switchParticipant = HostSwitchParticipant(preferences: preferences, tweaks: tweaks, logger: logger)
+        containers.add(participant: switchParticipant)
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)
-        for module in [TweakModule.make(host: self), CryptoModule.make()] {
+        for module in [TweakModule.make(host: self), ContainerModule.make(host: self), CryptoModule.make()] {
             lua.register(module)
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
@@ -55,6 +64,7 @@ public final class EnvScriptHost {
             } catch {
                 logger.error("could not save preferences: \(error)")
             }
+            for entry in kept.values { entry.unregister() }
             kept.removeAll()
             tweaks.setProviders([])
             tweaks.decryptor = nil
@@ -93,11 +103,16 @@ public final class EnvScriptHost {
     /// Keeps `observation` alive until the returned handle's `remove()` is called (from Lua or Swift),
     /// so a script need not hold on to a handle for its handler to stay registered.
     func keep(_ observation: TweakObservation) -> LuaHandle {
-        let id = ObjectIdentifier(observation)
-        kept[id] = observation
+        keep(observation, until: { observation.remove() })
+    }
+
+    /// Keeps `object` alive until the returned handle's `remove()` runs `unregister` and lets it go.
+    func keep(_ object: AnyObject, until unregister: @escaping () -> Void) -> LuaHandle {
+        let id = ObjectIdentifier(object)
+        kept[id] = (object, unregister)
         return LuaHandle { [weak self] in
-            observation.remove()
-            self?.kept[id] = nil
+            guard let entry = self?.kept.removeValue(forKey: id) else { return }
+            entry.unregister()
         }
     }
 

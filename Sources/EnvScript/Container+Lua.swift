@@ -1,0 +1,20 @@
+import Containers
+import Foundation
+import LuaBridge
+
+extension Container {
+    /// The Lua table of a container: `uuid, name, description, is_default, is_active, created_at,
+    /// last_activated_at, activated_count` (dates as ISO 8601 text).
+    func luaTable(activeUUID: UUID?) -> LuaValue {
+        var table = LuaTable()
+        table["uuid"] = .string(uuid.uuidString)
+        table["name"] = .string(name)
+        if let description { table["description"] = .string(description) }
+        table["is_default"] = .boolean(isDefault)
+        table["is_active"] = .boolean(uuid == activeUUID)
+        table["created_at"] = .string(createdAt.formatted(.iso8601))
+        if let lastActivatedAt { table["last_activated_at"] = .string(lastActivatedAt.formatted(.iso8601)) }
+        table["activated_count"] = .integer(activatedCount)
+        return .table(table)
+    }
+}

@@ -1,0 +1,126 @@
+import Containers
+import Foundation
+import LuaBridge
+
+/// The Lua module `container`: list, create, switch and manage the containers of the host's home,
+/// and hooks that run around every switch (from Lua, Swift or the command line alike).
+///
+/// `get` returns nil for an unknown container; every other function raises a clear error. An error in
+/// an `on_will_change` hook cancels the switch and nothing on disk changes.
+enum ContainerModule {
+    static func make(host: EnvScriptHost) -> LuaModule {
+        var module = LuaModule("container")
+        let containers = host.containers
+
+        func table(_ container: Container) throws -> LuaValue {
+            container.luaTable(activeUUID: try containers.activeContainer.uuid)
+        }
+        func options(_ call: LuaCall, _ position: Int32) throws -> LuaTable {
+            try call.optionalTable(position) ?? LuaTable()
+        }
+        func optionalText(_ call: LuaCall, _ table: LuaTable, _ field: String, position: Int32) throws -> String? {
+            switch table[field] {
+            case .nil: return nil
+            case .string(let text): return text
+            case let other: throw call.argumentError(position, "field '\(field)' must be a string, not a \(other.typeName)")
+            }
+        }
+
+        module.function("list") { call in
+            let active = try containers.activeContainer.uuid
+            call.push(LuaValue.array(try containers.containers.map { $0.luaTable(activeUUID: active) }))
+            return 1
+        }
+        module.function("active") { call in
+            call.push(try table(try containers.activeContainer))
+            return 1
+        }
+        module.function("get") { call in
+            let key = try call.argument(1, as: String.self)
+            do {
+                call.push(try table(try containers.resolve(key)))
+            } catch ContainerError.notFound {
+                call.push(LuaValue.nil)
+            }
+            return 1
+        }
+        module.function("create") { call in
+            let name = try call.argument(1, as: String.self)
+            let description = try optionalText(call, try options(call, 2), "description", position: 2)
+            call.push(try table(try containers.createNewContainer(name: name, description: description)))
+            return 1
+        }
+        module.function("activate") { call in
+            let target = try containers.resolve(try call.argument(1, as: String.self))
+            try containers.activate(container: target)
+            call.push(try table(try containers.activeContainer))
+            return 1
+        }
+        module.function("delete") { call in
+            try containers.delete(container: try containers.resolve(try call.argument(1, as: String.self)))
+            return 0
+        }
+        module.function("clean") { call in
+            try containers.clean(container: try containers.resolve(try call.argument(1, as: String.self)))
+            return 0
+        }
+        module.function("clone") { call in
+            let source = try containers.resolve(try call.argument(1, as: String.self))
+            let name = try call.argument(2, as: String.self)
+            let description = try optionalText(call, try options(call, 3), "description", position: 3)
+            call.push(try table(try containers.clone(container: source, name: name, description: description)))
+            return 1
+        }
+        module.function("update") { call in
+            let target = try containers.resolve(try call.argument(1, as: String.self))
+            let changes = try call.table(2)
+            let name = try optionalText(call, changes, "name", position: 2)
+            let description = try optionalText(call, changes, "description", position: 2)
+            call.push(try table(try containers.updateInfo(container: target, name: name, description: description)))
+            return 1
+        }
+        module.function("reset") { _ in
+            try containers.reset()
+            return 0
+        }
+        module.function("exclude") { call in
+            var rules: [String] = []
+            switch try call.value(1) {
+            case .string(let rule): rules = [rule]
+            case .table(let list) where list.fields.isEmpty:
+                for (index, entry) in list.array.enumerated() {
+                    guard let rule = entry.stringValue, !rule.isEmpty else {
+                        throw call.argumentError(1, "entry \(index + 1) must be a non-empty path, not a \(entry.typeName)")
+                    }
+                    rules.append(rule)
+                }
+            case let other:
+                throw call.argumentError(1, "array of paths expected, got \(other == .nil ? "no value" : other.typeName)")
+            }
+            containers.customExcludeFiles = rules
+            return 0
+        }
+        module.function("on_will_change") { [unowned host] call in
+            let hook = LuaCallback(try call.function(1), lock: host.lock)
+            let token = containers.addWillChangeHook { to, from in
+                _ = try hook.call([to.luaTable(activeUUID: from?.uuid), from?.luaTable(activeUUID: from?.uuid) ?? .nil])
+            }
+            call.push(host.keep(hook, until: { _ = containers.removeHook(token) }).luaValue)
+            return 1
+        }
+        module.function("on_did_change") { [unowned host] call in
+            let hook = LuaCallback(try call.function(1), lock: host.lock)
+            let logger = host.logger
+            let token = containers.addDidChangeHook { to, from in
+                do {
+                    _ = try hook.call([to.luaTable(activeUUID: to.uuid), from?.luaTable(activeUUID: to.uuid) ?? .nil])
+                } catch {
+                    logger.error("a container.on_did_change hook failed: \(error)")
+                }
+            }
+            call.push(host.keep(hook, until: { _ = containers.removeHook(token) }).luaValue)
+            return 1
+        }
+        return module
+    }
+}

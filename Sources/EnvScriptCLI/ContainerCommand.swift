@@ -1,0 +1,165 @@
+import ArgumentParser
+import Containers
+import EnvScript
+import Foundation
+
+/// `envscript container ...`: the containers of a home, switched with the start-up scripts' hooks.
+struct ContainerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "container",
+        abstract: "List, create, switch and manage the containers of a home.",
+        discussion: "CONTAINER is a name or a UUID. Switches run the hooks of the start-up scripts.",
+        subcommands: [List.self, Info.self, Create.self, Activate.self, Delete.self, Clean.self, Clone.self, Update.self, Reset.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the containers; the active one is marked with *.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Flag(help: "Print JSON instead of a table.") var json = false
+
+        func run() throws {
+            try runtime.withHost { host in
+                let active = try host.containers.activeContainer.uuid
+                let all = try host.containers.containers
+                if json { return try printJSON(all.map { ContainerRecord($0, activeUUID: active) }) }
+                printTable(
+                    header: ["", "NAME", "UUID", "ACTIVATIONS", "DESCRIPTION"],
+                    rows: all.map { [$0.uuid == active ? "*" : "", $0.name, $0.uuid.uuidString, "\($0.activatedCount)", $0.description ?? ""] })
+            }
+        }
+    }
+
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one container (the active one by default).")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "A name or UUID.") var container: String?
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try runtime.withHost { host in
+                let active = try host.containers.activeContainer
+                let shown = try container.map { try host.containers.resolve($0) } ?? active
+                let record = ContainerRecord(shown, activeUUID: active.uuid)
+                if json { return try printJSON(record) }
+                printTable(header: ["FIELD", "VALUE"], rows: record.fields)
+            }
+        }
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an empty container (it does not become active).")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "Its name: 1 to 255 characters, unique in the home.") var name: String
+        @Option(help: "A description.") var description: String?
+
+        func run() throws {
+            try runtime.withHost { host in
+                let created = try host.containers.createNewContainer(name: name, description: description)
+                print(created.uuid.uuidString)
+            }
+        }
+    }
+
+    struct Activate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch the home to a container.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "A name or UUID.") var container: String
+
+        func run() throws {
+            try runtime.withHost { host in
+                try host.containers.activate(container: try host.containers.resolve(container))
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a container (the active one switches to DEFAULT first).")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "A name or UUID.") var container: String
+
+        func run() throws {
+            try runtime.withHost { host in try host.containers.delete(container: try host.containers.resolve(container)) }
+        }
+    }
+
+    struct Clean: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty a container's data.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "A name or UUID.") var container: String
+
+        func run() throws {
+            try runtime.withHost { host in try host.containers.clean(container: try host.containers.resolve(container)) }
+        }
+    }
+
+    struct Clone: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy a container into a new one.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "The container to copy: a name or UUID.") var source: String
+        @Argument(help: "The new container's name.") var name: String
+        @Option(help: "A description.") var description: String?
+
+        func run() throws {
+            try runtime.withHost { host in
+                let copy = try host.containers.clone(container: try host.containers.resolve(source), name: name, description: description)
+                print(copy.uuid.uuidString)
+            }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a container or change its description.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "A name or UUID.") var container: String
+        @Option(help: "The new name.") var name: String?
+        @Option(help: "The new description.") var description: String?
+
+        func validate() throws {
+            if name == nil && description == nil { throw ValidationError("Give --name, --description or both.") }
+        }
+
+        func run() throws {
+            try runtime.withHost { host in
+                _ = try host.containers.updateInfo(container: try host.containers.resolve(container), name: name, description: description)
+            }
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Go back to DEFAULT and remove every other container.")
+        @OptionGroup var runtime: RuntimeOptions
+
+        func run() throws {
+            try runtime.withHost { host in try host.containers.reset() }
+        }
+    }
+}
+
+/// A container as `envscript container ... --json` prints it.
+struct ContainerRecord: Encodable {
+    var uuid: String
+    var name: String
+    var description: String?
+    var isDefault: Bool
+    var isActive: Bool
+    var createdAt: Date
+    var lastActivatedAt: Date?
+    var activatedCount: Int
+
+    init(_ container: Container, activeUUID: UUID) {
+        uuid = container.uuid.uuidString
+        name = container.name
+        description = container.description
+        isDefault = container.isDefault
+        isActive = container.uuid == activeUUID
+        createdAt = container.createdAt
+        lastActivatedAt = container.lastActivatedAt
+        activatedCount = container.activatedCount
+    }
+
+    /// The fields as `info` lists them.
+    var fields: [[String]] {
+        [["name", name], ["uuid", uuid], ["description", description ?? ""], ["default", "\(isDefault)"],
+         ["active", "\(isActive)"], ["created", createdAt.formatted(.iso8601)],
+         ["last activated", lastActivatedAt?.formatted(.iso8601) ?? "never"], ["activations", "\(activatedCount)"]]
+    }
+}
