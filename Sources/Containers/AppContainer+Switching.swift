@@ -36,7 +36,10 @@ extension AppContainer {
         let target = try existing(targetUUID)
         let activeUUID = try store.activeUUID()
         if activeUUID == targetUUID { return }
-        let from = try existing(activeUUID)
+        guard let from = try store.container(activeUUID) else {
+            throw ContainerError.corruptMetadata(
+                path: layout.state, reason: "it names container \(activeUUID.uuidString) as active, which does not exist")
+        }
         report(.locked)
 
         do {

@@ -53,6 +53,7 @@ public struct Container: Codable, Sendable, Equatable, Hashable {
         case uuid, name, description, createdAt, lastActivatedAt, activatedCount, isDefault
     }
 
+    /// Reads a container record as written by ``encode(to:)``.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         uuid = try values.decode(UUID.self, forKey: .uuid)

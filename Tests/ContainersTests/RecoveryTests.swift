@@ -99,3 +99,43 @@ func withCopiedHome(_ fixture: SwitchFixture, label: String) throws -> SwitchFix
     copy.rehome(destination)
     return copy
 }
+
+@Suite struct LeftoverTests {
+    @Test func leftoversOfInterruptedOperationsAreClearedWhenTheHomeIsOpened() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        try home.write(["a": "a"])
+        let containers = try AppContainer(home: home.url)
+        let b = try containers.createNewContainer(name: "B")
+        let layout = HomeLayout(home: home.url)
+        // A reset interrupted after renaming the bookkeeping of an earlier life of the home, a clone
+        // interrupted while copying into the trash, and atomic writes interrupted before their rename.
+        try FileManager.default.createDirectory(atPath: layout.removedBookkeeping + "/containers/x", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: layout.trash + "/staging/data/deep", withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: layout.trash + "/staging/container.json"))
+        try Data("{".utf8).write(to: URL(fileURLWithPath: layout.bookkeeping + "/.state.json.tmp-XYZ"))
+        try Data("{".utf8).write(to: URL(fileURLWithPath: layout.containerFolder(b.uuid) + "/.container.json.tmp-XYZ"))
+
+        let reopened = try AppContainer(home: home.url)
+        #expect(!home.exists(".envscript-containers.removed"))
+        #expect(!home.exists(".envscript-containers/trash"))
+        #expect(!home.exists(".envscript-containers/.state.json.tmp-XYZ"))
+        #expect(!FileManager.default.fileExists(atPath: layout.containerFolder(b.uuid) + "/.container.json.tmp-XYZ"))
+        #expect(try reopened.containers.map(\.name) == ["DEFAULT", "B"])
+        expectTree(try home.snapshot(), TemporaryHome.tree(["a": "a"]))
+    }
+
+    @Test func stateNamingAMissingContainerIsReported() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        let b = try containers.createNewContainer(name: "B")
+        try MetadataStore(layout: HomeLayout(home: home.url)).recordActive(UUID())
+        #expect {
+            try containers.activate(container: b)
+        } throws: { error in
+            guard case ContainerError.corruptMetadata = error else { return false }
+            return "\(error)".contains("which does not exist")
+        }
+    }
+}
