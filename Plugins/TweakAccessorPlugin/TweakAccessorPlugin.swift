@@ -16,7 +16,9 @@ struct TweakAccessorPlugin: BuildToolPlugin {
     static let tweaksSuffix = "Tweaks.json"
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        guard let module = target as? SourceModuleTarget else { return [] }
+        guard let module = target as? SwiftSourceModuleTarget else {
+            throw PluginError("TweakAccessorPlugin generates Swift; target '\(target.name)' is not a Swift target")
+        }
         let files = Self.jsonFiles(of: module)
         let configurations = files.filter { $0.lastPathComponent == Self.configurationName }
         let tweaks = files.filter { $0.lastPathComponent.hasSuffix(Self.tweaksSuffix) }
@@ -50,10 +52,10 @@ struct TweakAccessorPlugin: BuildToolPlugin {
 
     /// The configuration and tweaks files under the target's folder, whether sources, resources or
     /// excluded, in path order.
-    private static func jsonFiles(of module: SourceModuleTarget) -> [URL] {
+    private static func jsonFiles(of module: SwiftSourceModuleTarget) -> [URL] {
         var found: [URL] = []
         let walker = FileManager.default.enumerator(
-            at: URL(fileURLWithPath: module.directory.string, isDirectory: true), includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            at: module.directoryURL.resolvingSymlinksInPath(), includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
         while let url = walker?.nextObject() as? URL {
             let name = url.lastPathComponent
             if name == configurationName || name.hasSuffix(tweaksSuffix) { found.append(url.standardizedFileURL) }

@@ -127,7 +127,7 @@ struct AccessorRenderer {
         if let literal = property.defaultLiteral {
             return [
                 "\(access)var \(name): \(property.typeName) {",
-                "    \(manager).value(\(feature), \(variable), default: \(literal) as \(property.typeName))",
+                "    \(manager).value(\(feature), \(variable), default: \(literal))",
                 "}",
             ]
         }
