@@ -24,11 +24,10 @@ final class DependencyRegistration: Sendable {
     ///
     /// - Parameter container: the owner's identity, so a cycle is recognised per container.
     func resolve(in container: UInt64) throws -> any Sendable {
-        if let made = instance.withLock({ $0 }) { return made }
         let chain = DependencyResolutionChain.current
         let step = DependencyResolutionChain.Step(container: container, name: name)
-        // The factory of this dependency is already running on this thread: taking its lock again would
-        // deadlock, so report the cycle instead.
+        // The factory of this dependency is already running on this thread, holding the lock: taking it
+        // again would deadlock, so report the cycle instead.
         if chain.contains(step) {
             throw AppStateError.dependencyCycle(chain.filter { $0.container == container }.map(\.name) + [name])
         }

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import AppState
+
+@Suite struct FileStateTests {
+    struct Settings: Codable, Equatable, Sendable {
+        var ratio: Double
+        var count: Int
+        var label: String
+    }
+
+    @Test func theFileIsPlainJSONOfTheValue() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let app = Application(home: folder.url, appID: "app")
+        let settings = try app.fileState("settings", initial: Settings(ratio: 0, count: 0, label: ""))
+        try settings.setValue(Settings(ratio: 1.0, count: 42, label: "a/b"))
+
+        #expect(settings.fileURL.path.hasSuffix("Library/Application Support/EnvScript/State/settings.json"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: settings.fileURL)) as? [String: Any]
+        #expect(json?["count"] as? Int == 42)
+        #expect(json?["label"] as? String == "a/b")
+        #expect(String(decoding: try Data(contentsOf: settings.fileURL), as: UTF8.self).contains("\"a/b\""))
+    }
+
+    @Test func numbersAndStringsComeBackAsTheyWere() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let app = Application(home: folder.url, appID: "app")
+        try app.fileState("double", initial: 0.0).setValue(1.0)
+        try app.fileState("int", initial: 0).setValue(Int.max)
+        try app.fileState("digits", initial: "").setValue("0042")
+        try app.fileState("optional", initial: Optional<Int>.some(1)).setValue(nil)
+
+        let fresh = Application(home: folder.url, appID: "app")
+        #expect(try fresh.fileState("double", initial: 0.0).value == 1.0)
+        #expect(try fresh.fileState("int", initial: 0).value == Int.max)
+        #expect(try fresh.fileState("digits", initial: "").value == "0042")
+        #expect(try fresh.fileState("optional", initial: Optional<Int>.some(1)).value == nil)
+        #expect(String(decoding: try Data(contentsOf: fresh.fileState("digits", initial: "").fileURL), as: UTF8.self) == "\"0042\"")
+    }
+
+    @Test func aFileOfAnotherShapeFailsNamingTheFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let app = Application(home: folder.url, appID: "app")
+        try app.fileState("count", initial: "").setValue("many")
+        let fresh = Application(home: folder.url, appID: "app")
+        let count = try fresh.fileState("count", initial: 0)
+        let error = #expect(throws: AppStateError.self) { _ = try count.value }
+        #expect(error?.caseName == "decodingFailed")
+        #expect(error?.description.contains(count.fileURL.path) == true)
+    }
+
+    @Test func keysThatAreNotFileNamesStayInTheFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let app = Application(home: folder.url, appID: "app")
+        let sneaky = try app.fileState("../../escape", initial: 0)
+        try sneaky.setValue(1)
+        #expect(sneaky.fileURL.deletingLastPathComponent().standardizedFileURL == app.fileStateFolder.standardizedFileURL)
+        #expect(thrownCase { _ = try app.fileState(String(repeating: "k", count: 300), initial: 0) } == "invalidKey")
+    }
+
+    @Test func aConcurrentReaderNeverSeesAHalfWrittenFile() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let app = Application(home: folder.url, appID: "app")
+        let first = (0..<20_000).map { "first value line \($0)" }
+        let second = (0..<5_000).map { "second \($0)" }
+        let state = try app.fileState("large", initial: [String]())
+        try state.setValue(first)
+        let url = state.fileURL
+
+        let stop = Atomic<Bool>(false)
+        let reader = Task.detached { () -> (reads: Int, torn: Int) in
+            var reads = 0
+            var torn = 0
+            while !stop.load(ordering: .relaxed) {
+                guard let data = try? Data(contentsOf: url) else { torn += 1; continue }
+                reads += 1
+                let decoded = try? JSONDecoder().decode([String].self, from: data)
+                if decoded != first && decoded != second { torn += 1 }
+            }
+            return (reads, torn)
+        }
+        for round in 0..<30 {
+            try state.setValue(round.isMultiple(of: 2) ? second : first)
+        }
+        stop.store(true, ordering: .relaxed)
+        let outcome = await reader.value
+
+        #expect(outcome.reads > 0)
+        #expect(outcome.torn == 0)
+        // No temporary file is left behind.
+        let names = try FileManager.default.contentsOfDirectory(atPath: app.fileStateFolder.path)
+        #expect(names == ["large.json"])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import AppState
+
+@Suite struct ResetTests {
+    @Test func eachKindResetsToItsInitialValue() throws {
+        let containers = try SimulatedContainers()
+        defer { containers.remove() }
+        let app = containers.makeApplication()
+        let memory = try app.state("memory", initial: 1)
+        let stored = try app.storedState("stored", initial: "initial")
+        let file = try app.fileState("file", initial: [0])
+        let secure = try app.secureState("secure", initial: "initial")
+        memory.value = 2
+        try stored.setValue("changed")
+        try file.setValue([1, 2])
+        try secure.setValue("changed")
+
+        memory.reset()
+        try stored.reset()
+        try app.reset(key: "file")
+        try app.reset(key: "secure")
+
+        #expect(memory.value == 1)
+        #expect(try stored.value == "initial")
+        #expect(try app.preferences.value(forKey: "stored") == nil)
+        #expect(try file.value == [0])
+        #expect(!FileManager.default.fileExists(atPath: file.fileURL.path))
+        #expect(try secure.value == "initial")
+        #expect(!FileManager.default.fileExists(atPath: secure.fileURL.path))
+        #expect(thrownCase { try app.reset(key: "nothing") } == "unknownKey")
+    }
+
+    @Test func resetAllResetsEveryDeclaredState() throws {
+        let containers = try SimulatedContainers()
+        defer { containers.remove() }
+        let app = containers.makeApplication()
+        let memory = try app.state("memory", initial: 1)
+        let stored = try app.storedState("stored", initial: 1)
+        let file = try app.fileState("file", initial: 1)
+        let secure = try app.secureState("secure", initial: 1)
+        memory.value = 2
+        try stored.setValue(2)
+        try file.setValue(2)
+        try secure.setValue(2)
+
+        try app.resetAll()
+
+        #expect(memory.value == 1)
+        #expect(try stored.value == 1)
+        #expect(try file.value == 1)
+        #expect(try secure.value == 1)
+        // Reset values survive a fresh start.
+        try app.prepareForSwitch()
+        let fresh = containers.makeApplication()
+        #expect(try fresh.storedState("stored", initial: 0).value == 0)
+        #expect(try fresh.fileState("file", initial: 0).value == 0)
+    }
+
+    @Test func resetAllTriesEveryStateBeforeReportingAFailure() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let app = Application(home: folder.url, appID: "app")
+        let stored = try app.storedState("stored", initial: 0)
+        let memory = try app.state("memory", initial: 0)
+        memory.value = 1
+        // A corrupt preferences file makes the stored state fail to reset.
+        try FileManager.default.createDirectory(
+            at: app.preferences.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a property list".utf8).write(to: app.preferences.fileURL)
+
+        #expect(thrownCase { try app.resetAll() } == "storage")
+        #expect(memory.value == 0)
+        #expect(thrownCase { _ = try stored.value } == "storage")
+    }
+}
