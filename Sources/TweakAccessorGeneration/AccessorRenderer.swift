@@ -31,10 +31,10 @@ struct AccessorRenderer {
             "",
             "/// Typed access to the tweaks of `\(source)` through a `TweakManager`.",
             "///",
-            "/// Each property reads its tweak from ``\(manager)`` and falls back to the value written in `\(source)`",
+            "/// Each property reads its tweak from ``\(configuration.managerPropertyName)`` and falls back to the value written in `\(source)`",
             "/// when the tweak is missing, holds another type or cannot be read, so reading never fails. An",
             "/// encrypted tweak's file value is ciphertext, so its property is optional instead: nil when the tweak",
-            "/// cannot be read or decrypted. Write with `\(manager).set(_:feature:variable:)` and the constants in",
+            "/// cannot be read or decrypted. Write with `\(configuration.managerPropertyName).set(_:feature:variable:)` and the constants in",
             "/// ``Features`` and ``Variables``.",
         ]
         let kind = configuration.kind == .class ? "final class" : "struct"
