@@ -97,9 +97,11 @@ struct JournalRunner {
     }
 
     /// Removes the journal file.
+    ///
+    /// The removal is not synced: if a power loss forgets it, the next opening replays a journal whose
+    /// every step is done, which changes nothing.
     func discard() throws {
         try FileSystem.removeFile(layout.journal)
-        try FileSystem.syncDirectory(layout.bookkeeping)
         report(.journalRemoved)
     }
 
