@@ -10,6 +10,14 @@ extension Application {
     /// - Throws: ``Preferences/PreferencesError/writeFailed(path:step:reason:)``; the switch should then
     ///   be cancelled, and nothing is lost.
     public func prepareForSwitch() throws {
+        try flush()
+    }
+
+    /// Writes stored state that waits in the preferences cache to the container's file — call it when
+    /// the process is about to end or be suspended. File and secure state need no flush.
+    ///
+    /// - Throws: ``Preferences/PreferencesError/writeFailed(path:step:reason:)``; the changes stay pending.
+    public func flush() throws {
         try preferences.flush()
     }
 

@@ -39,8 +39,10 @@ public final class DependencyContainer: Sendable {
     ///     overrides of other conforming types in; by default the factory's result type.
     ///   - scope: ``DependencyScope/application`` (one instance) or ``DependencyScope/container`` (one
     ///     per active container).
-    ///   - factory: makes the instance; it may get other dependencies. Its errors are reported as
-    ///     ``AppStateError/factoryFailed(name:underlying:)`` and nothing is kept, so the next get tries again.
+    ///   - factory: makes the instance; it may get other dependencies (a factory that needs itself,
+    ///     directly or through others, fails with ``AppStateError/dependencyCycle(_:)``). Its errors are
+    ///     reported as ``AppStateError/factoryFailed(name:underlying:)`` and nothing is kept, so the next
+    ///     get tries again. Concurrent first gets wait for one run of the factory.
     public func register<Value: Sendable>(
         _ name: String, as type: Value.Type = Value.self, scope: DependencyScope = .application,
         factory: @escaping @Sendable () throws -> Value

@@ -30,11 +30,13 @@ final class MemorySlot<Value: Sendable>: MemoryStateSlot {
         changes.publish(newValue, reason: .changed)
     }
 
+    /// Changes the value in one step; when `body` throws, the value is left as it was.
     func update<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         let (result, newValue) = try storage.withLock { (storage: inout sending Storage) throws(Failure) -> (Result, Value) in
-            let result = try body(&storage.value)
-            storage.isSet = true
-            return (result, storage.value)
+            var value = storage.value
+            let result = try body(&value)
+            storage = Storage(value: value, isSet: true)
+            return (result, value)
         }
         changes.publish(newValue, reason: .changed)
         return result

@@ -4,8 +4,8 @@ extension Application {
     /// State kept in the container's preferences (`Library/Preferences/<appID>.plist`) under its key, in
     /// its property-list form. Declared with ``Application/storedState(_:initial:)``.
     ///
-    /// Writes go to the preferences cache and reach the file on ``PreferencesStore/flush()`` — at the
-    /// latest in ``Application/prepareForSwitch()`` — or at once with a synchronous store.
+    /// Writes go to the preferences cache and reach the file on ``Application/flush()`` (which
+    /// ``Application/prepareForSwitch()`` calls), or at once with a synchronous store.
     public struct StoredState<Value: Codable & Sendable>: StateHandle {
         let slot: StoredSlot<Value>
 
@@ -35,7 +35,7 @@ extension Application {
 
         /// Changes the value in one step against every other writer of the preferences store.
         ///
-        /// `body` runs under the store's lock: it must not use the store.
+        /// `body` runs under the store's lock: it must not use the store, nor any stored state.
         @discardableResult
         public func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
             try slot.update(body)
