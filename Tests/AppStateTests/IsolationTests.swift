@@ -27,6 +27,18 @@ import Testing
         #expect(counter.value == 3)
     }
 
+    @Test func memoryStateOfAForgottenContainerStartsAfresh() throws {
+        let containers = try SimulatedContainers()
+        defer { containers.remove() }
+        let app = containers.makeApplication()
+        let counter = try app.state("counter", initial: 0)
+        counter.value = 7
+        try containers.switchTo("B", app)
+        app.forgetMemoryState(ofContainer: containers.identity(of: "A"))
+        try containers.switchTo("A", app)
+        #expect(counter.value == 0)
+    }
+
     @Test func memoryStateStartsAfreshWhenContainersAreNotNamed() throws {
         let containers = try SimulatedContainers()
         defer { containers.remove() }
