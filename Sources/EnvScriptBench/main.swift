@@ -4,6 +4,7 @@ import Foundation
 let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("bridge", BridgeBenchmark.run),
     ("tweaks", TweakBenchmark.run),
+    ("containers", ContainerBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
