@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "EnvScriptCLI",
             dependencies: [
-                "EnvScript", "Containers", "Tweaks",
+                "EnvScript", "Containers", "Tweaks", "TweakAccessorGeneration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
