@@ -1,3 +1,4 @@
+import AppState
 import Containers
 import Foundation
 import Logging
@@ -26,6 +27,9 @@ public final class EnvScriptHost {
     /// The containers of ``HostConfiguration/home``. Switches made here, from Lua or by another
     /// ``AppContainer`` on the same home run the hooks of the start-up scripts registered here.
     public let containers: AppContainer
+    /// Application state and dependencies, in the active container (the `state` and `dependency`
+    /// modules); switched along with the containers.
+    public let application: Application
     private let switchParticipant: HostSwitchParticipant
 
     let logger = Logger(label: "envscript.host")
@@ -41,11 +45,26 @@ public final class EnvScriptHost {
         preferences = PreferencesStore(home: configuration.home, appID: configuration.appID)
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
         containers = try AppContainer(home: configuration.home)
-        switchParticipant = HostSwitchParticipant(preferences: preferences, tweaks: tweaks, logger: logger)
+        application = Application(
+            home: configuration.home, appID: configuration.appID, preferences: preferences,
+            secureKey: .keyFile(configuration.secureKeyFile), containerID: try containers.activeContainer.uuid)
+        switchParticipant = HostSwitchParticipant(application: application, tweaks: tweaks, logger: logger)
         containers.add(participant: switchParticipant)
+        // Registered before any script's hook, so scripts' did-change hooks see the new container's state.
+        _ = containers.addDidChangeHook { [application, logger] to, _ in
+            do {
+                try application.containerDidSwitch(to: to.uuid)
+            } catch {
+                logger.error("could not load the state of container \(to.name): \(error)")
+            }
+        }
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)
-        for module in [TweakModule.make(host: self), ContainerModule.make(host: self), CryptoModule.make()] {
+        let modules = [
+            ContainerModule.make(host: self), TweakModule.make(host: self), StateModule.make(host: self),
+            DependencyModule.make(host: self), CryptoModule.make(),
+        ]
+        for module in modules {
             lua.register(module)
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
@@ -60,7 +79,7 @@ public final class EnvScriptHost {
         lock.withLock {
             guard lua.isOpen else { return }
             do {
-                try preferences.flush()
+                try application.flush()
             } catch {
                 logger.error("could not save preferences: \(error)")
             }

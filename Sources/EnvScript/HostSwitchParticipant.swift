@@ -1,28 +1,29 @@
+import AppState
 import Containers
 import Logging
-import Preferences
 import Tweaks
 
-/// The host's part in every switch: the preferences are written out before the home changes and read
-/// again after, and the tweak cache is dropped, so overrides follow the active container.
+/// The host's part in every switch: stored state and tweak overrides (the preferences) are written
+/// out before the home changes; after it the preferences are read again and the tweak cache dropped.
+/// The rest of the state follows in the host's did-change hook, which knows the new container.
 final class HostSwitchParticipant: SwitchParticipant {
-    private let preferences: PreferencesStore
+    private let application: Application
     private let tweaks: TweakManager
     private let logger: Logger
 
-    init(preferences: PreferencesStore, tweaks: TweakManager, logger: Logger) {
-        self.preferences = preferences
+    init(application: Application, tweaks: TweakManager, logger: Logger) {
+        self.application = application
         self.tweaks = tweaks
         self.logger = logger
     }
 
     func prepareForSwitch() throws {
-        try preferences.flush()
+        try application.prepareForSwitch()
     }
 
     func containerDidSwitch() {
         do {
-            try preferences.reload()
+            try application.preferences.reload()
         } catch {
             logger.error("could not read the preferences of the new container: \(error)")
         }

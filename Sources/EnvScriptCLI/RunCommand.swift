@@ -36,11 +36,12 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let temporaryHome = runtime.home == nil
+        // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
+        let temporaryRoot = runtime.home == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent("envscript-run-\(UUID().uuidString)")
             : nil
-        defer { if let temporaryHome { try? FileManager.default.removeItem(at: temporaryHome) } }
-        let home = temporaryHome ?? runtime.configuredHome
+        defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
+        let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
         let host = try runtime.openHost(home: home, scripts: files)
         defer { host.close() }
         var tests: [ScenarioRunner.Test] = []

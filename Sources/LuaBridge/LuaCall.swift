@@ -100,6 +100,11 @@ public struct LuaCall {
 
     /// Pushes results and returns their count, for `return call.results(a, b)`.
     public func results(_ values: LuaValue...) throws -> Int32 {
+        try results(values)
+    }
+
+    /// Pushes results and returns their count.
+    public func results(_ values: [LuaValue]) throws -> Int32 {
         guard lua_checkstack(thread, Int32(values.count)) != 0 else {
             throw LuaScriptError("too many results to return")
         }

@@ -1,0 +1,62 @@
+import AppState
+import LuaBridge
+
+/// The Lua module `state`: application state under explicit keys, living in the active container.
+///
+/// Declarations — `memory(key, initial)`, `stored(key, initial)` (the container's preferences),
+/// `file(key, initial)` (a JSON file in the container) and `secure(key [, initial])` (encrypted at
+/// rest with a key kept outside the containers) — return the current value; declaring a key again with
+/// the same kind is allowed. `get`, `set`, `reset`, `reset_all` and `keys` work on any declared key,
+/// including state declared from Swift.
+enum StateModule {
+    static func make(host: EnvScriptHost) -> LuaModule {
+        var module = LuaModule("state")
+        let application = host.application
+
+        func declare(_ call: LuaCall, _ make: (String, ScriptValue) throws -> Void) throws -> Int32 {
+            let key = try call.argument(1, as: String.self)
+            let initial: ScriptValue
+            do {
+                initial = try ScriptValue(lua: try call.value(2))
+            } catch {
+                throw call.argumentError(2, "\(error)")
+            }
+            try make(key, initial)
+            call.push(try ScriptValue(swift: application.value(forKey: key)).luaValue)
+            return 1
+        }
+
+        module.function("memory") { call in try declare(call) { _ = try application.state($0, initial: $1) } }
+        module.function("stored") { call in try declare(call) { _ = try application.storedState($0, initial: $1) } }
+        module.function("file") { call in try declare(call) { _ = try application.fileState($0, initial: $1) } }
+        module.function("secure") { call in try declare(call) { _ = try application.secureState($0, initial: $1) } }
+        module.function("get") { call in
+            call.push(try ScriptValue(swift: application.value(forKey: try call.argument(1, as: String.self))).luaValue)
+            return 1
+        }
+        module.function("set") { call in
+            let key = try call.argument(1, as: String.self)
+            let value: ScriptValue
+            do {
+                value = try ScriptValue(lua: try call.value(2))
+            } catch {
+                throw call.argumentError(2, "\(error)")
+            }
+            try application.setValue(value, forKey: key)
+            return 0
+        }
+        module.function("reset") { call in
+            try application.reset(key: try call.argument(1, as: String.self))
+            return 0
+        }
+        module.function("reset_all") { _ in
+            try application.resetAll()
+            return 0
+        }
+        module.function("keys") { call in
+            call.push(LuaValue.array(application.declaredKeys.map(LuaValue.string)))
+            return 1
+        }
+        return module
+    }
+}
