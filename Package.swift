@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "LuaBenchBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "EnvScriptBench",
-            dependencies: ["LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "Tweaks", "Preferences"]
+            dependencies: ["LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "Tweaks", "Preferences", "AppState"]
         ),
 
         .testTarget(

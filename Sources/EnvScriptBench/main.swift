@@ -5,6 +5,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("bridge", BridgeBenchmark.run),
     ("tweaks", TweakBenchmark.run),
     ("containers", ContainerBenchmark.run),
+    ("state", StateBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
