@@ -30,6 +30,8 @@ public final class EnvScriptHost {
     /// Application state and dependencies, in the active container (the `state` and `dependency`
     /// modules); switched along with the containers.
     public let application: Application
+    /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
+    public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
 
     let logger = Logger(label: "envscript.host")
@@ -64,6 +66,7 @@ public final class EnvScriptHost {
             ContainerModule.make(host: self), TweakModule.make(host: self), StateModule.make(host: self),
             DependencyModule.make(host: self), CryptoModule.make(),
         ]
+        self.modules = modules
         for module in modules {
             lua.register(module)
             // Host modules are globals too, like the standard libraries; `require` returns the same table.

@@ -1,0 +1,174 @@
+/// The LuaLS annotations of every host module function, keyed by module then function.
+///
+/// ``LuaTypeDefinitions`` pairs these with the functions the modules really register, and refuses to
+/// generate when the two disagree, so the definitions cannot drift from the modules.
+enum ModuleDocumentation {
+    static let classes = """
+        ---@class container.Info
+        ---@field uuid string
+        ---@field name string
+        ---@field description string?
+        ---@field is_default boolean
+        ---@field is_active boolean
+        ---@field created_at string ISO 8601
+        ---@field last_activated_at string? ISO 8601
+        ---@field activated_count integer
+
+        ---@class envscript.Handle
+        local Handle = {}
+        --- Unregisters the handler; calling it again does nothing.
+        function Handle:remove() end
+
+        ---@class tweak.Provider
+        local Provider = {}
+        --- The provider's name, as lookups report it in `source`.
+        ---@return string
+        function Provider:name() end
+
+        ---@alias tweak.Value boolean|number|string
+
+        ---@class tweak.Tweak
+        ---@field feature string
+        ---@field variable string
+        ---@field value tweak.Value
+        ---@field source string
+        ---@field encrypted boolean
+        ---@field title string?
+        ---@field description string?
+        ---@field group string?
+
+        ---@class tweak.Info: tweak.Tweak
+        ---@field failures string[] providers above the source that failed
+
+        ---@alias state.Value nil|boolean|number|string|table
+        """
+
+    static let modules: [String: (summary: String, functions: [String: String])] = [
+        "container": ("Switchable environments of the application's home.", [
+            "list": "--- Every container, DEFAULT first.\n---@return container.Info[]",
+            "active": "--- The active container.\n---@return container.Info",
+            "get": "--- A container by name or UUID, or nil.\n---@param name_or_uuid string\n---@return container.Info?",
+            "create": "--- Creates an empty container; it does not become active.\n---@param name string\n---@param options? {description: string?}\n---@return container.Info",
+            "activate": "--- Switches the home to a container, running the hooks around it.\n---@param name_or_uuid string\n---@return container.Info",
+            "delete": "--- Deletes a container (the active one switches to DEFAULT first).\n---@param name_or_uuid string",
+            "clean": "--- Empties a container's data.\n---@param name_or_uuid string",
+            "clone": "--- Copies a container into a new one.\n---@param name_or_uuid string\n---@param new_name string\n---@param options? {description: string?}\n---@return container.Info",
+            "update": "--- Renames a container or changes its description.\n---@param name_or_uuid string\n---@param changes {name: string?, description: string?}\n---@return container.Info",
+            "reset": "--- Activates DEFAULT and removes every other container.",
+            "exclude": "--- Paths (matched by whole components) that stay in the live home across switches.\n---@param paths string|string[]",
+            "on_will_change": "--- Runs before every switch; an error cancels it with nothing changed.\n---@param hook fun(to: container.Info, from: container.Info?)\n---@return envscript.Handle",
+            "on_did_change": "--- Runs after every switch.\n---@param hook fun(to: container.Info, from: container.Info?)\n---@return envscript.Handle",
+        ]),
+        "tweak": ("Feature flags over a stack of providers.", [
+            "stack": "--- Sets the providers, highest priority first.\n---@param providers tweak.Provider[]",
+            "overrides": "--- The mutable overrides stored in the active container.\n---@param name? string\n---@return tweak.Provider",
+            "json": "--- Tweaks from a JSON file in JustTweak's format.\n---@param path string\n---@param name? string\n---@return tweak.Provider",
+            "ephemeral": "--- Tweaks kept in memory: {feature = {variable = value}}.\n---@param values? table<string, table<string, tweak.Value>>\n---@param name? string\n---@return tweak.Provider",
+            "remote": "--- Tweaks fetched over HTTP (ETag aware), with a kept copy for offline starts.\n---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}\n---@return tweak.Provider",
+            "provider": "--- A provider written in Lua.\n---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?}\n---@return tweak.Provider",
+            "get": "--- The value and where it came from; nil when no provider has it.\n---@param feature string\n---@param variable string\n---@return tweak.Value? value\n---@return tweak.Info? info",
+            "value": "--- The value, or `default` when no provider has it (another type is an error).\n---@param feature string\n---@param variable string\n---@param default tweak.Value?\n---@return tweak.Value?",
+            "enabled": "--- Whether a feature flag is on; false when missing.\n---@param feature string\n---@return boolean",
+            "set": "--- Sets a value in the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param value tweak.Value\n---@param provider? string",
+            "delete": "--- Removes a value from the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param provider? string",
+            "list": "--- Every tweak of the stack, and the failures met listing them.\n---@return tweak.Tweak[] tweaks\n---@return string[] failures",
+            "decryptor": "--- Decrypts the `Encrypted` values of every provider; nil removes it.\n---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?",
+            "cache": "--- Turns the lookup cache on or off.\n---@param on boolean",
+            "reset_cache": "--- Empties the lookup cache.",
+            "on_change": "--- Runs after every change of a tweak.\n---@param handler fun(tweak: tweak.Tweak)\n---@return envscript.Handle",
+        ]),
+        "state": ("Application state under explicit keys, in the active container.", [
+            "memory": "--- Declares state kept in memory; returns its value.\n---@param key string\n---@param initial state.Value\n---@return state.Value",
+            "stored": "--- Declares state kept in the container's preferences.\n---@param key string\n---@param initial state.Value\n---@return state.Value",
+            "file": "--- Declares state kept in a JSON file of the container.\n---@param key string\n---@param initial state.Value\n---@return state.Value",
+            "secure": "--- Declares state encrypted at rest (AES-GCM, key outside the containers).\n---@param key string\n---@param initial? state.Value\n---@return state.Value",
+            "get": "--- The value of a declared key.\n---@param key string\n---@return state.Value",
+            "set": "--- Sets a declared key.\n---@param key string\n---@param value state.Value",
+            "reset": "--- Sets a key back to its initial value.\n---@param key string",
+            "reset_all": "--- Sets every key back to its initial value.",
+            "keys": "--- The declared keys, in order.\n---@return string[]",
+        ]),
+        "dependency": ("Lazily made services, with scoped overrides.", [
+            "register": "--- Registers a factory, made on first use (per container with scope 'container').\n---@param name string\n---@param factory fun(): any\n---@param options? {scope: 'application'|'container'}",
+            "get": "--- The dependency (made on first use).\n---@param name string\n---@return any",
+            "is_registered": "--- Whether a dependency is registered.\n---@param name string\n---@return boolean",
+            "override": "--- Replaces a dependency while `fn` runs, undone afterwards (also on error); returns what `fn` returns.\n---@param name string\n---@param value any\n---@param fn fun(...): ...\n---@param ... any arguments for fn\n---@return ...",
+        ]),
+        "crypto": ("What decryptors of secret values need (swift-crypto).", [
+            "base64_encode": "--- Base64 of a string.\n---@param data string\n---@return string",
+            "base64_decode": "--- The bytes of base64 text.\n---@param text string\n---@return string",
+            "sha256": "--- The SHA-256 digest, in hex.\n---@param data string\n---@return string",
+            "aes_gcm_seal": "--- Encrypts with AES-GCM; returns base64 of nonce, ciphertext and tag.\n---@param key string base64 of 16, 24 or 32 bytes\n---@param plaintext string\n---@return string",
+            "aes_gcm_open": "--- Decrypts what aes_gcm_seal made; fails clearly with a wrong key.\n---@param key string base64 of 16, 24 or 32 bytes\n---@param sealed string\n---@return string",
+        ]),
+    ]
+
+    /// The scenario globals of `envscript run`.
+    static let scenarios = """
+        ---@meta
+        -- Scenario globals of `envscript run` (busted style).
+
+        --- Declares a group of tests; its body runs at once.
+        ---@param name string
+        ---@param body fun()
+        function describe(name, body) end
+
+        --- Declares a test.
+        ---@param name string
+        ---@param body fun()
+        function it(name, body) end
+
+        --- Declares a test still to write; it is reported as skipped.
+        ---@param name string
+        function pending(name) end
+
+        --- Runs before each test of the enclosing describe (outer hooks first).
+        ---@param hook fun()
+        function before_each(hook) end
+
+        --- Runs after each test of the enclosing describe, even a failed one (inner hooks first).
+        ---@param hook fun()
+        function after_each(hook) end
+
+        ---@class scenario.assert
+        ---@overload fun(value: any, message?: string, ...): any
+        assert = {}
+
+        --- Equal values of the same kind (1 and 1.0 differ).
+        ---@param expected any
+        ---@param actual any
+        ---@param message? string
+        function assert.equals(expected, actual, message) end
+
+        --- Deeply equal tables.
+        ---@param expected any
+        ---@param actual any
+        ---@param message? string
+        function assert.same(expected, actual, message) end
+
+        ---@param value any
+        ---@param message? string
+        function assert.is_true(value, message) end
+
+        ---@param value any
+        ---@param message? string
+        function assert.is_false(value, message) end
+
+        ---@param value any
+        ---@param message? string
+        function assert.is_nil(value, message) end
+
+        ---@param value any
+        ---@param message? string
+        function assert.not_nil(value, message) end
+
+        --- The function raises an error (with this message, without its position, when given).
+        ---@param fn fun()
+        ---@param expected? any
+        ---@param message? string
+        function assert.has_error(fn, expected, message) end
+        """
+
+    /// The names the scenario definitions declare, checked against the globals the prelude defines.
+    static let scenarioGlobals = ["describe", "it", "pending", "before_each", "after_each", "assert"]
+}

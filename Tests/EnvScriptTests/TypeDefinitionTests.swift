@@ -1,0 +1,38 @@
+import EnvScript
+import Foundation
+import Testing
+
+/// The LuaLS definitions cover exactly the functions the host modules register, and the copy kept
+/// in the repository's `types/` folder is up to date.
+@Suite struct TypeDefinitionTests {
+    func definitions() throws -> [String: String] {
+        let fixture = try HostFixture()
+        _ = try ScenarioRunner(host: fixture.host)
+        return try LuaTypeDefinitions.files(for: fixture.host)
+    }
+
+    @Test func everyModuleFunctionIsDocumented() throws {
+        let files = try definitions()
+        let fixture = try HostFixture()
+        for module in fixture.host.modules {
+            let text = try #require(files["\(module.name).lua"])
+            #expect(text.hasPrefix("---@meta"))
+            for member in module.members {
+                #expect(text.contains("function \(module.name).\(member.name)("), "\(module.name).\(member.name) is missing")
+            }
+        }
+        #expect(files["scenarios.lua"]?.contains("function describe(name, body) end") == true)
+        let luarc = try #require(files[".luarc.json"]).data(using: .utf8)!
+        let settings = try #require(try JSONSerialization.jsonObject(with: luarc) as? [String: Any])
+        #expect(settings["runtime.version"] as? String == "Lua 5.4")
+    }
+
+    @Test func theCommittedDefinitionsMatchTheModules() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("types")
+        for (name, text) in try definitions() {
+            let committed = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(committed == text, "types/\(name) is out of date: run `envscript types --output types`")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+---@meta tweak
+-- Feature flags over a stack of providers.
+
+---@class tweak
+tweak = {}
+
+--- Sets the providers, highest priority first.
+---@param providers tweak.Provider[]
+function tweak.stack(providers) end
+
+--- The mutable overrides stored in the active container.
+---@param name? string
+---@return tweak.Provider
+function tweak.overrides(name) end
+
+--- Tweaks from a JSON file in JustTweak's format.
+---@param path string
+---@param name? string
+---@return tweak.Provider
+function tweak.json(path, name) end
+
+--- Tweaks kept in memory: {feature = {variable = value}}.
+---@param values? table<string, table<string, tweak.Value>>
+---@param name? string
+---@return tweak.Provider
+function tweak.ephemeral(values, name) end
+
+--- Tweaks fetched over HTTP (ETag aware), with a kept copy for offline starts.
+---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}
+---@return tweak.Provider
+function tweak.remote(options) end
+
+--- A provider written in Lua.
+---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?}
+---@return tweak.Provider
+function tweak.provider(options) end
+
+--- The value and where it came from; nil when no provider has it.
+---@param feature string
+---@param variable string
+---@return tweak.Value? value
+---@return tweak.Info? info
+function tweak.get(feature, variable) end
+
+--- The value, or `default` when no provider has it (another type is an error).
+---@param feature string
+---@param variable string
+---@param default tweak.Value?
+---@return tweak.Value?
+function tweak.value(feature, variable, default) end
+
+--- Whether a feature flag is on; false when missing.
+---@param feature string
+---@return boolean
+function tweak.enabled(feature) end
+
+--- Sets a value in the highest mutable provider (or the one named).
+---@param feature string
+---@param variable string
+---@param value tweak.Value
+---@param provider? string
+function tweak.set(feature, variable, value, provider) end
+
+--- Removes a value from the highest mutable provider (or the one named).
+---@param feature string
+---@param variable string
+---@param provider? string
+function tweak.delete(feature, variable, provider) end
+
+--- Every tweak of the stack, and the failures met listing them.
+---@return tweak.Tweak[] tweaks
+---@return string[] failures
+function tweak.list() end
+
+--- Decrypts the `Encrypted` values of every provider; nil removes it.
+---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?
+function tweak.decryptor(decrypt) end
+
+--- Turns the lookup cache on or off.
+---@param on boolean
+function tweak.cache(on) end
+
+--- Empties the lookup cache.
+function tweak.reset_cache() end
+
+--- Runs after every change of a tweak.
+---@param handler fun(tweak: tweak.Tweak)
+---@return envscript.Handle
+function tweak.on_change(handler) end
+
+return tweak
