@@ -44,6 +44,9 @@ public enum ScriptValue: Sendable, Hashable {
         }
     }
 
+    /// The text of a string value, else nil.
+    public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+
     /// The Lua value.
     public var luaValue: LuaValue {
         switch self {

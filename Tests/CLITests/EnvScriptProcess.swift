@@ -10,16 +10,16 @@ struct EnvScriptProcess {
     }
 
     /// The binary built next to the test bundle (SwiftPM puts both in the same products folder),
-    /// or the one named by `ENVSCRIPT_BINARY`.
-    static func binary() throws -> URL {
-        if let explicit = ProcessInfo.processInfo.environment["ENVSCRIPT_BINARY"] {
+    /// or for `envscript` the one named by `ENVSCRIPT_BINARY`.
+    static func binary(named name: String = "envscript") throws -> URL {
+        if name == "envscript", let explicit = ProcessInfo.processInfo.environment["ENVSCRIPT_BINARY"] {
             return URL(fileURLWithPath: explicit)
         }
         let candidates = [
             Bundle.main.bundleURL,
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("envscript") }
+        ].map { $0.appendingPathComponent(name) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw BinaryMissing(searched: candidates.map(\.path))
         }
@@ -29,14 +29,18 @@ struct EnvScriptProcess {
     struct BinaryMissing: Error, CustomStringConvertible {
         var searched: [String]
         var description: String {
-            "the envscript binary was not built; run `swift build --product envscript` first (looked at \(searched))"
+            "a binary the tests run was not built; run `swift build` first (looked at \(searched))"
         }
     }
 
-    /// Runs `envscript arguments...` in `directory` with `ENVSCRIPT_HOME` unset unless given.
-    static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> Outcome {
+    /// Runs `envscript arguments...` (or another built binary) in `directory` with `ENVSCRIPT_HOME` unset
+    /// unless given. Its output goes through files in `outputFolder` (by default `directory`).
+    static func run(
+        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
+        binary name: String = "envscript", outputFolder: URL? = nil
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = try binary(named: name)
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
@@ -44,8 +48,8 @@ struct EnvScriptProcess {
         environment.merge(extra) { $1 }
         process.environment = environment
         // Files rather than pipes: a full pipe could block the child while we wait for it.
-        let outputURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
-        let errorURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        let outputURL = (outputFolder ?? directory).appendingPathComponent(".stdout-\(UUID().uuidString)")
+        let errorURL = (outputFolder ?? directory).appendingPathComponent(".stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer {

@@ -1,0 +1,42 @@
+// A small application that embeds the EnvScript runtime: it keeps its data in containers, loads the
+// start-up script of the examples, and reads its flags and state from Swift.
+//
+//     swift run ExampleHost HOME examples/envscript.lua
+import EnvScript
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: ExampleHost HOME START-UP-SCRIPT\n".utf8))
+    exit(2)
+}
+let home = URL(fileURLWithPath: arguments[1])
+let startupScript = URL(fileURLWithPath: arguments[2])
+
+do {
+    let host = try EnvScriptHost(configuration: HostConfiguration(home: home, appID: "com.example.shop"))
+    defer { host.close() }
+    // The start-up script opens tweaks.json beside itself; the key of secret flags comes from the host.
+    FileManager.default.changeCurrentDirectoryPath(startupScript.deletingLastPathComponent().path)
+    try host.lock.withLock { try host.lua.setGlobal("TWEAK_KEY", "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE=") }
+    try host.runScript(atPath: startupScript.lastPathComponent)
+
+    // Flags: the stack, its priority and the decryptor come from the script.
+    print("button colour: \(host.tweaks.value("checkout", "button_color", default: "none"))")
+    print("api token: \(try host.tweaks.value("api", "token", as: String.self))")
+
+    // State and containers from Swift; the script's hooks run around the switches. State declared in
+    // Lua holds Lua values (ScriptValue) whatever side reads it.
+    let session = try host.application.storedState("session.user", initial: ScriptValue.string(""))
+    try session.setValue(.string("customer@example.com"))
+    let qa = try host.containers.container(named: "QA") ?? host.containers.createNewContainer(name: "QA")
+    try host.containers.activate(container: qa)
+    print("in \(try host.containers.activeContainer.name): session '\(try session.value.stringValue ?? "")'")
+    try session.setValue(.string("qa@example.com"))
+    try host.containers.activate(container: try host.containers.resolve("DEFAULT"))
+    print("back in \(try host.containers.activeContainer.name): session '\(try session.value.stringValue ?? "")'")
+    print("switches seen by the script: \(try host.execute("return switches_seen").first?.intValue ?? 0)")
+} catch {
+    FileHandle.standardError.write(Data("ExampleHost: \(error)\n".utf8))
+    exit(1)
+}

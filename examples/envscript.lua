@@ -1,0 +1,27 @@
+-- The start-up script of the examples: loaded by every `envscript` command run in this folder.
+-- It sets the policies that would otherwise be compiled into the app.
+
+-- Feature flags: the overrides of the active container win over the shipped JSON.
+tweak.stack{
+  tweak.overrides(),
+  tweak.json("tweaks.json", "shipped"),
+}
+
+-- Secret values in tweaks.json are sealed with AES-GCM. A real host passes the key in (here the global
+-- TWEAK_KEY, set by examples/HostApp); the command line falls back to the demo key.
+local key = TWEAK_KEY or "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE="
+tweak.decryptor(function(t) return crypto.aes_gcm_open(key, t.value) end)
+
+-- State that lives in each container.
+state.stored("session.user", "")
+state.memory("switches", 0)
+
+-- Switch hooks: the release check's container is frozen; every switch is counted.
+container.on_will_change(function(to, from)
+  if to.name == "Frozen" then
+    error("the Frozen container is kept for the release check; clone it instead")
+  end
+end)
+container.on_did_change(function(to, from)
+  switches_seen = (switches_seen or 0) + 1
+end)
