@@ -13,15 +13,17 @@ enum StateModule {
         var module = LuaModule("state")
         let application = host.application
 
+        /// Argument `position` as a value state can hold, or an argument error saying why not.
+        func storable(_ call: LuaCall, _ position: Int32) throws -> ScriptValue {
+            do {
+                return try ScriptValue(lua: try call.value(position))
+            } catch {
+                throw call.argumentError(position, "\(error)")
+            }
+        }
         func declare(_ call: LuaCall, _ make: (String, ScriptValue) throws -> Void) throws -> Int32 {
             let key = try call.argument(1, as: String.self)
-            let initial: ScriptValue
-            do {
-                initial = try ScriptValue(lua: try call.value(2))
-            } catch {
-                throw call.argumentError(2, "\(error)")
-            }
-            try make(key, initial)
+            try make(key, try storable(call, 2))
             call.push(try ScriptValue(swift: application.value(forKey: key)).luaValue)
             return 1
         }
@@ -35,14 +37,7 @@ enum StateModule {
             return 1
         }
         module.function("set") { call in
-            let key = try call.argument(1, as: String.self)
-            let value: ScriptValue
-            do {
-                value = try ScriptValue(lua: try call.value(2))
-            } catch {
-                throw call.argumentError(2, "\(error)")
-            }
-            try application.setValue(value, forKey: key)
+            try application.setValue(try storable(call, 2), forKey: try call.argument(1, as: String.self))
             return 0
         }
         module.function("reset") { call in

@@ -20,14 +20,18 @@ enum BridgeBenchmark {
     static func run(_ report: BenchReport) throws {
         let expectedLoop = calls * (calls + 1) / 2
 
-        let (swiftAdd, cAdd) = try bestOfAlternating(repeats, measured: {
-            let lua = try LuaState(options: LuaOptions(instructionLimit: nil))
+        /// ns per call of the Lua loop calling the Swift `add`, in a state with `options`.
+        func swiftAddLoop(_ options: LuaOptions) throws -> Double {
+            let lua = try LuaState(options: options)
             lua.setGlobal("add", function: LuaFunction("add") { (a: Int, b: Int) -> Int in a &+ b })
             let chunk = try lua.load(loop, chunkName: "=bench")
             var result = 0
             let elapsed = try nanoseconds { result = try chunk.call(calls, returning: Int.self) }
             try check(result == expectedLoop, "Swift add loop")
             return elapsed / Double(calls)
+        }
+        let (swiftAdd, cAdd) = try bestOfAlternating(repeats, measured: {
+            try swiftAddLoop(LuaOptions(instructionLimit: nil))
         }, baseline: {
             var result: Int64 = 0
             let elapsed = lbb_lua_calls_c_add(loop, Int64(calls), &result)
@@ -36,15 +40,7 @@ enum BridgeBenchmark {
         })
         // For information: the same loop under the default instruction budget (the count hook makes
         // the VM check it at every instruction).
-        let budgetedAdd = try bestOf(repeats) {
-            let lua = try LuaState()
-            lua.setGlobal("add", function: LuaFunction("add") { (a: Int, b: Int) -> Int in a &+ b })
-            let chunk = try lua.load(loop, chunkName: "=bench")
-            var result = 0
-            let elapsed = try nanoseconds { result = try chunk.call(calls, returning: Int.self) }
-            try check(result == expectedLoop, "Swift add loop under the budget")
-            return elapsed / Double(calls)
-        }
+        let budgetedAdd = try bestOf(repeats) { try swiftAddLoop(LuaOptions()) }
         report.figure("bridge.lua_to_c_add", cAdd, "ns/call")
         report.figure("bridge.lua_to_swift_add", swiftAdd, "ns/call")
         report.ratio("bridge.lua_to_swift_add_vs_c", swiftAdd, over: cAdd, target: 1.3)

@@ -24,24 +24,20 @@ enum TweakBenchmark {
             """)
         let tweaks = host.tweaks
 
-        tweaks.cacheEnabled = true
-        let cached = try bestOf(repeats) {
-            var sum = 0
-            let elapsed = try nanoseconds {
-                for _ in 0..<lookups { sum &+= try tweaks.value("checkout", "limit", as: Int.self) }
+        /// ns per typed lookup from Swift, with the cache on or off.
+        func swiftLookups(cached: Bool) throws -> Double {
+            tweaks.cacheEnabled = cached
+            return try bestOf(repeats) {
+                var sum = 0
+                let elapsed = try nanoseconds {
+                    for _ in 0..<lookups { sum &+= try tweaks.value("checkout", "limit", as: Int.self) }
+                }
+                try BridgeBenchmark.check(sum == 7 * lookups, cached ? "cached lookups" : "uncached lookups")
+                return elapsed / Double(lookups)
             }
-            try BridgeBenchmark.check(sum == 7 * lookups, "cached lookups")
-            return elapsed / Double(lookups)
         }
-        tweaks.cacheEnabled = false
-        let uncached = try bestOf(repeats) {
-            var sum = 0
-            let elapsed = try nanoseconds {
-                for _ in 0..<lookups { sum &+= try tweaks.value("checkout", "limit", as: Int.self) }
-            }
-            try BridgeBenchmark.check(sum == 7 * lookups, "uncached lookups")
-            return elapsed / Double(lookups)
-        }
+        let cached = try swiftLookups(cached: true)
+        let uncached = try swiftLookups(cached: false)
         tweaks.cacheEnabled = true
         let loop = try host.lua.load("""
             local value, n = tweak.value, ...
