@@ -30,8 +30,8 @@ function tweak.ephemeral(values, name) end
 ---@return tweak.Provider
 function tweak.remote(options) end
 
---- A provider written in Lua.
----@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?}
+--- A provider written in Lua, optionally with its own decryptor.
+---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}
 ---@return tweak.Provider
 function tweak.provider(options) end
 

@@ -1,19 +1,31 @@
 import LuaBridge
 import Tweaks
 
-/// `tweak.provider{name=, get=fn(feature, variable), list=fn()}`: a provider written in Lua.
+/// `tweak.provider{name=, get=fn(feature, variable), list=fn(), decryptor=fn(tweak)}`: a provider
+/// written in Lua, optionally with its own decryptor (which wins over the stack's).
 ///
 /// `get` returns nil (the provider lacks the tweak), a boolean, number or string (the value), or a
 /// table `{value=, title=, description=, group=, encrypted=}`; an error in it is reported as this
 /// provider's failure, not as a missing tweak.
 enum LuaTweakProvider {
-    static func make(name: String, get: LuaCallback, list: LuaCallback?) -> ClosureTweakProvider {
+    static func make(name: String, get: LuaCallback, list: LuaCallback?, decryptor: TweakDecryptor? = nil) -> ClosureTweakProvider {
         var lister: ClosureTweakProvider.Lister?
         if let list {
             lister = { try listed(by: list, provider: name) }
         }
-        return ClosureTweakProvider.withTweaks(name: name, list: lister) { feature, variable in
+        return ClosureTweakProvider.withTweaks(name: name, decryptor: decryptor, list: lister) { feature, variable in
             try tweak(from: get.callFirst(.string(feature), .string(variable)), feature: feature, variable: variable, provider: name)
+        }
+    }
+
+    /// A decryptor written in Lua: `fn(tweak)` gets the tweak table and returns the plain value.
+    static func decryptor(_ decrypt: LuaCallback) -> TweakDecryptor {
+        { tweak in
+            let answer = try decrypt.callFirst(tweak.luaTable)
+            guard let value = TweakValue(lua: answer) else {
+                throw LuaScriptError("the decryptor returned a \(answer.typeName) for \(tweak.feature).\(tweak.variable); return a boolean, number or string")
+            }
+            return value
         }
     }
 

@@ -97,7 +97,13 @@ enum TweakModule {
             }
             var list: LuaCallback?
             if case .function(let lister) = options["list"] { list = LuaCallback(lister, lock: host.lock) }
-            let provider = LuaTweakProvider.make(name: name, get: LuaCallback(get, lock: host.lock), list: list)
+            var decryptor: TweakDecryptor?
+            switch options["decryptor"] {
+            case .nil: break
+            case .function(let decrypt): decryptor = LuaTweakProvider.decryptor(LuaCallback(decrypt, lock: host.lock))
+            case let other: throw call.argumentError(1, "field 'decryptor' must be a function(tweak), not a \(other.typeName)")
+            }
+            let provider = LuaTweakProvider.make(name: name, get: LuaCallback(get, lock: host.lock), list: list, decryptor: decryptor)
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }
@@ -175,14 +181,7 @@ enum TweakModule {
                 tweaks.decryptor = nil
                 return 0
             }
-            let decrypt = LuaCallback(try call.function(1), lock: host.lock)
-            tweaks.decryptor = { tweak in
-                let answer = try decrypt.callFirst(tweak.luaTable)
-                guard let value = TweakValue(lua: answer) else {
-                    throw LuaScriptError("the decryptor returned a \(answer.typeName) for \(tweak.feature).\(tweak.variable); return a boolean, number or string")
-                }
-                return value
-            }
+            tweaks.decryptor = LuaTweakProvider.decryptor(LuaCallback(try call.function(1), lock: host.lock))
             return 0
         }
         module.function("cache") { call in

@@ -53,6 +53,15 @@ import Testing
         #expect(try scratch.run("container", "delete", "DEFAULT").status == 1)
     }
 
+    @Test func theHomeComesFromTheEnvironmentWithoutHome() throws {
+        let scratch = try Scratch()
+        let custom = scratch.url.appendingPathComponent("custom").path
+        #expect(try scratch.run("container", "create", "FromEnv", environment: ["ENVSCRIPT_HOME": custom]).status == 0)
+        let list = try scratch.run("container", "list", "--json", "--home", custom)
+        #expect(list.standardOutput.contains("FromEnv"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent(".envscript").path))
+    }
+
     @Test func cloneAndReset() throws {
         let scratch = try Scratch()
         try scratch.write("home/a.txt", "A")

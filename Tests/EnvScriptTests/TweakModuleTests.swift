@@ -97,6 +97,19 @@ import Tweaks
         #expect(try fixture.run("return tweak.get('api', 'token')").first == "secret")
         let noDecryptor = try #require(throws: LuaError.self) { try fixture.run("tweak.decryptor(nil) return tweak.get('api', 'token')") }
         #expect(noDecryptor.message.contains("api.token"))
+        // A provider's own decryptor wins over the stack's.
+        try fixture.run("""
+            tweak.decryptor(function(t) return 'opened by the stack' end)
+            tweak.stack{
+              tweak.provider{ name = 'vault', get = function() return { value = 'x', encrypted = true } end,
+                              decryptor = function(t) return 'opened by vault' end },
+              tweak.json('\(json)'),
+            }
+            """)
+        #expect(try fixture.run("return tweak.get('api', 'token')").first == "opened by vault")
+        #expect(try fixture.run("return tweak.get('api', 'other')").first == "opened by vault")
+        try fixture.run("tweak.stack{ tweak.json('\(json)') }")
+        #expect(try fixture.run("return tweak.get('api', 'token')").first == "opened by the stack")
     }
 
     @Test func aLuaDecryptorOpensARealAESGCMValue() throws {

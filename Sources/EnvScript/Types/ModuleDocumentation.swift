@@ -65,7 +65,7 @@ enum ModuleDocumentation {
             "json": "--- Tweaks from a JSON file in JustTweak's format.\n---@param path string\n---@param name? string\n---@return tweak.Provider",
             "ephemeral": "--- Tweaks kept in memory: {feature = {variable = value}}.\n---@param values? table<string, table<string, tweak.Value>>\n---@param name? string\n---@return tweak.Provider",
             "remote": "--- Tweaks fetched over HTTP (ETag aware), with a kept copy for offline starts.\n---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}\n---@return tweak.Provider",
-            "provider": "--- A provider written in Lua.\n---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?}\n---@return tweak.Provider",
+            "provider": "--- A provider written in Lua, optionally with its own decryptor.\n---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}\n---@return tweak.Provider",
             "get": "--- The value and where it came from; nil when no provider has it.\n---@param feature string\n---@param variable string\n---@return tweak.Value? value\n---@return tweak.Info? info",
             "value": "--- The value, or `default` when no provider has it (another type is an error).\n---@param feature string\n---@param variable string\n---@param default tweak.Value?\n---@return tweak.Value?",
             "enabled": "--- Whether a feature flag is on; false when missing.\n---@param feature string\n---@return boolean",
