@@ -47,7 +47,7 @@ public final class Application: Sendable {
 
     let registry: Mutex<Registry>
     let secureKeys: SecureKeyStore
-    let keyObservers = HandlerList<StateKeyChange>()
+    let keyObservers = ObserverList<StateKeyChange>()
 
     /// Creates the application state of `appID` in the live app home `home`. Nothing is read until used.
     ///

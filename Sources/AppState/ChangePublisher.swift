@@ -1,10 +1,11 @@
+import Preferences
 /// Delivers the changes of one piece of state: to its own observers with the new value, and to the
 /// application's observers with the key alone.
 struct ChangePublisher<Value: Sendable>: Sendable {
     let key: String
     let kind: StateKind
-    let observers = HandlerList<StateChange<Value>>()
-    let applicationObservers: HandlerList<StateKeyChange>
+    let observers = ObserverList<StateChange<Value>>()
+    let applicationObservers: ObserverList<StateKeyChange>
 
     /// True when someone listens, so callers can skip reading or decoding a value just to announce it.
     var hasObservers: Bool { !observers.isEmpty || !applicationObservers.isEmpty }

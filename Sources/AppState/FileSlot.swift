@@ -25,7 +25,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
 
     init(
         key: String, kind: StateKind, initialValue: Value, fileURL: URL, codec: FileStateCodec<Value>,
-        applicationObservers: HandlerList<StateKeyChange>
+        applicationObservers: ObserverList<StateKeyChange>
     ) {
         self.key = key
         self.kind = kind

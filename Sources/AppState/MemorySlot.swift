@@ -1,3 +1,4 @@
+import Preferences
 import Synchronization
 
 /// The storage of memory state: a value under a lock, and whether it differs from the initial value
@@ -13,7 +14,7 @@ final class MemorySlot<Value: Sendable>: MemoryStateSlot {
     let changes: ChangePublisher<Value>
     private let storage: Mutex<Storage>
 
-    init(key: String, initialValue: Value, applicationObservers: HandlerList<StateKeyChange>) {
+    init(key: String, initialValue: Value, applicationObservers: ObserverList<StateKeyChange>) {
         self.key = key
         self.initialValue = initialValue
         self.changes = ChangePublisher(key: key, kind: .memory, applicationObservers: applicationObservers)

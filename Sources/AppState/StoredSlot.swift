@@ -19,7 +19,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     private let lastDecoded = Mutex<Decoded?>(nil)
     private let storeObservation = Mutex<PreferencesObservation?>(nil)
 
-    init(key: String, initialValue: Value, store: PreferencesStore, applicationObservers: HandlerList<StateKeyChange>) {
+    init(key: String, initialValue: Value, store: PreferencesStore, applicationObservers: ObserverList<StateKeyChange>) {
         self.key = key
         self.initialValue = initialValue
         self.store = store

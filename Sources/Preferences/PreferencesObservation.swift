@@ -1,11 +1,13 @@
 import Synchronization
 
 /// Keeps a change observer registered: ``cancel()`` removes it, and so does dropping the last reference,
-/// so an observer never outlives whoever asked for it.
+/// so an observer never outlives whoever asked for it. Shared by the engines built on preferences
+/// (AppState's `StateObservation` is this type).
 public final class PreferencesObservation: Sendable {
     private let onCancel: Mutex<(@Sendable () -> Void)?>
 
-    init(onCancel: @escaping @Sendable () -> Void) {
+    /// An observation that runs `onCancel` once, on ``cancel()`` or when released.
+    public init(onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = Mutex(onCancel)
     }
 
@@ -23,7 +25,7 @@ public final class PreferencesObservation: Sendable {
 
 /// A thread-safe list of handlers, called outside its lock so a handler may register, remove or call
 /// back into whatever notified it.
-final class ObserverList<Event: Sendable>: Sendable {
+public final class ObserverList<Event: Sendable>: Sendable {
     private struct Handlers {
         var nextID = 0
         var entries: [(id: Int, handler: @Sendable (Event) -> Void)] = []
@@ -31,8 +33,11 @@ final class ObserverList<Event: Sendable>: Sendable {
 
     private let handlers = Mutex(Handlers())
 
+    /// An empty list.
+    public init() {}
+
     /// Registers `handler`; the returned observation removes it.
-    func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
+    public func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
         let id = handlers.withLock { state in
             state.nextID += 1
             state.entries.append((state.nextID, handler))
@@ -44,10 +49,10 @@ final class ObserverList<Event: Sendable>: Sendable {
     }
 
     /// True when nobody listens, so callers can skip building events.
-    var isEmpty: Bool { handlers.withLock { $0.entries.isEmpty } }
+    public var isEmpty: Bool { handlers.withLock { $0.entries.isEmpty } }
 
     /// Calls every handler registered at the time of the call.
-    func notify(_ event: Event) {
+    public func notify(_ event: Event) {
         let current = handlers.withLock { $0.entries.map(\.handler) }
         for handler in current { handler(event) }
     }
