@@ -1,4 +1,5 @@
 import Preferences
+
 /// Delivers the changes of one piece of state: to its own observers with the new value, and to the
 /// application's observers with the key alone.
 struct ChangePublisher<Value: Sendable>: Sendable {

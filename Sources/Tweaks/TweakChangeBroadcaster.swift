@@ -1,4 +1,4 @@
-import Synchronization
+import Preferences
 
 /// What changed in one provider: some tweaks, or possibly all of them.
 public struct TweakProviderChange: Sendable {
@@ -19,31 +19,18 @@ public struct TweakProviderChange: Sendable {
 /// Handlers are called outside the broadcaster's lock, so they may call back into the provider or the
 /// manager. A provider must not hold its own lock while calling ``send(_:)`` for the same reason.
 public final class TweakChangeBroadcaster: Sendable {
-    private struct Handlers {
-        var nextID = 0
-        var entries: [(id: Int, handler: @Sendable (TweakProviderChange) -> Void)] = []
-    }
-
-    private let handlers = Mutex(Handlers())
+    private let handlers = ObserverList<TweakProviderChange>()
 
     /// Creates an empty broadcaster.
     public init() {}
 
     /// Registers `handler`; the returned observation unregisters it.
     public func observe(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation {
-        let id = handlers.withLock { state in
-            state.nextID += 1
-            state.entries.append((state.nextID, handler))
-            return state.nextID
-        }
-        return TweakObservation { [weak self] in
-            self?.handlers.withLock { state in state.entries.removeAll { $0.id == id } }
-        }
+        TweakObservation(handlers.add(handler))
     }
 
     /// Calls every registered handler with `change`.
     public func send(_ change: TweakProviderChange) {
-        let current = handlers.withLock { $0.entries.map(\.handler) }
-        for handler in current { handler(change) }
+        handlers.notify(change)
     }
 }

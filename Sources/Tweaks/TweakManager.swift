@@ -1,4 +1,5 @@
 import Foundation
+import Preferences
 import Synchronization
 
 /// Looks tweaks up in a stack of providers, first = highest priority, and reports how it got the answer.
@@ -34,7 +35,7 @@ public final class TweakManager: Sendable {
     }
 
     private let state = Mutex(State())
-    private let observers = Mutex<(nextID: Int, entries: [(id: Int, handler: @Sendable (TweakChange) -> Void)])>((0, []))
+    private let observers = ObserverList<TweakChange>()
 
     /// Creates a manager over `providers` (first = highest priority).
     ///
@@ -315,14 +316,7 @@ public final class TweakManager: Sendable {
     /// Calls `handler` after every change, on the thread that made it, outside the manager's lock.
     /// Keep the returned observation: ``TweakObservation/remove()`` or dropping it unregisters the handler.
     public func observe(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        let id = observers.withLock { observers in
-            observers.nextID += 1
-            observers.entries.append((observers.nextID, handler))
-            return observers.nextID
-        }
-        return TweakObservation { [weak self] in
-            self?.observers.withLock { observers in observers.entries.removeAll { $0.id == id } }
-        }
+        TweakObservation(observers.add(handler))
     }
 
     private func providerDidChange(_ change: TweakProviderChange) {
@@ -340,8 +334,7 @@ public final class TweakManager: Sendable {
     }
 
     private func emit(_ change: TweakChange) {
-        let handlers = observers.withLock { $0.entries.map(\.handler) }
-        for handler in handlers { handler(change) }
+        observers.notify(change)
         var userInfo: [AnyHashable: Any] = [Self.changeUserInfoKey: change]
         if let tweak = change.tweak { userInfo[Self.tweakUserInfoKey] = tweak }
         NotificationCenter.default.post(name: .tweakDidChange, object: self, userInfo: userInfo)

@@ -1,3 +1,4 @@
+import Preferences
 import Synchronization
 
 /// Keeps an observer registered: ``remove()`` unregisters it, and so does dropping the last reference.
@@ -16,6 +17,11 @@ public final class TweakObservation: Sendable {
             return action
         }
         action?()
+    }
+
+    /// Keeps an observation of an ``ObserverList`` (a preferences-style observation) as a tweak one.
+    convenience init(_ observation: PreferencesObservation) {
+        self.init { observation.cancel() }
     }
 
     deinit { remove() }
