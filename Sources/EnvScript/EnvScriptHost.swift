@@ -7,7 +7,7 @@ import Preferences
 import Tweaks
 
 /// The EnvScript runtime: one sandboxed Lua state over an application's home, with the engines
-/// exposed to scripts as Lua modules (`tweak`, ...).
+/// exposed to scripts as the Lua modules `container`, `tweak`, `state`, `dependency` and `crypto`.
 ///
 /// Every entry into Lua goes through ``lock``, so the engines may call Lua providers, decryptors and
 /// hooks from any thread. Closing the host (or dropping it) flushes the preferences and closes the
@@ -24,8 +24,8 @@ public final class EnvScriptHost {
     /// The feature flags, configured by start-up scripts through the `tweak` module. Until a script
     /// sets a stack, it holds one provider: the overrides stored in ``preferences``.
     public let tweaks: TweakManager
-    /// The containers of ``HostConfiguration/home``. Switches made here, from Lua or by another
-    /// ``AppContainer`` on the same home run the hooks of the start-up scripts registered here.
+    /// The containers of ``HostConfiguration/home``. Every switch made through it — from Lua, from
+    /// Swift or from the command line — runs the hooks the start-up scripts registered.
     public let containers: AppContainer
     /// Application state and dependencies, in the active container (the `state` and `dependency`
     /// modules); switched along with the containers.
