@@ -26,7 +26,7 @@ public final class TweakChangeBroadcaster: Sendable {
 
     /// Registers `handler`; the returned observation unregisters it.
     public func observe(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation {
-        TweakObservation(handlers.add(handler))
+        handlers.add(handler)
     }
 
     /// Calls every registered handler with `change`.

@@ -316,7 +316,7 @@ public final class TweakManager: Sendable {
     /// Calls `handler` after every change, on the thread that made it, outside the manager's lock.
     /// Keep the returned observation: ``TweakObservation/remove()`` or dropping it unregisters the handler.
     public func observe(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
-        TweakObservation(observers.add(handler))
+        observers.add(handler)
     }
 
     private func providerDidChange(_ change: TweakProviderChange) {

@@ -1,28 +1,17 @@
 import Preferences
-import Synchronization
 
-/// Keeps an observer registered: ``remove()`` unregisters it, and so does dropping the last reference.
-public final class TweakObservation: Sendable {
-    private let onRemove: Mutex<(@Sendable () -> Void)?>
+/// Keeps an observer registered: ``PreferencesObservation/remove()`` unregisters it, and so does
+/// dropping the last reference. The observation type of the preferences the overrides live in.
+public typealias TweakObservation = PreferencesObservation
 
-    /// Creates an observation that runs `onRemove` once, on ``remove()`` or when released.
-    public init(onRemove: @escaping @Sendable () -> Void) {
-        self.onRemove = Mutex(onRemove)
+extension PreferencesObservation {
+    /// An observation that runs `onRemove` once, on ``remove()`` or when released.
+    public convenience init(onRemove: @escaping @Sendable () -> Void) {
+        self.init(onCancel: onRemove)
     }
 
-    /// Unregisters the observer; calling it again does nothing.
+    /// Unregisters the observer; calling it again does nothing. The same as ``cancel()``.
     public func remove() {
-        let action = onRemove.withLock { action in
-            defer { action = nil }
-            return action
-        }
-        action?()
+        cancel()
     }
-
-    /// Keeps an observation of an ``ObserverList`` (a preferences-style observation) as a tweak one.
-    convenience init(_ observation: PreferencesObservation) {
-        self.init { observation.cancel() }
-    }
-
-    deinit { remove() }
 }

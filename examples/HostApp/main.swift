@@ -17,7 +17,9 @@ do {
     let host = try EnvScriptHost(configuration: HostConfiguration(home: home, appID: "com.example.shop"))
     defer { host.close() }
     // The start-up script opens tweaks.json beside itself; the key of secret flags comes from the host.
-    FileManager.default.changeCurrentDirectoryPath(startupScript.deletingLastPathComponent().path)
+    guard FileManager.default.changeCurrentDirectoryPath(startupScript.deletingLastPathComponent().path) else {
+        throw HostError.scriptNotReadable(path: startupScript.path, reason: "its folder cannot be entered")
+    }
     try host.lock.withLock { try host.lua.setGlobal("TWEAK_KEY", "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE=") }
     try host.runScript(atPath: startupScript.lastPathComponent)
 
