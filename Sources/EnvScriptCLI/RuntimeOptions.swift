@@ -7,7 +7,7 @@ import LuaBridge
 struct RuntimeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The application's home folder.",
-        discussion: "Default: $ENVSCRIPT_HOME, else .envscript/home under the current folder.",
+        discussion: "Default: for run, a fresh temporary home; otherwise $ENVSCRIPT_HOME, else .envscript/home under the current folder.",
         valueName: "dir"))
     var home: String?
 
