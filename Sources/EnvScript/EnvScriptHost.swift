@@ -50,16 +50,8 @@ public final class EnvScriptHost {
         application = Application(
             home: configuration.home, appID: configuration.appID, preferences: preferences,
             secureKey: .keyFile(configuration.secureKeyFile), containerID: try containers.activeContainer.uuid)
-        switchParticipant = HostSwitchParticipant(application: application, tweaks: tweaks, logger: logger)
+        switchParticipant = HostSwitchParticipant(containers: containers, application: application, tweaks: tweaks, logger: logger)
         containers.add(participant: switchParticipant)
-        // Registered before any script's hook, so scripts' did-change hooks see the new container's state.
-        _ = containers.addDidChangeHook { [application, logger] to, _ in
-            do {
-                try application.containerDidSwitch(to: to.uuid)
-            } catch {
-                logger.error("could not load the state of container \(to.name): \(error)")
-            }
-        }
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)
         let modules = [

@@ -3,15 +3,17 @@ import Containers
 import Logging
 import Tweaks
 
-/// The host's part in every switch: stored state and tweak overrides (the preferences) are written
-/// out before the home changes; after it the preferences are read again and the tweak cache dropped.
-/// The rest of the state follows in the host's did-change hook, which knows the new container.
+/// The host's part in every switch, and in every clean of the active container: the state (and with
+/// it the preferences that hold tweak overrides) is written out before the home changes; after it the
+/// state becomes the new container's and the tweak cache is dropped, before any did-change hook runs.
 final class HostSwitchParticipant: SwitchParticipant {
+    private let containers: AppContainer
     private let application: Application
     private let tweaks: TweakManager
     private let logger: Logger
 
-    init(application: Application, tweaks: TweakManager, logger: Logger) {
+    init(containers: AppContainer, application: Application, tweaks: TweakManager, logger: Logger) {
+        self.containers = containers
         self.application = application
         self.tweaks = tweaks
         self.logger = logger
@@ -23,9 +25,10 @@ final class HostSwitchParticipant: SwitchParticipant {
 
     func containerDidSwitch() {
         do {
-            try application.preferences.reload()
+            // The new container is already recorded as active when participants are told.
+            try application.containerDidSwitch(to: try containers.activeContainer.uuid)
         } catch {
-            logger.error("could not read the preferences of the new container: \(error)")
+            logger.error("could not load the state of the new container: \(error)")
         }
         tweaks.resetCache()
     }

@@ -30,6 +30,14 @@ import Testing
         #expect(try fixture.run("return state.get('user').name, state.get('token')") == ["bob", "secret-B"])
     }
 
+    @Test func cleaningTheActiveContainerForgetsItsState() throws {
+        let fixture = try HostFixture()
+        try fixture.run("state.file('cart', {}) state.stored('user', 'guest') state.set('cart', { 'apple' }) state.set('user', 'alice')")
+        #expect(try fixture.run("return #state.get('cart'), state.get('user')") == [1, "alice"])
+        try fixture.run("container.clean('DEFAULT')")
+        #expect(try fixture.run("return #state.get('cart'), state.get('user')") == [0, "guest"])
+    }
+
     @Test func integersAndFloatsStayApartOnDisk() throws {
         let fixture = try HostFixture()
         try fixture.run("state.stored('ratio', 0) state.file('scale', 0) state.set('ratio', 2.0) state.set('scale', 3.0)")
