@@ -28,6 +28,9 @@ import Testing
             == ["A draft", "alice", 3, "pear", "secret-A"])
         try fixture.run("container.activate('B')")
         #expect(try fixture.run("return state.get('user').name, state.get('token')") == ["bob", "secret-B"])
+        // A container deleted and made again under the same name starts afresh, memory state included.
+        try fixture.run("state.set('draft', 'B draft') container.delete('B') container.create('B') container.activate('B')")
+        #expect(try fixture.run("return state.get('draft')") == ["none"])
     }
 
     @Test func cleaningTheActiveContainerForgetsItsState() throws {
