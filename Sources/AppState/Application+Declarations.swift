@@ -38,7 +38,7 @@ extension Application {
             FileSlot(
                 key: key, kind: .file, initialValue: initial,
                 fileURL: try fileURL(forKey: key, in: fileStateFolder, extension: "json"),
-                codec: .json, applicationObservers: keyObservers)
+                codec: .json, coordinator: preferences.coordinator, applicationObservers: keyObservers)
         }
         return FileState(slot: slot)
     }
@@ -54,7 +54,8 @@ extension Application {
             FileSlot(
                 key: key, kind: .secure, initialValue: initial,
                 fileURL: try fileURL(forKey: key, in: secureStateFolder, extension: "sealed"),
-                codec: .sealed(keys: secureKeys), applicationObservers: keyObservers)
+                codec: .sealed(keys: secureKeys), coordinator: preferences.coordinator,
+                applicationObservers: keyObservers)
         }
         return SecureState(slot: slot)
     }

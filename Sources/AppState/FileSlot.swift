@@ -5,8 +5,11 @@ import Synchronization
 /// The storage of file and secure state: one file of its own in the container, written atomically
 /// (temporary file, fsync, rename) on every change, and read once and kept until a container switch.
 ///
-/// All file work of one state is serialised, so the kept value always matches the last file written and
-/// a read-modify-write is one step against other writers in this process.
+/// All file work of one state is serialised, so the kept value always matches the last file written.
+/// Every read and write also holds the ``Preferences/StoreCoordinator``'s cross-process lock and goes
+/// where it says: ``update(_:)`` reads the file afresh under that lock, so it is one step against every
+/// other writer, in this process or another; and a write made after a switch this process missed lands
+/// in the container it read, never in the one live now.
 final class FileSlot<Value: Codable & Sendable>: StateSlot {
     /// The value read or written last, with the bytes of its file (nil when there is no file).
     private struct Loaded {
@@ -20,13 +23,15 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     let fileURL: URL
     let changes: ChangePublisher<Value>
     private let codec: FileStateCodec<Value>
+    private let coordinator: any StoreCoordinator
     private let fileLock = Mutex(())
     private let loaded = Mutex<Loaded?>(nil)
 
     init(
         key: String, kind: StateKind, initialValue: Value, fileURL: URL, codec: FileStateCodec<Value>,
-        applicationObservers: ObserverList<StateKeyChange>
+        coordinator: any StoreCoordinator, applicationObservers: ObserverList<StateKeyChange>
     ) {
+        self.coordinator = coordinator
         self.key = key
         self.kind = kind
         self.initialValue = initialValue
@@ -45,7 +50,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     func write(_ newValue: Value) throws {
         let bytes = try codec.encode(newValue, key)
         try fileLock.withLock { _ in
-            try writeFile(bytes)
+            try coordinated { location in try writeFile(bytes, to: location.url) }
             loaded.withLock { $0 = Loaded(value: newValue, bytes: bytes) }
         }
         changes.publish(newValue, reason: .changed)
@@ -54,12 +59,14 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
         var result: Result?
         let newValue = try fileLock.withLock { _ in
-            var value = try loadLocked().value
-            result = try body(&value)
-            let bytes = try codec.encode(value, key)
-            try writeFile(bytes)
-            loaded.withLock { $0 = Loaded(value: value, bytes: bytes) }
-            return value
+            try coordinated { location in
+                var value = try readFile(at: location.url).value
+                result = try body(&value)
+                let bytes = try codec.encode(value, key)
+                try writeFile(bytes, to: location.url)
+                loaded.withLock { $0 = Loaded(value: value, bytes: bytes) }
+                return value
+            }
         }
         changes.publish(newValue, reason: .changed)
         return result!
@@ -67,13 +74,15 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
 
     func reset() throws {
         try fileLock.withLock { _ in
-            do {
-                try FileManager.default.removeItem(at: fileURL)
-            } catch CocoaError.fileNoSuchFile {
-                // Already absent: the initial value.
-            } catch {
-                if FileManager.default.fileExists(atPath: fileURL.path) {
-                    throw AppStateError.io(path: fileURL.path, operation: "remove", reason: "\(error)")
+            try coordinated { location in
+                do {
+                    try FileManager.default.removeItem(at: location.url)
+                } catch CocoaError.fileNoSuchFile {
+                    // Already absent: the initial value.
+                } catch {
+                    if FileManager.default.fileExists(atPath: location.url.path) {
+                        throw AppStateError.io(path: location.url.path, operation: "remove", reason: "\(error)")
+                    }
                 }
             }
             loaded.withLock { $0 = Loaded(value: initialValue, bytes: nil) }
@@ -106,22 +115,36 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     /// The kept value, or the file's (or the initial value when there is no file), now kept. Call under `fileLock`.
     private func loadLocked() throws -> Loaded {
         if let kept = loaded.withLock({ $0 }) { return kept }
-        let bytes: Data?
-        do {
-            bytes = try AtomicFile.read(fileURL)
-        } catch let error as PreferencesError {
-            throw AppStateError.storage(key: key, error)
-        }
-        let value = try bytes.map { try codec.decode($0, key, fileURL.path) } ?? initialValue
-        let fresh = Loaded(value: value, bytes: bytes)
+        let fresh = try coordinated { location in try readFile(at: location.url) }
         loaded.withLock { $0 = fresh }
         return fresh
     }
 
-    /// Writes the file atomically. Call under `fileLock`.
-    private func writeFile(_ bytes: Data) throws {
+    /// The value of the file at `url` (the initial value when there is none).
+    private func readFile(at url: URL) throws -> Loaded {
+        let bytes: Data?
         do {
-            try AtomicFile.write(bytes, to: fileURL, permissions: codec.permissions)
+            bytes = try AtomicFile.read(url)
+        } catch let error as PreferencesError {
+            throw AppStateError.storage(key: key, error)
+        }
+        let value = try bytes.map { try codec.decode($0, key, url.path) } ?? initialValue
+        return Loaded(value: value, bytes: bytes)
+    }
+
+    /// Writes the file at `url` atomically. Call under `fileLock`.
+    private func writeFile(_ bytes: Data, to url: URL) throws {
+        do {
+            try AtomicFile.write(bytes, to: url, permissions: codec.permissions)
+        } catch let error as PreferencesError {
+            throw AppStateError.storage(key: key, error)
+        }
+    }
+
+    /// Runs `body` under the coordinator's cross-process lock with where this state's file is now.
+    private func coordinated<T>(_ body: (StoreLocation) throws -> T) throws -> T {
+        do {
+            return try coordinator.withLock(forLiveFile: fileURL, body)
         } catch let error as PreferencesError {
             throw AppStateError.storage(key: key, error)
         }

@@ -36,8 +36,12 @@ extension AppContainer {
                 try switchLocked(to: Container.defaultUUID, completed: &completed)
             }
             let trash = try makeTrashFolder()
-            try FileSystem.rename(layout.containerFolder(uuid), to: layout.absolute(trash))
-            try FileSystem.syncDirectory(layout.containers)
+            // Under the stores lock, so a store writer that read this container never writes into its
+            // folder on its way out.
+            try HomeLock.holdingStores(layout) {
+                try FileSystem.rename(layout.containerFolder(uuid), to: layout.absolute(trash))
+                try FileSystem.syncDirectory(layout.containers)
+            }
             try FileSystem.removeTree(layout.absolute(trash))
         }
     }

@@ -81,8 +81,13 @@ extension AppContainer {
     }
 
     /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and
-    /// rethrows the failure.
+    /// rethrows the failure. Holds the stores lock throughout, so no store writer sees the home half
+    /// switched or an outdated epoch.
     func run(_ journal: Journal) throws {
+        try HomeLock.holdingStores(layout) { try runLocked(journal) }
+    }
+
+    private func runLocked(_ journal: Journal) throws {
         let runner = JournalRunner(layout: layout, report: { [self] in report($0) })
         try runner.write(journal)
         do {

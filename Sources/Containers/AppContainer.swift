@@ -161,7 +161,9 @@ public final class AppContainer: Sendable {
     /// Finishes a journal left by a crash and clears what interrupted operations leave behind.
     private func repairLocked() throws {
         let runner = JournalRunner(layout: layout, report: { _ in })
-        try runner.recover()
+        if try FileSystem.exists(layout.journal) {
+            try HomeLock.holdingStores(layout) { _ = try runner.recover() }
+        }
         try FileSystem.removeTree(layout.trash)
         try FileSystem.removeTree(layout.removedBookkeeping)
         try removeTemporaryFiles(in: layout.bookkeeping)

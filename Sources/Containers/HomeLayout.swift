@@ -5,7 +5,8 @@ import Foundation
 /// ```
 /// <home>/.envscript-containers/
 ///     lock                        flock(2) target held by every changing operation
-///     state.json                  the active container's UUID
+///     stores.lock                 flock(2) target held by every writer of a container's stores
+///     state.json                  the active container's UUID and the switch generation
 ///     journal.json                present only while a switch (or clean, delete) is under way
 ///     containers/<UUID>/container.json
 ///     containers/<UUID>/data/     the container's entries while it is not the active one
@@ -38,6 +39,7 @@ struct HomeLayout: Sendable {
     var bookkeeping: String { home + "/" + Self.bookkeepingName }
     var removedBookkeeping: String { home + "/" + Self.removedBookkeepingName }
     var lock: String { bookkeeping + "/lock" }
+    var storesLock: String { bookkeeping + "/stores.lock" }
     var state: String { bookkeeping + "/state.json" }
     var journal: String { bookkeeping + "/journal.json" }
     var containers: String { bookkeeping + "/containers" }

@@ -8,39 +8,59 @@ import Musl
 import Darwin
 #endif
 
-/// The exclusive `flock(2)` on a home's lock file, so that two processes never change one home at once.
+/// The exclusive `flock(2)` locks of a home, so that processes never change one home at once.
 ///
-/// The lock dies with its process, so a crashed switch never leaves a home locked. ``AppContainer/reset()``
-/// removes the lock file with the rest of the bookkeeping; a process that was waiting then holds a lock
-/// on a removed file, notices that the path names another file (or none), and locks again.
+/// Two locks, always taken in this order when both are held:
+/// - the **home lock** (`lock`), held by every changing operation of the engine for its whole length
+///   (hooks, participants, moves);
+/// - the **stores lock** (`stores.lock`), held briefly by every writer of a container's stores (a
+///   preferences flush, a file-state write) and by the engine only while entries move and the active
+///   container is recorded. A store writer never takes the home lock, so a switch waiting for its
+///   participants to flush never waits for itself.
+///
+/// A lock dies with its process, so a crash never leaves a home locked. ``AppContainer/reset()`` removes
+/// the lock files with the rest of the bookkeeping; a process that was waiting then holds a lock on a
+/// removed file, notices that the path names another file (or none), and locks again.
 enum HomeLock {
     /// Runs `body` holding the home's lock, waiting for it as long as needed and creating the
     /// bookkeeping folder if needed.
     static func holding<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result {
-        let descriptor = try acquire(layout)
+        let descriptor = try acquire(layout.lock, layout: layout)
         defer { close(descriptor) } // closing the last descriptor releases the flock
         return try body()
     }
 
-    /// Blocks until this process holds the home's lock; returns the locked descriptor.
-    private static func acquire(_ layout: HomeLayout) throws -> Int32 {
+    /// Runs `body` holding the home's stores lock (see the type's documentation).
+    ///
+    /// - Throws: ``ContainerError/reentrantOperation(_:)`` when this thread holds it already, which
+    ///   would otherwise wait for itself forever.
+    static func holdingStores<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result {
+        let claim = try ReentrancyGuard.claim(home: layout.storesLock, operation: "write a container's stores")
+        defer { ReentrancyGuard.release(claim) }
+        let descriptor = try acquire(layout.storesLock, layout: layout)
+        defer { close(descriptor) }
+        return try body()
+    }
+
+    /// Blocks until this process holds the lock on the file at `path`; returns the locked descriptor.
+    private static func acquire(_ path: String, layout: HomeLayout) throws -> Int32 {
         while true {
             try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
-            let descriptor = open(layout.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             if descriptor < 0 {
                 // The folder may have just been removed by a reset in another process.
                 if errno == ENOENT { continue }
-                throw ContainerError.io(path: layout.lock, underlying: SystemCallError("open"))
+                throw ContainerError.io(path: path, underlying: SystemCallError("open"))
             }
             while flock(descriptor, LOCK_EX) != 0 {
                 if errno == EINTR { continue }
                 let failure = SystemCallError("flock")
                 close(descriptor)
-                throw ContainerError.io(path: layout.lock, underlying: failure)
+                throw ContainerError.io(path: path, underlying: failure)
             }
             var held = stat()
             var current = stat()
-            if fstat(descriptor, &held) == 0, lstat(layout.lock, &current) == 0,
+            if fstat(descriptor, &held) == 0, lstat(path, &current) == 0,
                held.st_dev == current.st_dev, held.st_ino == current.st_ino {
                 return descriptor
             }

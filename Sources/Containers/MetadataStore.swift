@@ -1,9 +1,24 @@
 import Foundation
 
-/// The contents of `state.json`: which container's entries are in the live home.
+/// The contents of `state.json`: which container's entries are in the live home, and how many switches
+/// brought them there.
 struct ActivationState: Codable, Sendable, Equatable {
     var version = 1
     var activeContainer: UUID
+    /// Bumped by every switch (records written before generations existed read as 0).
+    var generation: UInt64 = 0
+
+    init(activeContainer: UUID, generation: UInt64) {
+        self.activeContainer = activeContainer
+        self.generation = generation
+    }
+
+    init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        version = try values.decode(Int.self, forKey: .version)
+        activeContainer = try values.decode(UUID.self, forKey: .activeContainer)
+        generation = try values.decodeIfPresent(UInt64.self, forKey: .generation) ?? 0
+    }
 }
 
 /// Reads and writes the bookkeeping files: `state.json` and each container's `container.json`.
@@ -21,22 +36,35 @@ struct MetadataStore: Sendable {
 
     /// The UUID of the active container.
     func activeUUID() throws -> UUID {
+        try activation().activeContainer
+    }
+
+    /// The active container and the switch generation.
+    func activation() throws -> ActivationState {
         guard let data = try FileSystem.read(layout.state) else {
-            if try hasOnlyDefault() { return Container.defaultUUID }
+            if try hasOnlyDefault() { return ActivationState(activeContainer: Container.defaultUUID, generation: 0) }
             throw ContainerError.corruptMetadata(
                 path: layout.state,
                 reason: "it is missing although containers exist, so the active container is unknown; write {\"activeContainer\": \"<UUID of the container whose entries are in the home>\", \"version\": 1}")
         }
         do {
-            return try JSONDecoder().decode(ActivationState.self, from: data).activeContainer
+            return try JSONDecoder().decode(ActivationState.self, from: data)
         } catch {
             throw ContainerError.corruptMetadata(path: layout.state, reason: "not a state record: \(error)")
         }
     }
 
-    /// Records `uuid` as the active container.
+    /// Records `uuid` as the active container, one generation after the recorded one. Recording the
+    /// container already recorded does nothing, so replaying a committed journal keeps the generation.
     func recordActive(_ uuid: UUID, staged: () -> Void = {}) throws {
-        try FileSystem.writeAtomically(encode(ActivationState(activeContainer: uuid)), to: layout.state, staged: staged)
+        var previous: UInt64 = 0
+        if try FileSystem.exists(layout.state) {
+            let current = try activation()
+            if current.activeContainer == uuid { return }
+            previous = current.generation
+        }
+        let state = ActivationState(activeContainer: uuid, generation: previous &+ 1)
+        try FileSystem.writeAtomically(encode(state), to: layout.state, staged: staged)
     }
 
     /// Whether the bookkeeping knows no container other than DEFAULT, which is then necessarily active.

@@ -33,6 +33,8 @@ public final class EnvScriptHost {
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
+    /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
+    let storeCoordinator: ContainerStoreCoordinator
 
     let logger = Logger(label: "envscript.host")
     /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them.
@@ -44,13 +46,15 @@ public final class EnvScriptHost {
         self.configuration = configuration
         try Self.prepareHome(configuration.home)
         lua = try LuaState(options: configuration.lua)
-        preferences = PreferencesStore(home: configuration.home, appID: configuration.appID)
-        tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
         containers = try AppContainer(home: configuration.home)
+        storeCoordinator = try ContainerStoreCoordinator(containers: containers)
+        preferences = PreferencesStore(home: configuration.home, appID: configuration.appID, coordinator: storeCoordinator)
+        tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
         application = Application(
             home: configuration.home, appID: configuration.appID, preferences: preferences,
             secureKey: .keyFile(configuration.secureKeyFile), containerID: try containers.activeContainer.uuid)
-        switchParticipant = HostSwitchParticipant(containers: containers, application: application, tweaks: tweaks, logger: logger)
+        switchParticipant = HostSwitchParticipant(
+            containers: containers, application: application, tweaks: tweaks, storeCoordinator: storeCoordinator, logger: logger)
         containers.add(participant: switchParticipant)
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)

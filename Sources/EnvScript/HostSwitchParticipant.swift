@@ -10,12 +10,17 @@ final class HostSwitchParticipant: SwitchParticipant {
     private let containers: AppContainer
     private let application: Application
     private let tweaks: TweakManager
+    private let storeCoordinator: ContainerStoreCoordinator
     private let logger: Logger
 
-    init(containers: AppContainer, application: Application, tweaks: TweakManager, logger: Logger) {
+    init(
+        containers: AppContainer, application: Application, tweaks: TweakManager,
+        storeCoordinator: ContainerStoreCoordinator, logger: Logger
+    ) {
         self.containers = containers
         self.application = application
         self.tweaks = tweaks
+        self.storeCoordinator = storeCoordinator
         self.logger = logger
     }
 
@@ -24,6 +29,7 @@ final class HostSwitchParticipant: SwitchParticipant {
     }
 
     func containerDidSwitch() {
+        storeCoordinator.followLiveContainer()
         do {
             // The new container is already recorded as active when participants are told.
             try application.containerDidSwitch(to: try containers.activeContainer.uuid)

@@ -14,6 +14,9 @@ public enum PreferencesError: Error, Sendable, CustomStringConvertible, Localize
     case decodingFailed(key: String, path: String, reason: String)
     /// A ``FileStore`` key that cannot name a file.
     case invalidKey(key: String, reason: String)
+    /// A write was not made because the data it would change no longer exists where it was read (for
+    /// example another process deleted the container); `reason` says what happened.
+    case writeRefused(path: String, reason: String)
 
     /// A message that says what failed and what to do about it.
     public var description: String {
@@ -30,6 +33,8 @@ public enum PreferencesError: Error, Sendable, CustomStringConvertible, Localize
             return "the value of key '\(key)' in '\(path)' does not decode as requested: \(reason)"
         case .invalidKey(let key, let reason):
             return "invalid file store key '\(key)': \(reason)"
+        case .writeRefused(let path, let reason):
+            return "refused to write '\(path)': \(reason)"
         }
     }
 

@@ -4,11 +4,21 @@ import Synchronization
 /// The key-value store of a container — its `UserDefaults` — kept as a property list at
 /// `<home>/Library/Preferences/<appID>.plist`.
 ///
-/// The file is read once, on first use, and cached. Changes are made in the cache and marked dirty;
-/// ``flush()`` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or every
-/// change is written at once when the store is created with `synchronous: true`. The home is always the
-/// live app home: containers are swapped underneath it by renames, so after a switch the runtime calls
-/// ``flush()`` before and ``reload()`` after, and the same store then serves the new container.
+/// The file is read once, on first use, and cached. Changes are made in the cache and remembered key by
+/// key; ``flush()`` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or
+/// every change is written at once when the store is created with `synchronous: true`. The home is
+/// always the live app home: containers are swapped underneath it by renames, so after a switch the
+/// runtime calls ``flush()`` before and ``reload()`` after, and the same store then serves the new
+/// container.
+///
+/// Several processes may use one file at once (an application and the command line, two instances of
+/// an app). A flush is a per-key merge under the ``StoreCoordinator``'s cross-process lock: it reads the
+/// file as it is now, applies only the keys this store changed since its last flush, writes the result
+/// and adopts what other processes wrote. So writers of different keys all survive, and writers of one
+/// key end with the value of whoever flushed last — never a mix. A key whose dictionary holds
+/// independent entries (tweak overrides by feature and variable) can be merged entry by entry, see
+/// ``mergeEntries(ofKey:depth:)``. ``synchronize()`` adopts other processes' changes without waiting
+/// for a change of one's own.
 ///
 /// All methods are thread-safe. Observers are called after the change, outside the store's locks, on the
 /// thread that made it, so they may read or write the store.
@@ -21,9 +31,11 @@ public final class PreferencesStore: Sendable {
     private struct State {
         /// nil until loaded, and again after a failed reload, so nothing is served from a stale file.
         var values: [String: PreferenceValue]?
-        /// Bumped by every change; the file holds `flushedGeneration`.
-        var generation: UInt64 = 0
-        var flushedGeneration: UInt64 = 0
+        /// What changed since the last flush, by path (a key, or a key and entries inside its
+        /// dictionary), with the new values (nil: removed).
+        var pending: [[String]: PreferenceValue?] = [:]
+        /// Keys whose dictionaries merge entry by entry, with how many levels deep.
+        var entryDepths: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -31,6 +43,8 @@ public final class PreferencesStore: Sendable {
     /// interleaves with a flush.
     private let fileLock = Mutex(())
     private let observers = ObserverList<PreferenceChange>()
+    /// Takes the cross-process lock around every read and write of the file, and says where it is.
+    public let coordinator: any StoreCoordinator
 
     /// The file of `appID`'s preferences under `home`: `<home>/Library/Preferences/<appID>.plist`.
     public static func fileURL(home: URL, appID: String) -> URL {
@@ -40,16 +54,21 @@ public final class PreferencesStore: Sendable {
 
     /// Creates the store of `appID` in the live app home `home`. Nothing is read until first use.
     ///
-    /// - Parameter synchronous: write every change to disk before returning (slower, never loses a change
-    ///   to a crash); otherwise changes wait for ``flush()``.
-    public convenience init(home: URL, appID: String, synchronous: Bool = false) {
-        self.init(fileURL: Self.fileURL(home: home, appID: appID), synchronous: synchronous)
+    /// - Parameters:
+    ///   - synchronous: write every change to disk before returning (slower, never loses a change to a
+    ///     crash); otherwise changes wait for ``flush()``.
+    ///   - coordinator: the cross-process lock and fencing of the file; by default a lock on its folder.
+    public convenience init(
+        home: URL, appID: String, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()
+    ) {
+        self.init(fileURL: Self.fileURL(home: home, appID: appID), synchronous: synchronous, coordinator: coordinator)
     }
 
     /// Creates a store over an explicit property-list file. Nothing is read until first use.
-    public init(fileURL: URL, synchronous: Bool = false) {
+    public init(fileURL: URL, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()) {
         self.fileURL = fileURL
         self.isSynchronous = synchronous
+        self.coordinator = coordinator
     }
 
     // MARK: Reading
@@ -114,8 +133,9 @@ public final class PreferencesStore: Sendable {
         try set(encoded, forKey: key)
     }
 
-    /// Changes several keys as one step: no other change is interleaved, and observers hear of each
-    /// changed key afterwards.
+    /// Changes several keys as one step: no other change in this process is interleaved, and observers
+    /// hear of each changed key afterwards. The keys whose values differ afterwards are what the next
+    /// flush writes; other processes' changes to other keys survive it.
     ///
     /// `body` runs under the store's lock: it must not call back into this store.
     @discardableResult
@@ -132,7 +152,11 @@ public final class PreferencesStore: Sendable {
                 let result = try body(&values)
                 if values != before {
                     state.values = values
-                    state.generation &+= 1
+                    for key in Set(before.keys).union(values.keys) where before[key] != values[key] {
+                        PendingChanges.record(
+                            from: before[key], to: values[key], path: [key], depth: state.entryDepths[key] ?? 0,
+                            into: &state.pending)
+                    }
                 }
                 after = values
                 return result
@@ -152,34 +176,33 @@ public final class PreferencesStore: Sendable {
 
     /// True when there are changes not yet written by ``flush()``.
     public var hasUnflushedChanges: Bool {
-        state.withLock { $0.generation != $0.flushedGeneration }
+        state.withLock { !$0.pending.isEmpty }
     }
 
-    /// Writes unflushed changes to the file atomically; does nothing when there are none.
+    /// Writes the keys changed since the last flush, merged into the file as it is now; does nothing
+    /// when there are none. Other processes' changes found in the file are adopted (observers hear of
+    /// them with reason ``PreferenceChange/Reason/reload``).
     ///
-    /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)``; the changes stay dirty and the
-    ///   file keeps its previous content.
+    /// When the process missed a switch of the home, the write goes to the file of the container it
+    /// read, wherever that container now waits, never into the container live now; the cache keeps
+    /// serving the container it read until ``reload()``.
+    ///
+    /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)``,
+    ///   ``PreferencesError/writeRefused(path:reason:)``; the changes stay pending and the file keeps
+    ///   its previous content.
     public func flush() throws {
-        try fileLock.withLock { _ in
-            let pending = state.withLock { state -> (values: [String: PreferenceValue], generation: UInt64)? in
-                guard state.generation != state.flushedGeneration, let values = state.values else { return nil }
-                return (values, state.generation)
-            }
-            guard let pending else { return }
-            let data: Data
-            do {
-                data = try PropertyListSerialization.data(
-                    fromPropertyList: pending.values.mapValues(\.propertyListObject), format: .binary, options: 0)
-            } catch {
-                throw PreferencesError.writeFailed(path: fileURL.path, step: "serialise", reason: "\(error)")
-            }
-            try AtomicFile.write(data, to: fileURL)
-            state.withLock { state in state.flushedGeneration = max(state.flushedGeneration, pending.generation) }
-        }
+        if !hasUnflushedChanges { return }
+        try mergeWithFile(always: false)
     }
 
-    /// Drops the cache, unflushed changes included, and re-reads the file — after a container switch,
-    /// or after another process changed it. Observers hear of every key whose value differs.
+    /// Writes the pending changes as ``flush()`` does, and adopts the changes other processes made to
+    /// the file even when there are none of one's own.
+    public func synchronize() throws {
+        try mergeWithFile(always: true)
+    }
+
+    /// Drops the cache, unflushed changes included, and re-reads the file — after a container switch.
+    /// Observers hear of every key whose value differs.
     ///
     /// - Throws: ``PreferencesError/corruptFile(path:reason:)``; the cache then stays empty, so later
     ///   reads fail the same way instead of serving the previous file's values.
@@ -187,11 +210,11 @@ public final class PreferencesStore: Sendable {
         let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
         do {
             (old, new) = try fileLock.withLock { _ in
-                let new = try readFile()
+                let new = try coordinator.withLock(forLiveFile: fileURL) { location in try readFile(location.url) }
                 let old = state.withLock { state in
                     defer {
                         state.values = new
-                        state.flushedGeneration = state.generation
+                        state.pending = [:]
                     }
                     return state.values
                 }
@@ -200,11 +223,47 @@ public final class PreferencesStore: Sendable {
         } catch {
             state.withLock { state in
                 state.values = nil
-                state.flushedGeneration = state.generation
+                state.pending = [:]
             }
             throw error
         }
         if let old { notifyDifferences(from: old, to: new, reason: .reload) }
+    }
+
+    /// The per-key merge of ``flush()`` and ``synchronize()``.
+    private func mergeWithFile(always: Bool) throws {
+        let adopted: (old: [String: PreferenceValue], new: [String: PreferenceValue])? = try fileLock.withLock { _ in
+            let pending = state.withLock { $0.pending }
+            guard always || !pending.isEmpty else { return nil }
+            let (merged, isLive) = try coordinator.withLock(forLiveFile: fileURL) { location in
+                var merged = try readFile(location.url)
+                for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
+                if !pending.isEmpty { try writeFile(merged, to: location.url) }
+                return (merged, location.isLive)
+            }
+            return state.withLock { state in
+                // Keys changed again while the file was written stay pending, with their newer values.
+                for (key, value) in pending where state.pending[key] == value {
+                    state.pending.removeValue(forKey: key)
+                }
+                guard isLive, let old = state.values else { return nil }
+                var new = merged
+                for (path, value) in state.pending { PendingChanges.apply(value, at: path[...], to: &new) }
+                state.values = new
+                return (old, new)
+            }
+        }
+        if let adopted { notifyDifferences(from: adopted.old, to: adopted.new, reason: .reload) }
+    }
+
+    /// Merges the dictionary under `key` entry by entry, `depth` levels deep, instead of as one value.
+    ///
+    /// With depth 2, two processes that each set one entry `key → feature → variable` both keep theirs,
+    /// where a whole-key merge would keep only the last writer's dictionary. Use it only for
+    /// dictionaries whose entries are independent values; a `Codable` value must stay whole, or two
+    /// writers of different fields would leave a mix neither wrote.
+    public func mergeEntries(ofKey key: String, depth: Int) {
+        state.withLock { $0.entryDepths[key] = max(0, depth) }
     }
 
     // MARK: Observation
@@ -233,15 +292,28 @@ public final class PreferencesStore: Sendable {
         if state.withLock({ $0.values != nil }) { return }
         try fileLock.withLock { _ in
             if state.withLock({ $0.values != nil }) { return }
-            let loaded = try readFile()
+            let loaded = try coordinator.withLock(forLiveFile: fileURL) { location in try readFile(location.url) }
             state.withLock { state in
                 if state.values == nil { state.values = loaded }
             }
         }
     }
 
-    /// Reads and parses the file; a missing or empty file is an empty store.
-    private func readFile() throws -> [String: PreferenceValue] {
+    /// Serialises `values` and writes them to `url` atomically.
+    private func writeFile(_ values: [String: PreferenceValue], to url: URL) throws {
+        let data: Data
+        do {
+            data = try PropertyListSerialization.data(
+                fromPropertyList: values.mapValues(\.propertyListObject), format: .binary, options: 0)
+        } catch {
+            throw PreferencesError.writeFailed(path: url.path, step: "serialise", reason: "\(error)")
+        }
+        try AtomicFile.write(data, to: url)
+    }
+
+    /// Reads and parses the file at `url`; a missing or empty file is an empty store.
+    private func readFile(_ url: URL) throws -> [String: PreferenceValue] {
+        let fileURL = url
         guard let data = try AtomicFile.read(fileURL), !data.isEmpty else { return [:] }
         let object: Any
         do {

@@ -35,6 +35,8 @@ public final class OverridesTweakProvider: MutableTweakProvider {
         self.preferenceKey = preferenceKey
         self.flushesEachChange = flushesEachChange
         let changes = self.changes
+        // Each override is its own value: processes setting different overrides at once all keep theirs.
+        store.mergeEntries(ofKey: preferenceKey, depth: 2)
         storeObservation = store.observe(key: preferenceKey) { change in
             let keys = Self.changedKeys(from: change.oldValue, to: change.newValue)
             if !keys.isEmpty { changes.send(TweakProviderChange(provider: name, keys: keys)) }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// Several processes writing one home's stores at the same moment: nothing is lost (issue "One home,
+/// many processes"). Each process reads the property list, changes its keys and writes it back; the
+/// per-key merge under the home's stores lock keeps every other process's keys.
+@Suite struct SharedHomeWriteTests {
+    static let processes = 8
+
+    /// Starts `count` processes at once, each running `script(index)`, and waits for all of them.
+    private func runAtOnce(_ scratch: Scratch, home: String, count: Int, script: (Int) -> String) throws {
+        var running: [BackgroundProcess] = []
+        for index in 1...count {
+            let file = try scratch.write("writer\(index).lua", script(index))
+            running.append(try BackgroundProcess(["run", "--home", home, "--no-init", file], in: scratch.url))
+        }
+        for process in running {
+            let outcome = process.wait()
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+        }
+    }
+
+    @Test func eightProcessesSettingDistinctOverridesKeepAllOfThem() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        try runAtOnce(scratch, home: home, count: Self.processes) { index in
+            "for i = 1, 200 do tweak.set('writer\(index)', 'k' .. i, i) end"
+        }
+        let list = try scratch.run("tweak", "list", "--json", "--home", home, "--no-init")
+        #expect(list.status == 0, "\(list.standardError)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        #expect(records.count == Self.processes * 200)
+        for index in 1...Self.processes {
+            let mine = records.filter { $0["feature"] as? String == "writer\(index)" }
+            #expect(mine.count == 200, "writer \(index) kept \(mine.count) of 200 overrides")
+            #expect(mine.allSatisfy { "k\($0["value"] as? Int ?? -1)" == $0["variable"] as? String })
+        }
+    }
+
+    @Test func eightProcessesSettingDistinctStoredStateKeepAllOfIt() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        try runAtOnce(scratch, home: home, count: Self.processes) { index in
+            """
+            for i = 1, 200 do
+                local key = 'writer\(index).k' .. i
+                state.stored(key, 0)
+                state.set(key, i)
+            end
+            """
+        }
+        try scratch.write("count.lua", """
+            local found = 0
+            for writer = 1, \(Self.processes) do
+                for i = 1, 200 do
+                    local key = 'writer' .. writer .. '.k' .. i
+                    state.stored(key, 0)
+                    if state.get(key) == i then found = found + 1 end
+                end
+            end
+            print(found)
+            """)
+        let count = try scratch.run("run", "--home", home, "--no-init", "count.lua")
+        #expect(count.status == 0, "\(count.standardError)")
+        #expect(count.standardOutput == "\(Self.processes * 200)\n")
+    }
+
+    @Test func concurrentTweakSetCommandsKeepEveryOverride() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        let rounds = 40
+        for round in 1...rounds {
+            let running = try (1...Self.processes).map { index in
+                try BackgroundProcess(
+                    ["tweak", "set", "cli\(index)", "k\(round)", "\(round)", "--home", home, "--no-init"], in: scratch.url)
+            }
+            for process in running {
+                let outcome = process.wait()
+                #expect(outcome.status == 0, "\(outcome.standardError)")
+            }
+        }
+        let list = try scratch.run("tweak", "list", "--json", "--home", home, "--no-init")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        #expect(records.count == Self.processes * rounds)
+    }
+
+    @Test func writersOfOneKeyEndWithOneOfTheWrittenValues() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        try runAtOnce(scratch, home: home, count: Self.processes) { index in
+            "for i = 1, 50 do tweak.set('shared', 'value', \(index) * 1000 + i); tweak.set('own\(index)', 'last', i) end"
+        }
+        let list = try scratch.run("tweak", "list", "--json", "--home", home, "--no-init")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let shared = try #require(records.first { $0["feature"] as? String == "shared" }?["value"] as? Int)
+        // The last value some writer wrote: its own 50th.
+        #expect((1...Self.processes).map { $0 * 1000 + 50 }.contains(shared))
+        for index in 1...Self.processes {
+            #expect(records.first { $0["feature"] as? String == "own\(index)" }?["value"] as? Int == 50)
+        }
+    }
+}
