@@ -61,26 +61,38 @@ extension AppContainer {
 
     /// Removes every entry of the container with `uuid`; see ``clean(container:)``.
     public func cleanContainer(uuid: UUID) throws {
-        try exclusively("clean a container") { _ in
-            _ = try existing(uuid)
-            let trash = try makeTrashFolder()
+        try exclusively("clean a container") { completed in
+            let cleaned = try existing(uuid)
             let isActive = try store.activeUUID() == uuid
-            var steps: [Journal.Step] = []
-            if isActive {
-                var planner = SwitchPlanner(layout: layout, rules: excludeRules)
-                try planner.planMoveOut(into: joinPath(trash, "live"), owner: "the trash")
-                steps = planner.steps
-            } else {
-                steps.append(.move(from: HomeLayout.dataFolder(uuid), to: joinPath(trash, "data")))
-                steps.append(.makeDirectory(path: HomeLayout.dataFolder(uuid), mode: 0o755))
+            // Other processes reading the active container reload once it is empty.
+            let remote = isActive ? try prepareRemote(.clean, to: cleaned, from: cleaned) : nil
+            try abandoningRemote(remote) {
+                try cleanLocked(uuid, isActive: isActive)
             }
-            steps.append(.move(from: HomeLayout.hiddenFolder(uuid), to: joinPath(trash, "hidden")))
-            try run(Journal(
-                operation: "clean container \(uuid.uuidString)", steps: steps,
-                activeAfter: nil, metadataAfter: [], removeAfter: [trash]))
-            if isActive {
-                for participant in observers.participants() { participant.object.containerDidSwitch() }
-            }
+            if let remote { completed = CompletedSwitch(to: cleaned, from: cleaned, remote: remote, announces: false) }
+        }
+    }
+
+    private func cleanLocked(_ uuid: UUID, isActive: Bool) throws {
+        let trash = try makeTrashFolder()
+        var steps: [Journal.Step] = []
+        if isActive {
+            var planner = SwitchPlanner(layout: layout, rules: excludeRules)
+            try planner.planMoveOut(into: joinPath(trash, "live"), owner: "the trash")
+            steps = planner.steps
+        } else {
+            steps.append(.move(from: HomeLayout.dataFolder(uuid), to: joinPath(trash, "data")))
+            steps.append(.makeDirectory(path: HomeLayout.dataFolder(uuid), mode: 0o755))
+        }
+        steps.append(.move(from: HomeLayout.hiddenFolder(uuid), to: joinPath(trash, "hidden")))
+        try run(Journal(
+            operation: "clean container \(uuid.uuidString)", steps: steps,
+            activeAfter: nil, metadataAfter: [], removeAfter: [trash]))
+        if isActive {
+            // A new generation, so that every process reading the container notices it was emptied.
+            try HomeLock.holdingStores(layout) { try store.bumpGeneration() }
+            try noteOwnChange()
+            for participant in observers.participants() { participant.object.containerDidSwitch() }
         }
     }
 
@@ -163,7 +175,14 @@ extension AppContainer {
             try FileSystem.removeTree(layout.removedBookkeeping)
             try FileSystem.rename(layout.bookkeeping, to: layout.removedBookkeeping)
             try FileSystem.syncDirectory(layout.home)
+            // The running hosts stay attached: their records (and the locks they hold) come back.
+            let removedHosts = layout.removedBookkeeping + "/hosts"
+            if try FileSystem.exists(removedHosts) {
+                try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
+                try FileSystem.rename(removedHosts, to: layout.hosts)
+            }
             try FileSystem.removeTree(layout.removedBookkeeping)
+            try noteOwnChange()
         }
     }
 

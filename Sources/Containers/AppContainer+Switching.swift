@@ -53,8 +53,21 @@ extension AppContainer {
         } catch {
             throw ContainerError.switchCancelled(underlying: error)
         }
+        // The other processes attached to the home: their flush and will-change hooks (any may refuse).
+        let remote = try prepareRemote(.switch, to: target, from: from)
         report(.willChangeDone)
 
+        try abandoningRemote(remote) {
+            try moveEntriesLocked(from: from, to: target, remote: remote, completed: &completed)
+        }
+    }
+
+    /// The rest of a switch once everyone agreed: flush, moves, commit, reload.
+    private func moveEntriesLocked(
+        from: Container, to target: Container, remote: PreparedHomeChange?, completed: inout CompletedSwitch?
+    ) throws {
+        let activeUUID = from.uuid
+        let targetUUID = target.uuid
         let participants = observers.participants()
         do {
             for participant in participants { try participant.object.prepareForSwitch() }
@@ -74,10 +87,11 @@ extension AppContainer {
             operation: "switch from '\(from.name)' (\(from.uuid.uuidString)) to '\(target.name)' (\(target.uuid.uuidString))",
             steps: planner.steps, activeAfter: targetUUID, metadataAfter: [activated], removeAfter: [])
         try run(journal)
+        try noteOwnChange()
 
         for participant in participants { participant.object.containerDidSwitch() }
         report(.participantsReloaded)
-        completed = CompletedSwitch(to: activated, from: from)
+        completed = CompletedSwitch(to: activated, from: from, remote: remote)
     }
 
     /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and

@@ -23,12 +23,18 @@ public final class AppContainer: Sendable {
     let store: MetadataStore
     let observers = ChangeObservers()
 
-    private struct Settings: Sendable {
+    struct Settings: Sendable {
         var excludeFiles: [String] = []
         var stepObserver: (@Sendable (SwitchStep) -> Void)?
+        var remoteParticipants: (any RemoteParticipants)?
+        /// The epoch this instance last saw the home in: after its own changes, and after catching up
+        /// with other processes' (``synchronizeWithHome()``).
+        var knownEpoch: HomeEpoch?
+        /// The processes that took part in this instance's last change.
+        var lastRemoteParticipants: [Int32] = []
     }
 
-    private let settings = Mutex(Settings())
+    let settings = Mutex(Settings())
     /// Serialises this instance's changing operations; the file lock does the same across processes.
     private let gate = Mutex(())
 
@@ -50,6 +56,21 @@ public final class AppContainer: Sendable {
         if try FileSystem.exists(layout.bookkeeping) {
             try exclusively("open the home", initialize: false) { _ in }
         }
+        let opened = try epoch
+        settings.withLock { $0.knownEpoch = opened }
+    }
+
+    /// The other processes that take part in every change of this home (running hosts reached through
+    /// their control sockets), or nil. Without it, a change is refused while hosts are attached, since
+    /// they could not take their part.
+    public var remoteParticipants: (any RemoteParticipants)? {
+        get { settings.withLock { $0.remoteParticipants } }
+        set { settings.withLock { $0.remoteParticipants = newValue } }
+    }
+
+    /// The process ids of the other processes that took part in the last change this instance made.
+    public var lastChangeParticipants: [Int32] {
+        settings.withLock { $0.lastRemoteParticipants }
     }
 
     /// Path-suffix rules naming entries of the live home that are not part of any container: they stay
@@ -126,6 +147,10 @@ public final class AppContainer: Sendable {
     struct CompletedSwitch: Sendable {
         let to: Container
         let from: Container?
+        /// The other processes that prepared for it, told once the lock is released.
+        var remote: PreparedHomeChange?
+        /// Whether did-change delegates and hooks run (a clean only has participants reload).
+        var announces = true
     }
 
     /// Runs `body` holding this instance's gate and the home's file lock, after finishing any journal a
@@ -137,6 +162,7 @@ public final class AppContainer: Sendable {
         _ body: (inout CompletedSwitch?) throws -> Result
     ) throws -> Result {
         var completed: CompletedSwitch?
+        var finished: PreparedHomeChange?
         let outcome: Swift.Result<Result, any Error>
         do {
             let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
@@ -147,14 +173,16 @@ public final class AppContainer: Sendable {
                         try repairLocked()
                         if initialize { try store.initializeIfNeeded(now: Date()) }
                         let result = try body(&completed)
+                        finished = completed?.remote
                         try FileSystem.removeTree(layout.trash)
                         return result
                     }
                 }
             }
         }
-        // Outside the lock, so that did-change delegates and hooks may change containers again.
-        if let completed { announce(completed) }
+        // Outside the lock, so that other processes' did-change hooks, and ours, may change containers again.
+        if let finished { finishRemote(finished, committed: true) }
+        if let completed, completed.announces { announce(completed) }
         return try outcome.get()
     }
 

@@ -36,6 +36,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     case unsupportedFileType(path: String)
     /// A crash left a journal that could be neither finished nor undone.
     case recoveryFailed(journal: String, underlying: any Error)
+    /// Running hosts are attached to the home, and this instance has no way to let them take part.
+    case unreachableHosts(pids: [Int32])
 
     /// A message that says what failed and what to do about it.
     public var description: String {
@@ -68,6 +70,9 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "folder '\(folder)' holds an entry whose name is not valid UTF-8; rename it"
         case .unsupportedFileType(let path):
             return "'\(path)' is a socket, FIFO or device and cannot be copied; remove it and retry"
+        case .unreachableHosts(let pids):
+            let list = pids.map { "pid \($0)" }.joined(separator: ", ")
+            return "running hosts are attached to this home (\(list)) and could not take their part in the change; make it through EnvScript (an EnvScriptHost, or the envscript command), which reaches them, or stop them first"
         case .recoveryFailed(let journal, let underlying):
             return "an interrupted container switch recorded in '\(journal)' could be neither finished nor undone: \(underlying); fix the cause, then open the home again"
         }

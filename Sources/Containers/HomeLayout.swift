@@ -12,6 +12,7 @@ import Foundation
 ///     containers/<UUID>/data/     the container's entries while it is not the active one
 ///     containers/<UUID>/hidden/   its entries that collided with excluded files of the live home
 ///     trash/                      removed entries on their way out
+///     hosts/<id>.lock|json|sock   the running hosts attached to the home (see AttachedHosts)
 /// ```
 ///
 /// The bookkeeping folder is on the same file system as the home, so every move is a `rename(2)`.
@@ -44,6 +45,7 @@ struct HomeLayout: Sendable {
     var journal: String { bookkeeping + "/journal.json" }
     var containers: String { bookkeeping + "/containers" }
     var trash: String { bookkeeping + "/trash" }
+    var hosts: String { bookkeeping + "/hosts" }
 
     // Relative forms, as written in the journal.
     static func containerFolder(_ uuid: UUID) -> String { bookkeepingName + "/containers/" + uuid.uuidString }

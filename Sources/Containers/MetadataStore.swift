@@ -67,7 +67,14 @@ struct MetadataStore: Sendable {
         try FileSystem.writeAtomically(encode(state), to: layout.state, staged: staged)
     }
 
-    /// Whether the bookkeeping knows no container other than DEFAULT, which is then necessarily active.
+    /// Records the next generation with the same active container (after emptying it).
+    func bumpGeneration() throws {
+        let current = try activation()
+        let state = ActivationState(activeContainer: current.activeContainer, generation: current.generation &+ 1)
+        try FileSystem.writeAtomically(encode(state), to: layout.state)
+    }
+
+        /// Whether the bookkeeping knows no container other than DEFAULT, which is then necessarily active.
     private func hasOnlyDefault() throws -> Bool {
         guard try FileSystem.kind(at: layout.containers) == .directory else { return true }
         return try containerUUIDs().allSatisfy { $0 == Container.defaultUUID }

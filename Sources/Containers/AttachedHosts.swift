@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a running host publishes about itself in the home's bookkeeping (`hosts/<id>.json`), so that
+/// other processes can reach it before and after every change of the home.
+public struct AttachedHostRecord: Codable, Sendable, Equatable {
+    /// Unique for the attachment: two hosts of one process have different ids.
+    public var id: String
+    /// The host's process.
+    public var pid: Int32
+    /// Where its control API listens: the path of a Unix domain socket.
+    public var socketPath: String
+    /// The application identifier it opened the home with.
+    public var appID: String
+    /// When it attached.
+    public var attachedAt: Date
+    /// The version of the control API it speaks.
+    public var apiVersion: Int
+
+    /// A record.
+    public init(id: String, pid: Int32, socketPath: String, appID: String, attachedAt: Date, apiVersion: Int) {
+        self.id = id
+        self.pid = pid
+        self.socketPath = socketPath
+        self.appID = appID
+        self.attachedAt = attachedAt
+        self.apiVersion = apiVersion
+    }
+}
+
+/// The hosts attached to a home: `<home>/.envscript-containers/hosts/`.
+///
+/// A host holds an exclusive `flock(2)` on `hosts/<id>.lock` for as long as it is attached; the
+/// operating system drops it when the process dies, however it dies. So liveness needs no heartbeat
+/// and no timeout: a record whose lock can be taken belongs to a dead host, and is removed by whoever
+/// notices. The folder is part of the bookkeeping, never switched and never listed as a container;
+/// ``AppContainer/reset()`` keeps it.
+public struct AttachedHosts: Sendable {
+    let layout: HomeLayout
+
+    /// The attached hosts of `home`.
+    public init(home: URL) {
+        layout = HomeLayout(home: home)
+    }
+
+    init(layout: HomeLayout) {
+        self.layout = layout
+    }
+
+    /// The folder of the records.
+    public var folder: String { layout.hosts }
+
+    /// The socket path for attachment `id`: in the hosts folder, or — when that path is too long for a
+    /// Unix domain socket (108 bytes on Linux) — in a per-user folder of the system's temporary
+    /// directory, named after the home and the id. The record always says which.
+    public func socketPath(forID id: String) -> String {
+        let preferred = layout.hosts + "/" + id + ".sock"
+        if preferred.utf8.count < 100 { return preferred }
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        return temporary + "envscript-\(getuid())/" + id + ".sock"
+    }
+
+    /// Takes the liveness lock of a new attachment. Publish the record with ``Attachment/publish(_:)``
+    /// once the socket listens.
+    public func attach(id: String) throws -> Attachment {
+        try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
+        try FileSystem.makeDirectory(layout.hosts, mode: 0o755)
+        let lockPath = layout.hosts + "/" + id + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ContainerError.io(path: lockPath, underlying: SystemCallError("open")) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = SystemCallError("flock")
+            close(descriptor)
+            throw ContainerError.io(path: lockPath, underlying: failure)
+        }
+        return Attachment(layout: layout, id: id, descriptor: descriptor)
+    }
+
+    /// The records of the hosts alive now, oldest first; records of dead hosts are removed on the way.
+    public func live() throws -> [AttachedHostRecord] {
+        guard try FileSystem.kind(at: layout.hosts) == .directory else { return [] }
+        var records: [AttachedHostRecord] = []
+        for entry in try FileSystem.list(layout.hosts) where entry.name.hasSuffix(".json") {
+            let id = String(entry.name.dropLast(".json".count))
+            let recordPath = layout.hosts + "/" + entry.name
+            guard let data = try FileSystem.read(recordPath) else { continue }
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            guard let record = try? decoder.decode(AttachedHostRecord.self, from: data) else {
+                // A record that does not parse belongs to nobody reachable; a live writer never leaves one
+                // (records are written atomically), so it is debris.
+                if try !isLocked(id) { Attachment.removeFiles(layout: layout, id: id, socketPath: nil) }
+                continue
+            }
+            if try isLocked(id) {
+                records.append(record)
+            } else {
+                Attachment.removeFiles(layout: layout, id: id, socketPath: record.socketPath)
+            }
+        }
+        return records.sorted { $0.attachedAt < $1.attachedAt }
+    }
+
+    /// Whether the liveness lock of `id` is held by some process.
+    private func isLocked(_ id: String) throws -> Bool {
+        let lockPath = layout.hosts + "/" + id + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+        if descriptor < 0 { return false }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return false }
+        return errno == EWOULDBLOCK
+    }
+}
+
+/// One host's attachment to its home: the liveness lock, held until ``detach()`` or the process ends.
+public final class Attachment: @unchecked Sendable {
+    /// The attachment's id.
+    public let id: String
+    private let layout: HomeLayout
+    private var descriptor: Int32
+    private var socketPath: String?
+    private let lock = NSLock()
+
+    init(layout: HomeLayout, id: String, descriptor: Int32) {
+        self.layout = layout
+        self.id = id
+        self.descriptor = descriptor
+    }
+
+    deinit { detach() }
+
+    /// Writes the record other processes find the host by.
+    public func publish(_ record: AttachedHostRecord) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(record)
+        } catch {
+            throw ContainerError.io(path: layout.hosts, underlying: error)
+        }
+        lock.withLock { socketPath = record.socketPath }
+        try FileSystem.makeDirectory(layout.hosts, mode: 0o755)
+        try FileSystem.writeAtomically(data, to: layout.hosts + "/" + id + ".json")
+    }
+
+    /// Removes the record and the socket, and releases the lock. Calling it again does nothing.
+    public func detach() {
+        lock.withLock {
+            guard descriptor >= 0 else { return }
+            Self.removeFiles(layout: layout, id: id, socketPath: socketPath)
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    static func removeFiles(layout: HomeLayout, id: String, socketPath: String?) {
+        unlink(layout.hosts + "/" + id + ".json")
+        if let socketPath { unlink(socketPath) }
+        unlink(layout.hosts + "/" + id + ".lock")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A change of the home that other processes attached to it take part in.
+public struct HomeChange: Sendable, Equatable {
+    /// What kind of change.
+    public enum Kind: String, Sendable, Codable {
+        /// The active container changes from `from` to `to`.
+        case `switch`
+        /// The active container (`to`, equal to `from`) is emptied.
+        case clean
+    }
+
+    /// Unique per change, so that answers and late messages are never confused.
+    public var id: String
+    public var kind: Kind
+    /// The container active after the change.
+    public var to: Container
+    /// The container active before it.
+    public var from: Container
+
+    /// A change.
+    public init(id: String = UUID().uuidString, kind: Kind, to: Container, from: Container) {
+        self.id = id
+        self.kind = kind
+        self.to = to
+        self.from = from
+    }
+}
+
+/// The other processes that take part in every change of a home — whoever asks for it. Set on an
+/// ``AppContainer`` with ``AppContainer/remoteParticipants``; the EnvScript runtime reaches running
+/// hosts through their control sockets.
+///
+/// With the home locked, ``prepare(_:)`` asks each of them to flush and run its will-change hooks;
+/// after the change is committed (or abandoned) and the lock released, ``finish(_:committed:)`` lets
+/// them reload and run their did-change hooks.
+public protocol RemoteParticipants: Sendable {
+    /// Asks every other attached process to prepare for `change`.
+    ///
+    /// - Returns: what ``finish(_:committed:)`` needs (for example the processes that prepared).
+    /// - Throws: when one of them refused or did not answer in time; the change is then cancelled and
+    ///   ``finish(_:committed:)`` is called with `committed: false` for those that prepared, which must
+    ///   be part of the thrown error's cleanup or of the returned value.
+    func prepare(_ change: HomeChange) throws -> PreparedHomeChange
+
+    /// Tells the processes that prepared whether the change happened.
+    func finish(_ prepared: PreparedHomeChange, committed: Bool)
+}
+
+/// The outcome of ``RemoteParticipants/prepare(_:)``: the change and who prepared for it.
+public struct PreparedHomeChange: Sendable {
+    public var change: HomeChange
+    /// The process ids that took part.
+    public var participants: [Int32]
+    /// Whatever the participants' implementation needs to finish.
+    public var context: [String]
+
+    /// A prepared change.
+    public init(change: HomeChange, participants: [Int32], context: [String] = []) {
+        self.change = change
+        self.participants = participants
+        self.context = context
+    }
+}
