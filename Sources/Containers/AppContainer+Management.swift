@@ -146,7 +146,8 @@ extension AppContainer {
     }
 
     /// Returns the home to its state before any container existed: activates DEFAULT (a full switch,
-    /// which its will-change hooks may cancel), then removes every other container and all bookkeeping.
+    /// which its will-change hooks may cancel), then removes every other container and all bookkeeping
+    /// but the record of the application the home belongs to (``recordedApplicationID``).
     /// Excluded entries of the live home stay. A home never switched is left as it is.
     public func reset() throws {
         guard try FileSystem.exists(layout.bookkeeping) else { return }
@@ -159,7 +160,7 @@ extension AppContainer {
             try FileSystem.removeTree(layout.removedBookkeeping)
             try FileSystem.rename(layout.bookkeeping, to: layout.removedBookkeeping)
             try FileSystem.syncDirectory(layout.home)
-            try FileSystem.removeTree(layout.removedBookkeeping)
+            try ApplicationRecord.discardRemovedBookkeeping(layout)
         }
     }
 

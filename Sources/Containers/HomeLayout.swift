@@ -6,6 +6,7 @@ import Foundation
 /// <home>/.envscript-containers/
 ///     lock                        flock(2) target held by every changing operation
 ///     state.json                  the active container's UUID
+///     application.json            whose home it is: ApplicationRecord.swift (kept by reset)
 ///     journal.json                present only while a switch (or clean, delete) is under way
 ///     containers/<UUID>/container.json
 ///     containers/<UUID>/data/     the container's entries while it is not the active one
