@@ -162,7 +162,8 @@ extension AppContainer {
     }
 
     /// Returns the home to its state before any container existed: activates DEFAULT (a full switch,
-    /// which its will-change hooks may cancel), then removes every other container and all bookkeeping.
+    /// which its will-change hooks may cancel), then removes every other container and all bookkeeping
+    /// but the record of the application the home belongs to (``recordedApplicationID``).
     /// Excluded entries of the live home stay. A home never switched is left as it is.
     public func reset() throws {
         guard try FileSystem.exists(layout.bookkeeping) else { return }
@@ -181,7 +182,7 @@ extension AppContainer {
                 try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
                 try FileSystem.rename(removedHosts, to: layout.hosts)
             }
-            try FileSystem.removeTree(layout.removedBookkeeping)
+            try ApplicationRecord.discardRemovedBookkeeping(layout)
             try noteOwnChange()
         }
     }

@@ -52,7 +52,7 @@ public final class AppContainer: Sendable {
         guard FileManager.default.fileExists(atPath: layout.home, isDirectory: &isFolder), isFolder.boolValue else {
             throw ContainerError.homeNotFound(path: layout.home)
         }
-        try FileSystem.removeTree(layout.removedBookkeeping)
+        try ApplicationRecord.discardRemovedBookkeeping(layout)
         if try FileSystem.exists(layout.bookkeeping) {
             try exclusively("open the home", initialize: false) { _ in }
         }
@@ -193,7 +193,7 @@ public final class AppContainer: Sendable {
             try HomeLock.holdingStores(layout) { _ = try runner.recover() }
         }
         try FileSystem.removeTree(layout.trash)
-        try FileSystem.removeTree(layout.removedBookkeeping)
+        try ApplicationRecord.discardRemovedBookkeeping(layout)
         try removeTemporaryFiles(in: layout.bookkeeping)
         for uuid in try store.containerUUIDs() {
             try removeTemporaryFiles(in: layout.containerFolder(uuid))

@@ -7,6 +7,7 @@ import Foundation
 ///     lock                        flock(2) target held by every changing operation
 ///     stores.lock                 flock(2) target held by every writer of a container's stores
 ///     state.json                  the active container's UUID and the switch generation
+///     application.json            whose home it is: ApplicationRecord.swift (kept by reset)
 ///     journal.json                present only while a switch (or clean, delete) is under way
 ///     containers/<UUID>/container.json
 ///     containers/<UUID>/data/     the container's entries while it is not the active one

@@ -7,6 +7,9 @@
 //       <count> switches to randomly chosen other containers; prints "R" when ready to start, then "+"
 //       after each switch this process made, or "=" when another process had made the target active
 //       first
+//   ContainersCrashHelper claim <home> <application-id>
+//       prints "R", waits for a line on standard input, then settles the home's application identifier
+//       as <application-id> (recording it if the home has none) and prints the identifier
 //
 // ENVSCRIPT_CRASH_AT=<step> (a SwitchStep description such as "journal-written" or "moved-3") makes the
 // process kill itself with SIGKILL when a switch reaches that step.
@@ -50,7 +53,7 @@ while let index = arguments.firstIndex(of: "--exclude") {
     arguments.removeSubrange(index...(index + 1))
 }
 guard arguments.count >= 3 else {
-    fail("usage: switch <home> <name-or-uuid> | cycle <home> <count> <seed>, each with [--exclude RULE]...")
+    fail("usage: switch <home> <name-or-uuid> | cycle <home> <count> <seed>, each with [--exclude RULE]... | claim <home> <application-id>")
 }
 
 do {
@@ -84,6 +87,10 @@ do {
             guard let target = others.randomElement(using: &generator) else { fail("only one container") }
             try activate(target)
         }
+    case "claim":
+        say("R")
+        guard readLine() != nil else { fail("standard input ended before the signal to claim") }
+        say(try containers.settleApplicationID(requested: arguments[2], fallback: arguments[2], recording: true))
     default:
         fail("unknown command '\(arguments[0])'")
     }

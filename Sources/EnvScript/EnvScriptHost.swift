@@ -15,11 +15,17 @@ import Tweaks
 public final class EnvScriptHost {
     /// How this host was set up.
     public let configuration: HostConfiguration
+    /// The application identifier in use: the configured one, else the one recorded in the home, else
+    /// ``HostConfiguration/defaultAppID``. It names the preferences file and the secure key file.
+    public let appID: String
+    /// The key file of secure state in use (see ``HostConfiguration/secureKeyFile``).
+    public let secureKeyFile: URL
     /// The Lua state scripts run in. Use it under ``lock``.
     public let lua: LuaState
     /// Serialises every use of ``lua``.
     public let lock = HostLock()
-    /// The key-value store of the active container (`Library/Preferences/<appID>.plist` in the home).
+    /// The key-value store of the active container (`Library/Preferences/<appID>.plist` in the home,
+    /// with ``appID``).
     public let preferences: PreferencesStore
     /// The feature flags, configured by start-up scripts through the `tweak` module. Until a script
     /// sets a stack, it holds one provider: the overrides stored in ``preferences``.
@@ -40,19 +46,24 @@ public final class EnvScriptHost {
     /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them.
     private var kept: [ObjectIdentifier: (object: AnyObject, unregister: () -> Void)] = [:]
 
-    /// Creates the home folder when missing, opens a Lua state with the configured limits and
-    /// registers the host modules.
+    /// Creates the home folder when missing, settles the application identifier with the home's record,
+    /// opens a Lua state with the configured limits and registers the host modules.
+    ///
+    /// - Throws: ``HostError/appIDMismatch(home:recorded:requested:record:)`` when the home belongs to
+    ///   another application, ``HostError/homeUnusable(path:reason:)``, and the engines' errors.
     public init(configuration: HostConfiguration) throws {
         self.configuration = configuration
         try Self.prepareHome(configuration.home)
-        lua = try LuaState(options: configuration.lua)
         containers = try AppContainer(home: configuration.home)
+        appID = try configuration.settleAppID(in: containers)
+        secureKeyFile = configuration.secureKeyFile(appID: appID)
+        lua = try LuaState(options: configuration.lua)
         storeCoordinator = try ContainerStoreCoordinator(containers: containers)
-        preferences = PreferencesStore(home: configuration.home, appID: configuration.appID, coordinator: storeCoordinator)
+        preferences = PreferencesStore(home: configuration.home, appID: appID, coordinator: storeCoordinator)
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
         application = Application(
-            home: configuration.home, appID: configuration.appID, preferences: preferences,
-            secureKey: .keyFile(configuration.secureKeyFile), containerID: try containers.activeContainer.uuid)
+            home: configuration.home, appID: appID, preferences: preferences,
+            secureKey: .keyFile(secureKeyFile), containerID: try containers.activeContainer.uuid)
         switchParticipant = HostSwitchParticipant(
             containers: containers, application: application, tweaks: tweaks, storeCoordinator: storeCoordinator, logger: logger)
         containers.add(participant: switchParticipant)

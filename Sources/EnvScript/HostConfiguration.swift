@@ -4,22 +4,43 @@ import LuaBridge
 /// How an ``EnvScriptHost`` is set up: where the application's home is, its identifier, and how the
 /// Lua state is limited.
 public struct HostConfiguration: Sendable {
+    /// The identifier a host uses in a home that has none recorded when ``appID`` is nil.
+    public static let defaultAppID = "envscript"
+
     /// The application's writable root: the folder whose contents containers switch.
     public var home: URL
     /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
-    public var appID: String
+    ///
+    /// A home remembers the identifier of the first host that recorded one (see ``recordsAppID``). A
+    /// different identifier here then fails with ``HostError/appIDMismatch(home:recorded:requested:record:)``.
+    /// nil uses the home's recorded identifier, or ``defaultAppID`` when it has none; the identifier in
+    /// use is ``EnvScriptHost/appID``.
+    public var appID: String?
+    /// Whether opening a home that has no identifier recorded records the one this host uses (default
+    /// true), so that every later host and `envscript` command uses the same application's files.
+    /// The command line turns it off for commands that write none of the application's data.
+    public var recordsAppID: Bool
     /// Limits, extra libraries and script roots of the Lua state.
     public var lua: LuaOptions
     /// The key file of secure state (mode 0600, created when missing). It must lie outside the home,
-    /// so that no container carries it; by default `keys/<appID>.key` beside the home.
-    public var secureKeyFile: URL
+    /// so that no container carries it; nil for `keys/<appID>.key` beside the home, named after the
+    /// identifier in use (``EnvScriptHost/secureKeyFile``).
+    public var secureKeyFile: URL?
 
     /// A configuration over `home` with the default sandbox and limits.
-    public init(home: URL, appID: String = "envscript", lua: LuaOptions = LuaOptions(), secureKeyFile: URL? = nil) {
+    public init(
+        home: URL, appID: String? = nil, recordsAppID: Bool = true, lua: LuaOptions = LuaOptions(),
+        secureKeyFile: URL? = nil
+    ) {
         self.home = home
         self.appID = appID
+        self.recordsAppID = recordsAppID
         self.lua = lua
         self.secureKeyFile = secureKeyFile
-            ?? home.deletingLastPathComponent().appendingPathComponent("keys/\(appID).key")
+    }
+
+    /// The key file of secure state for a host whose identifier is `appID`.
+    func secureKeyFile(appID: String) -> URL {
+        secureKeyFile ?? home.deletingLastPathComponent().appendingPathComponent("keys/\(appID).key")
     }
 }

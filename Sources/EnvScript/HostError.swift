@@ -6,6 +6,11 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case scriptNotReadable(path: String, reason: String)
     /// The home folder cannot be created or is not a folder.
     case homeUnusable(path: String, reason: String)
+    /// The home belongs to another application: the identifier `recorded` in the file `record` is not
+    /// the `requested` one.
+    case appIDMismatch(home: String, recorded: String, requested: String, record: String)
+    /// The application identifier cannot name the application's files; `reason` says why.
+    case invalidAppID(String, reason: String)
 
     public var description: String {
         switch self {
@@ -13,6 +18,10 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             return "cannot read script '\(path)': \(reason); check the path and its permissions"
         case .homeUnusable(let path, let reason):
             return "cannot use '\(path)' as the home folder: \(reason); pass another folder with --home"
+        case .appIDMismatch(let home, let recorded, let requested, let record):
+            return "the home '\(home)' belongs to the application '\(recorded)' (recorded in '\(record)'), not to '\(requested)'; open it as '\(recorded)' (on the command line: --app-id \(recorded), or no --app-id) to use its files, or use another home; if the home really belongs to '\(requested)', delete '\(record)' and open it again"
+        case .invalidAppID(let identifier, let reason):
+            return "invalid application identifier '\(identifier.debugDescription.dropFirst().dropLast())': it \(reason); use a name like com.example.app"
         }
     }
 }

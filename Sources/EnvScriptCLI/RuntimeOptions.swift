@@ -1,15 +1,23 @@
 import ArgumentParser
+import Containers
 import EnvScript
 import Foundation
 import LuaBridge
 
-/// The options every command that runs Lua shares: the home, the limits, the start-up scripts.
+/// The options every command that runs Lua shares: the home and its application, the limits, the
+/// start-up scripts.
 struct RuntimeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The application's home folder.",
         discussion: "Default: for run, a fresh temporary home; otherwise $ENVSCRIPT_HOME, else .envscript/home under the current folder.",
         valueName: "dir"))
     var home: String?
+
+    @Option(name: .customLong("app-id"), help: ArgumentHelp(
+        "The application whose files to use in the home, such as com.example.shop.",
+        discussion: "Default: the identifier recorded in the home by the first host that opened it, else envscript. An identifier other than the recorded one is refused. A home with none recorded gets this one (or envscript) from the first command that writes the application's data: tweak set, tweak delete, run.",
+        valueName: "id"))
+    var appID: String?
 
     @Option(help: ArgumentHelp(
         "Most VM instructions per call into Lua (0: no limit).", valueName: "n"))
@@ -38,6 +46,13 @@ struct RuntimeOptions: ParsableArguments {
         }
         guard memoryLimit >= 0, memoryLimit <= 1 << 20 else {
             throw ValidationError("--memory-limit must be a number of MiB from 0 (no limit) to 1048576, not \(memoryLimit)")
+        }
+        if let appID {
+            do {
+                try ApplicationID.validate(appID)
+            } catch {
+                throw ValidationError("--app-id: \(error)")
+            }
         }
     }
 
@@ -77,8 +92,11 @@ struct RuntimeOptions: ParsableArguments {
 
     /// Opens a host over the configured home, loads the start-up scripts, runs `body` and closes the
     /// host. Errors of the engines end the command with status 1, load errors with status 2.
-    func withHost(_ body: (EnvScriptHost) throws -> Void) throws {
-        let host = try openHost(home: configuredHome, scripts: [])
+    ///
+    /// - Parameter writesApplicationData: whether the command writes the application's data (flags,
+    ///   state), so that a home with no application identifier recorded gets the one used.
+    func withHost(writesApplicationData: Bool = false, _ body: (EnvScriptHost) throws -> Void) throws {
+        let host = try openHost(home: configuredHome, scripts: [], writesApplicationData: writesApplicationData)
         defer { host.close() }
         do {
             try body(host)
@@ -87,11 +105,14 @@ struct RuntimeOptions: ParsableArguments {
         }
     }
 
-    /// Opens a host over `home` and loads the start-up scripts; their failures are load errors.
-    func openHost(home: URL, scripts: [String]) throws -> EnvScriptHost {
+    /// Opens a host over `home` as the application `--app-id` names (else the one recorded in the home,
+    /// else `envscript`) and loads the start-up scripts; their failures are load errors, and so is a
+    /// home that belongs to another application than `--app-id`.
+    func openHost(home: URL, scripts: [String], writesApplicationData: Bool) throws -> EnvScriptHost {
         let host: EnvScriptHost
         do {
-            host = try EnvScriptHost(configuration: HostConfiguration(home: home, lua: luaOptions(scripts: scripts)))
+            host = try EnvScriptHost(configuration: HostConfiguration(
+                home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts)))
         } catch {
             throw ErrorReport.failure(for: error)
         }

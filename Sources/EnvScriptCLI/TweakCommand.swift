@@ -63,7 +63,7 @@ struct TweakCommand: ParsableCommand {
         @Option(help: "The provider to write to, by name.") var provider: String?
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(writesApplicationData: true) { host in
                 try host.tweaks.set(TweakValue(parsing: value, forceString: string), feature: feature, variable: variable, provider: provider)
             }
         }
@@ -77,7 +77,7 @@ struct TweakCommand: ParsableCommand {
         @Option(help: "The provider to delete from, by name.") var provider: String?
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(writesApplicationData: true) { host in
                 try host.tweaks.delete(feature: feature, variable: variable, provider: provider)
             }
         }

@@ -48,6 +48,7 @@ import Testing
         #expect(outcome.standardOutput == """
             button colour: blue
             api token: demo-token-123
+            session found: ''
             in QA: session ''
             back in DEFAULT: session 'customer@example.com'
             switches seen by the script: 2

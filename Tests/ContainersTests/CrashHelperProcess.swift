@@ -22,6 +22,7 @@ struct CrashHelperProcess {
     }
 
     let process = Process()
+    private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
 
@@ -32,9 +33,15 @@ struct CrashHelperProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["ENVSCRIPT_CRASH_AT"] = crashAt
         process.environment = environment
+        process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+    }
+
+    /// Writes `line` and a newline to the helper's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Blocks until the helper printed a whole line, and returns it; nil when its output ended. Reads

@@ -58,7 +58,7 @@ import Testing
         #expect(files.count == 1)
         let bytes = try Data(contentsOf: folder.appendingPathComponent(files[0]))
         #expect(!String(decoding: bytes, as: UTF8.self).contains("hunter2"))
-        let key = fixture.host.configuration.secureKeyFile
+        let key = fixture.host.secureKeyFile
         #expect(!key.path.hasPrefix(fixture.host.configuration.home.path))
         let mode = try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)

@@ -1,5 +1,6 @@
 // A small application that embeds the EnvScript runtime: it keeps its data in containers, loads the
-// start-up script of the examples, and reads its flags and state from Swift.
+// start-up script of the examples, and reads its flags and state from Swift. Its identifier,
+// com.example.shop, is recorded in the home, so `envscript` commands on the same home use its files.
 //
 //     swift run ExampleHost HOME examples/envscript.lua
 import EnvScript
@@ -30,6 +31,7 @@ do {
     // State and containers from Swift; the script's hooks run around the switches. State declared in
     // Lua holds Lua values (ScriptValue) whatever side reads it.
     let session = try host.application.storedState("session.user", initial: ScriptValue.string(""))
+    print("session found: '\(try session.value.stringValue ?? "")'")
     try session.setValue(.string("customer@example.com"))
     let qa = try host.containers.container(named: "QA") ?? host.containers.createNewContainer(name: "QA")
     try host.containers.activate(container: qa)
