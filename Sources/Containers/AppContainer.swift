@@ -126,6 +126,7 @@ public final class AppContainer: Sendable {
     struct CompletedSwitch: Sendable {
         let to: Container
         let from: Container?
+        var keptNewcomers: [KeptNewcomer] = []
     }
 
     /// Runs `body` holding this instance's gate and the home's file lock, after finishing any journal a
@@ -160,7 +161,9 @@ public final class AppContainer: Sendable {
 
     /// Finishes a journal left by a crash and clears what interrupted operations leave behind.
     private func repairLocked() throws {
-        let runner = JournalRunner(layout: layout, report: { _ in })
+        let runner = JournalRunner(layout: layout, report: { [self] step in
+            if case .keptNewcomer = step { report(step) } // the rest belongs to the crashed process's switch
+        })
         try runner.recover()
         try FileSystem.removeTree(layout.trash)
         try FileSystem.removeTree(layout.removedBookkeeping)

@@ -36,6 +36,11 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     case unsupportedFileType(path: String)
     /// A crash left a journal that could be neither finished nor undone.
     case recoveryFailed(journal: String, underlying: any Error)
+    /// The journal at `path` cannot be replayed safely, so it was not replayed and nothing changed:
+    /// it does not match the home's recorded state (it is left over from an earlier change, was put
+    /// back by hand, or the home was copied while a change was under way), names a container that no
+    /// longer exists, or is not a journal this version reads. `reason` says which.
+    case refusedJournal(path: String, reason: String)
 
     /// A message that says what failed and what to do about it.
     public var description: String {
@@ -70,6 +75,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "'\(path)' is a socket, FIFO or device and cannot be copied; remove it and retry"
         case .recoveryFailed(let journal, let underlying):
             return "an interrupted container switch recorded in '\(journal)' could be neither finished nor undone: \(underlying); fix the cause, then open the home again"
+        case .refusedJournal(let path, let reason):
+            return "refusing to replay the journal '\(path)': \(reason); nothing was changed — check that the home and the containers' folders hold what you expect, then move the journal away (for example to '\(path).refused') and open the home again"
         }
     }
 
