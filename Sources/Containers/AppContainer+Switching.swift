@@ -10,9 +10,16 @@ extension AppContainer {
     /// posted. Activating the active container does nothing: no hook runs and its activation count
     /// stays.
     ///
+    /// An entry that an application put where an incoming entry goes, while the switch was under way, is
+    /// neither overwritten nor taken for that entry: it is set aside in the conflicts folder of the
+    /// container left, told to the step observer and listed in the did-change notification (see
+    /// ``KeptNewcomer``), and the switch completes.
+    ///
     /// - Throws: ``ContainerError/notFound(_:)``, ``ContainerError/switchCancelled(underlying:)`` when a
     ///   will-change delegate, hook or participant threw (nothing changed), ``ContainerError/conflict(path:reason:)``
-    ///   (nothing changed), or ``ContainerError/io(path:underlying:)`` (the moves made were undone).
+    ///   (nothing changed), ``ContainerError/io(path:underlying:)`` (the moves made were undone), or
+    ///   ``ContainerError/refusedJournal(path:reason:)`` when a journal left in the home does not belong
+    ///   to its current state (nothing changed).
     public func activate(container: Container) throws {
         try activateContainer(uuid: container.uuid)
     }
@@ -85,38 +92,24 @@ extension AppContainer {
         let activated = target.activated(at: Date())
         let journal = Journal(
             operation: "switch from '\(from.name)' (\(from.uuid.uuidString)) to '\(target.name)' (\(target.uuid.uuidString))",
-            steps: planner.steps, activeAfter: targetUUID, metadataAfter: [activated], removeAfter: [])
-        try run(journal)
+            steps: planner.steps, activeAfter: targetUUID,
+            metadataBefore: [target], metadataAfter: [activated], removeAfter: [])
+        let kept = try run(journal)
         try noteOwnChange()
 
         for participant in participants { participant.object.containerDidSwitch() }
         report(.participantsReloaded)
-        completed = CompletedSwitch(to: activated, from: from, remote: remote)
+        completed = CompletedSwitch(to: activated, from: from, remote: remote, keptNewcomers: kept)
     }
 
     /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and
-    /// rethrows the failure. Holds the stores lock throughout, so no store writer sees the home half
-    /// switched or an outdated epoch.
-    func run(_ journal: Journal) throws {
-        try HomeLock.holdingStores(layout) { try runLocked(journal) }
-    }
-
-    private func runLocked(_ journal: Journal) throws {
-        let runner = JournalRunner(layout: layout, report: { [self] in report($0) })
-        try runner.write(journal)
-        do {
-            try runner.rollForward(journal)
-        } catch let failure {
-            do {
-                try runner.rollBack(journal)
-                try runner.discard()
-            } catch {
-                // The journal stays: the next opening of the home finishes the change.
-                throw ContainerError.recoveryFailed(journal: layout.journal, underlying: failure)
-            }
-            throw failure
+    /// rethrows the failure. Returns the newcomers set aside to make way for the moves. Holds the
+    /// stores lock throughout, so no store writer sees the home half switched or an outdated epoch.
+    @discardableResult
+    func run(_ journal: Journal) throws -> [KeptNewcomer] {
+        try HomeLock.holdingStores(layout) {
+            try JournalRunner(layout: layout, report: { [self] in report($0) }).run(journal)
         }
-        try runner.commit(journal)
     }
 
     /// Runs the did-change delegates and hooks, then posts the notification.
@@ -130,6 +123,7 @@ extension AppContainer {
         }
         var userInfo: [AnyHashable: Any] = [Self.toContainerUserInfoKey: change.to]
         if let from = change.from { userInfo[Self.fromContainerUserInfoKey] = from }
+        if !change.keptNewcomers.isEmpty { userInfo[Self.keptNewcomersUserInfoKey] = change.keptNewcomers }
         NotificationCenter.default.post(name: Self.containerDidChangeNotification, object: self, userInfo: userInfo)
         report(.didChangeDone)
     }

@@ -151,6 +151,7 @@ public final class AppContainer: Sendable {
         var remote: PreparedHomeChange?
         /// Whether did-change delegates and hooks run (a clean only has participants reload).
         var announces = true
+        var keptNewcomers: [KeptNewcomer] = []
     }
 
     /// Runs `body` holding this instance's gate and the home's file lock, after finishing any journal a
@@ -188,7 +189,9 @@ public final class AppContainer: Sendable {
 
     /// Finishes a journal left by a crash and clears what interrupted operations leave behind.
     private func repairLocked() throws {
-        let runner = JournalRunner(layout: layout, report: { _ in })
+        let runner = JournalRunner(layout: layout, report: { [self] step in
+            if case .keptNewcomer = step { report(step) } // the rest belongs to the crashed process's switch
+        })
         if try FileSystem.exists(layout.journal) {
             try HomeLock.holdingStores(layout) { _ = try runner.recover() }
         }

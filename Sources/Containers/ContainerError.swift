@@ -38,6 +38,11 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     case recoveryFailed(journal: String, underlying: any Error)
     /// Running hosts are attached to the home, and this instance has no way to let them take part.
     case unreachableHosts(pids: [Int32])
+    /// The journal at `path` cannot be replayed safely, so it was not replayed and nothing changed:
+    /// it does not match the home's recorded state (it is left over from an earlier change, was put
+    /// back by hand, or the home was copied while a change was under way), names a container that no
+    /// longer exists, or is not a journal this version reads. `reason` says which.
+    case refusedJournal(path: String, reason: String)
 
     /// A message that says what failed and what to do about it.
     public var description: String {
@@ -75,6 +80,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "running hosts are attached to this home (\(list)) and could not take their part in the change; make it through EnvScript (an EnvScriptHost, or the envscript command), which reaches them, or stop them first"
         case .recoveryFailed(let journal, let underlying):
             return "an interrupted container switch recorded in '\(journal)' could be neither finished nor undone: \(underlying); fix the cause, then open the home again"
+        case .refusedJournal(let path, let reason):
+            return "refusing to replay the journal '\(path)': \(reason); nothing was changed — check that the home and the containers' folders hold what you expect, then move the journal away (for example to '\(path).refused') and open the home again"
         }
     }
 

@@ -14,4 +14,7 @@ extension AppContainer {
     public static let toContainerUserInfoKey = "to"
     /// The user-info key of the ``Container`` being switched from.
     public static let fromContainerUserInfoKey = "from"
+    /// The user-info key, on ``containerDidChangeNotification`` only, of the entries that were in the
+    /// way of the switch and were set aside: a non-empty `[KeptNewcomer]`, absent when there were none.
+    public static let keptNewcomersUserInfoKey = "keptNewcomers"
 }

@@ -101,6 +101,27 @@ enum FileSystem {
         }
     }
 
+    /// `rename(2)` that never replaces anything: returns false, having moved nothing, when an entry is
+    /// already at `destination`.
+    ///
+    /// A plain `rename(2)` silently replaces a file, or an empty folder, that an application created at
+    /// `destination` a moment before. This one asks the kernel to refuse instead (`renameat2` with
+    /// `RENAME_NOREPLACE` on Linux, `renamex_np` with `RENAME_EXCL` on Apple platforms); where the file
+    /// system cannot, it looks first, which leaves a window of microseconds instead of none.
+    static func renameWithoutReplacing(_ source: String, to destination: String) throws -> Bool {
+        if let refused = exclusiveRename(source, destination) {
+            if refused == 0 { return true }
+            let code = errno
+            if code == EEXIST { return false }
+            if code != EINVAL, code != ENOSYS, code != ENOTSUP {
+                throw ContainerError.io(path: source, underlying: SystemCallError("rename to '\(destination)'", code: code))
+            }
+        }
+        if try exists(destination) { return false }
+        try rename(source, to: destination)
+        return true
+    }
+
     /// Creates the folder at `path` with `mode`; an existing folder is fine, anything else there is an error.
     static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws {
         if mkdir(path, mode) == 0 { return }
@@ -117,11 +138,12 @@ enum FileSystem {
         try makeDirectory(path)
     }
 
-    /// Removes the folder at `path` if it is empty; an absent or non-empty folder is left as it is.
+    /// Removes the folder at `path` if it is empty; an absent or non-empty folder is left as it is, and
+    /// so is anything there that is not a folder (it is not the one to remove).
     static func removeDirectoryIfEmpty(_ path: String) throws {
         if rmdir(path) == 0 { return }
         switch errno {
-        case ENOENT, ENOTEMPTY, EEXIST: return
+        case ENOENT, ENOTEMPTY, EEXIST, ENOTDIR: return
         default: throw ContainerError.io(path: path, underlying: SystemCallError("rmdir"))
         }
     }
@@ -156,11 +178,12 @@ enum FileSystem {
     /// Flushes a folder's entries (renames into and out of it) to stable storage.
     ///
     /// File systems that cannot sync a folder report `EINVAL`; their renames are as durable as they get,
-    /// so that one answer is not an error.
+    /// so that one answer is not an error. Nothing there, or something that is not a folder, has no
+    /// entries to sync.
     static func syncDirectory(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT || errno == ENOTDIR { return }
             throw ContainerError.io(path: path, underlying: SystemCallError("open"))
         }
         defer { close(descriptor) }
@@ -245,6 +268,26 @@ enum FileSystem {
         }
     }
 }
+
+/// A rename that fails with `EEXIST` rather than replace `destination`: the C call's result, or nil when
+/// the C library has no such call.
+#if canImport(Darwin)
+private func exclusiveRename(_ source: String, _ destination: String) -> Int32? {
+    renamex_np(source, destination, UInt32(RENAME_EXCL))
+}
+#else
+/// `renameat2(2)`, looked up at run time: the C library declares it only for `_GNU_SOURCE`, which Swift's
+/// module of it does not define. The address is kept as an integer so that it can be a global constant.
+private let renameat2Address: UInt? = dlsym(nil, "renameat2").map { UInt(bitPattern: $0) }
+
+private func exclusiveRename(_ source: String, _ destination: String) -> Int32? {
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    guard let address = renameat2Address, let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+    let renameat2 = unsafeBitCast(pointer, to: RenameAt2.self)
+    let noReplace: UInt32 = 1 // RENAME_NOREPLACE in <linux/fs.h>
+    return renameat2(AT_FDCWD, source, AT_FDCWD, destination, noReplace)
+}
+#endif
 
 // The module-qualified names keep Foundation's and the C library's overloads apart.
 #if canImport(Glibc)

@@ -4,35 +4,67 @@ import Foundation
 ///
 /// Each step is idempotent and its progress can be read back from the disk, so after a crash the change
 /// can be finished (or undone) by replaying the steps in order:
-/// - a ``Step/move(from:to:)`` is done when its source is gone or its destination exists. The planner
-///   guarantees that every path is the destination of at most one step and the source of at most one,
-///   and that a path is vacated (as a source) before it is filled (as a destination); so once done, a
-///   move's destination stays occupied until the journal is finished.
+/// - a ``Step/move(from:to:entry:)`` moves one entry, recognised by its identity (`st_dev`, `st_ino`),
+///   which `rename(2)` keeps. It is done when the destination holds that entry, and to do while the
+///   source holds it; when neither does, the entry was removed by someone else and there is nothing to
+///   move. The destination is never taken for done just because something is there: an entry in the
+///   way is a newcomer, which is kept in a conflicts folder (see ``KeptNewcomer``), never overwritten
+///   or hidden. Undoing works the same way backwards.
 /// - a ``Step/makeDirectory(path:mode:)`` is done when the folder exists;
 /// - a ``Step/removeDirectoryIfEmpty(path:mode:)`` only ever removes a folder the journal emptied.
 ///
-/// After the steps, `metadataAfter` is written, then `activeAfter` recorded in `state.json` (the commit
-/// point of a switch); then the journal is removed and `removeAfter` (trash) deleted.
+/// The planner guarantees that every path is the destination of at most one step and the source of at
+/// most one, and that a path is vacated (as a source) before it is filled (as a destination).
+///
+/// A journal also records the home it applies to: the container active when it was written and the
+/// stamp of `state.json` then. After the steps, `metadataAfter` is written, then `activeAfter` recorded
+/// in `state.json` (the commit point of a switch); then the journal is removed and `removeAfter` (trash)
+/// deleted. A journal left in the home is replayed only if `state.json` is still the record it was
+/// written against (the change was not committed) or names `activeAfter` (it was); any other journal is
+/// stale and refused (see ``JournalRunner/standing(of:)``).
 struct Journal: Codable, Sendable, Equatable {
     /// One idempotent change; paths are relative to the home.
     enum Step: Codable, Sendable, Equatable {
-        case move(from: String, to: String)
+        /// Moves the entry `entry` from `from` to `to`. `entry` is recorded when the journal is written;
+        /// nil there means nothing was at `from`, so there is nothing to move.
+        case move(from: String, to: String, entry: EntryIdentity? = nil)
         case makeDirectory(path: String, mode: UInt32)
         case removeDirectoryIfEmpty(path: String, mode: UInt32)
     }
 
-    static let currentVersion = 1
+    /// Version 2 added the identities of moved entries, `activeBefore`, `stateBefore` and
+    /// `metadataBefore`. Version 1 journals, which knew only paths, are refused rather than replayed
+    /// without the means to tell a newcomer from a moved entry.
+    static let currentVersion = 2
 
     var version = Journal.currentVersion
-    /// What the change is, for people reading a left-over journal ("switch A -> B").
+    /// What the change is, for people reading a left-over journal ("switch from 'A' (…) to 'B' (…)").
     var operation: String
     var steps: [Step]
+    /// The container active when the journal was written; recorded by ``JournalRunner/write(_:)``.
+    var activeBefore: UUID?
+    /// The stamp of `state.json` when the journal was written; recorded by ``JournalRunner/write(_:)``.
+    var stateBefore: FileStamp?
     /// The container to record as active once the steps are done; nil when the active one stays.
     var activeAfter: UUID?
+    /// Metadata files to write back when the change is undone.
+    var metadataBefore: [Container]
     /// Metadata files to write once the steps are done.
     var metadataAfter: [Container]
     /// Paths (relative to the home) to delete once the change is complete.
     var removeAfter: [String]
+
+    init(
+        operation: String, steps: [Step], activeAfter: UUID?, metadataBefore: [Container] = [],
+        metadataAfter: [Container], removeAfter: [String]
+    ) {
+        self.operation = operation
+        self.steps = steps
+        self.activeAfter = activeAfter
+        self.metadataBefore = metadataBefore
+        self.metadataAfter = metadataAfter
+        self.removeAfter = removeAfter
+    }
 
     /// The number of moves, as counted by ``SwitchStep/moved(_:of:)``.
     var moveCount: Int {
@@ -42,22 +74,54 @@ struct Journal: Codable, Sendable, Equatable {
         }
     }
 
+    /// Every container the journal names: the active ones before and after, those whose metadata it
+    /// writes, and those whose folders its steps touch.
+    var namedContainers: Set<UUID> {
+        var result = Set([activeBefore, activeAfter].compactMap { $0 })
+        result.formUnion((metadataBefore + metadataAfter).map(\.uuid))
+        let prefix = HomeLayout.bookkeepingName + "/containers/"
+        for step in steps {
+            let paths: [String]
+            switch step {
+            case .move(let from, let to, _): paths = [from, to]
+            case .makeDirectory(let path, _), .removeDirectoryIfEmpty(let path, _): paths = [path]
+            }
+            for path in paths where path.hasPrefix(prefix) {
+                let name = path.dropFirst(prefix.count).prefix { $0 != "/" }
+                if let uuid = UUID(uuidString: String(name)) { result.insert(uuid) }
+            }
+        }
+        return result
+    }
+
     func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 
+    /// Reads a journal of the current version.
+    ///
+    /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` when `data` is not a journal or one of
+    ///   another version.
     static func decode(_ data: Data, path: String) throws -> Journal {
+        struct Header: Decodable { var version: Int }
+        let version: Int
+        do {
+            version = try JSONDecoder().decode(Header.self, from: data).version
+        } catch {
+            throw ContainerError.refusedJournal(path: path, reason: "it is not a journal (\(error))")
+        }
+        guard version == currentVersion else {
+            throw ContainerError.refusedJournal(
+                path: path,
+                reason: "it is in journal format \(version), and this version of EnvScript replays only format \(currentVersion); to finish the change it records, open the home with the EnvScript that wrote it")
+        }
         let journal: Journal
         do {
             journal = try JSONDecoder().decode(Journal.self, from: data)
         } catch {
-            throw ContainerError.corruptMetadata(path: path, reason: "not a journal: \(error)")
-        }
-        guard journal.version == currentVersion else {
-            throw ContainerError.corruptMetadata(
-                path: path, reason: "journal version \(journal.version) is not supported (expected \(currentVersion))")
+            throw ContainerError.refusedJournal(path: path, reason: "it is not a journal of format \(version) (\(error))")
         }
         return journal
     }

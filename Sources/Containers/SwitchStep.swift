@@ -16,6 +16,10 @@ public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     case journalWritten
     /// Move number `index` (from 1) of `total` was done.
     case moved(_ index: Int, of: Int)
+    /// An entry an application had put in the way of a move was set aside in the conflicts folder
+    /// instead of being overwritten or taken for the moved entry. Comes just before the move it made way
+    /// for; also told when an operation finishes (or undoes) a switch that a crashed process left.
+    case keptNewcomer(KeptNewcomer)
     /// The moves and the folders they touched are durable.
     case movesSynced
     /// The new `state.json` is durable under a temporary name, not yet in place.
@@ -30,8 +34,8 @@ public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     case didChangeDone
 
     /// A stable name: `locked`, `will-change-done`, `participants-flushed`, `journal-staged`,
-    /// `journal-written`, `moved-<index>`, `moves-synced`, `state-staged`, `state-recorded`,
-    /// `journal-removed`, `participants-reloaded`, `did-change-done`.
+    /// `journal-written`, `moved-<index>`, `kept-newcomer`, `moves-synced`, `state-staged`,
+    /// `state-recorded`, `journal-removed`, `participants-reloaded`, `did-change-done`.
     public var description: String {
         switch self {
         case .locked: return "locked"
@@ -40,6 +44,7 @@ public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
         case .journalStaged: return "journal-staged"
         case .journalWritten: return "journal-written"
         case .moved(let index, _): return "moved-\(index)"
+        case .keptNewcomer: return "kept-newcomer"
         case .movesSynced: return "moves-synced"
         case .stateStaged: return "state-staged"
         case .stateRecorded: return "state-recorded"

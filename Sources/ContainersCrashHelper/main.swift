@@ -1,8 +1,9 @@
 // A child process for ContainersTests' crash and concurrency tests: it switches a home's containers
 // and, when told, kills itself with SIGKILL at a named point of a switch.
 //
-//   ContainersCrashHelper switch <home> <name-or-uuid> [--exclude RULE]...
-//       one switch; prints "+" once it is done ("=" if the container was already active)
+//   ContainersCrashHelper switch <home> <name-or-uuid> [--exclude RULE]... [--newcomer-at STEP PATH]...
+//       one switch; prints "kept <path>" for each entry it set aside as a newcomer (see KeptNewcomer),
+//       then "+" once it is done ("=" if the container was already active)
 //   ContainersCrashHelper cycle <home> <count> <seed> [--exclude RULE]...
 //       <count> switches to randomly chosen other containers; prints "R" when ready to start, then "+"
 //       after each switch this process made, or "=" when another process had made the target active
@@ -12,7 +13,9 @@
 //       as <application-id> (recording it if the home has none) and prints the identifier
 //
 // ENVSCRIPT_CRASH_AT=<step> (a SwitchStep description such as "journal-written" or "moved-3") makes the
-// process kill itself with SIGKILL when a switch reaches that step.
+// process kill itself with SIGKILL when a switch reaches that step. --newcomer-at STEP PATH plays an
+// application that writes the file <home>/PATH (content "newcomer PATH") when the switch reaches STEP,
+// before any kill at that step.
 
 import Containers
 import Foundation
@@ -52,17 +55,34 @@ while let index = arguments.firstIndex(of: "--exclude") {
     excludes.append(arguments[index + 1])
     arguments.removeSubrange(index...(index + 1))
 }
+var newcomers: [(step: String, path: String)] = []
+while let index = arguments.firstIndex(of: "--newcomer-at") {
+    guard index + 2 < arguments.count else { fail("--newcomer-at needs a step and a path") }
+    newcomers.append((arguments[index + 1], arguments[index + 2]))
+    arguments.removeSubrange(index...(index + 2))
+}
 guard arguments.count >= 3 else {
-    fail("usage: switch <home> <name-or-uuid> | cycle <home> <count> <seed>, each with [--exclude RULE]... | claim <home> <application-id>")
+    fail("usage: switch <home> <name-or-uuid> [--newcomer-at STEP PATH]... | cycle <home> <count> <seed>, each with [--exclude RULE]... | claim <home> <application-id>")
 }
 
 do {
     let containers = try AppContainer(home: URL(fileURLWithPath: arguments[1], isDirectory: true))
     containers.customExcludeFiles = excludes
-    if let crashAt = ProcessInfo.processInfo.environment["ENVSCRIPT_CRASH_AT"], !crashAt.isEmpty {
-        containers.observeSwitchSteps { step in
-            if step.description == crashAt { kill(getpid(), SIGKILL) }
+    let crashAt = ProcessInfo.processInfo.environment["ENVSCRIPT_CRASH_AT"] ?? ""
+    let home = arguments[1]
+    let plannedNewcomers = newcomers
+    containers.observeSwitchSteps { step in
+        for newcomer in plannedNewcomers where newcomer.step == step.description {
+            let url = URL(fileURLWithPath: home).appendingPathComponent(newcomer.path)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("newcomer \(newcomer.path)".utf8).write(to: url)
+            } catch {
+                fail("cannot write the newcomer \(url.path): \(error)")
+            }
         }
+        if case .keptNewcomer(let kept) = step { say("kept \(kept.path)") }
+        if !crashAt.isEmpty, step.description == crashAt { kill(getpid(), SIGKILL) }
     }
     let switchesMade = Mutex(0)
     containers.addDidChangeHook { _, _ in switchesMade.withLock { $0 += 1 } }

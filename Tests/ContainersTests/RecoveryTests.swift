@@ -27,9 +27,13 @@ import Testing
             defer { trial.home.remove() }
             let layout = HomeLayout(home: trial.home.url)
             let runner = JournalRunner(layout: layout, report: { _ in })
-            try runner.write(journal)
-            var partial = journal
-            partial.steps = Array(journal.steps.prefix(done))
+            let recorded = try runner.write(journal)
+            #expect(recorded.steps.allSatisfy { step in
+                if case .move(_, _, let entry) = step { return entry != nil }
+                return true
+            }, "every moved entry's identity is recorded")
+            var partial = recorded
+            partial.steps = Array(recorded.steps.prefix(done))
             try runner.rollForward(partial)
 
             _ = try trial.open()
@@ -42,10 +46,10 @@ import Testing
         defer { fixture.home.remove() }
         let journal = try plannedSwitch(fixture.open(), to: fixture.b)
         let runner = JournalRunner(layout: HomeLayout(home: fixture.home.url), report: { _ in })
-        try runner.write(journal)
-        try runner.rollForward(journal)
-        try runner.rollForward(journal)
-        try runner.write(journal) // as if the crash came before the journal was removed
+        let recorded = try runner.write(journal)
+        try runner.rollForward(recorded)
+        try runner.rollForward(recorded)
+        try runner.write(recorded) // as if the crash came before the journal was removed
         _ = try fixture.open()
         #expect(try fixture.verify() == fixture.b.uuid)
     }
@@ -67,8 +71,8 @@ import Testing
         // A step that must fail (its parent folder does not exist), two thirds of the way through.
         journal.steps.insert(.makeDirectory(path: "no/such/parent", mode: 0o755), at: journal.steps.count * 2 / 3)
         let runner = JournalRunner(layout: HomeLayout(home: fixture.home.url), report: { _ in })
-        try runner.write(journal)
-        #expect(throws: ContainerError.self) { try runner.rollForward(journal) }
+        let recorded = try runner.write(journal)
+        #expect(throws: ContainerError.self) { try runner.rollForward(recorded) }
 
         _ = try fixture.open()
         #expect(try fixture.verify() == Container.defaultUUID, "rolled back to the old container")

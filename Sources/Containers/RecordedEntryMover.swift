@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Moves the entries a journal recorded, by identity, and sets aside whatever is in their way.
+///
+/// An entry at a move's destination that is not the recorded one is a newcomer (an application made it
+/// while the change was under way, or after a crash): it is moved into the conflicts folder of the
+/// container active when the change began (see ``KeptNewcomer``), and the move is made. Nothing is ever
+/// replaced: the rename itself refuses to overwrite, so a newcomer made at the last moment is kept too.
+struct RecordedEntryMover {
+    let layout: HomeLayout
+    /// The container whose conflicts folder receives the newcomers.
+    let container: UUID
+    let report: (SwitchStep) -> Void
+    /// The newcomers kept so far, in order.
+    private(set) var kept: [KeptNewcomer] = []
+    /// The folder (relative to the home) newcomers of this pass go to, once one was found.
+    private var folder: String?
+
+    init(layout: HomeLayout, container: UUID, report: @escaping (SwitchStep) -> Void) {
+        self.layout = layout
+        self.container = container
+        self.report = report
+    }
+
+    /// Makes sure the entry `entry` is at `destination` if it is at `source` (paths relative to the
+    /// home). Done when the destination holds it already; nothing to do when neither place does (someone
+    /// else removed it).
+    mutating func move(_ entry: EntryIdentity, from source: String, to destination: String) throws {
+        let from = layout.absolute(source)
+        let to = layout.absolute(destination)
+        if try EntryIdentity.of(to) == entry { return }
+        var setAside = 0
+        while try EntryIdentity.of(from) == entry {
+            if try FileSystem.renameWithoutReplacing(from, to: to) { return }
+            // Something keeps appearing in the way: give up rather than fill the conflicts folder.
+            guard setAside < 8 else {
+                throw ContainerError.io(path: to, underlying: SystemCallError("rename from '\(from)'", code: EEXIST))
+            }
+            setAside += 1
+            try keepNewcomer(at: destination)
+        }
+    }
+
+    /// Moves the entry at `relative` into this pass's conflicts folder, makes that durable and reports it.
+    private mutating func keepNewcomer(at relative: String) throws {
+        let newcomer = layout.absolute(relative)
+        var keptRelative = try keptPath(for: relative, freshFolder: false)
+        if try FileSystem.exists(layout.absolute(keptRelative)) {
+            keptRelative = try keptPath(for: relative, freshFolder: true)
+        }
+        var touched = [(newcomer as NSString).deletingLastPathComponent]
+        var parent = folder!
+        touched.append(layout.absolute(parent))
+        for component in relative.split(separator: "/").dropLast() {
+            parent = joinPath(parent, String(component))
+            try FileSystem.makeDirectory(layout.absolute(parent))
+            touched.append(layout.absolute(parent))
+        }
+        do {
+            guard try FileSystem.renameWithoutReplacing(newcomer, to: layout.absolute(keptRelative)) else {
+                throw ContainerError.io(path: layout.absolute(keptRelative), underlying: SystemCallError("rename from '\(newcomer)'", code: EEXIST))
+            }
+        } catch ContainerError.io(_, let underlying as SystemCallError) where underlying.code == ENOENT {
+            return // the newcomer went away by itself
+        }
+        // Durable before the move it makes way for, so that no crash finds both names gone or both taken.
+        for path in touched { try FileSystem.syncDirectory(path) }
+        let record = KeptNewcomer(
+            path: relative, keptAt: URL(fileURLWithPath: layout.absolute(keptRelative)), container: container)
+        kept.append(record)
+        report(.keptNewcomer(record))
+    }
+
+    /// Where the newcomer at `relative` goes, in this pass's folder, which is made (with the conflicts
+    /// folder) on first use; with `freshFolder`, in a new folder.
+    private mutating func keptPath(for relative: String, freshFolder: Bool) throws -> String {
+        if folder == nil || freshFolder {
+            let conflicts = HomeLayout.containerFolder(container) + "/conflicts"
+            try FileSystem.makeDirectory(layout.absolute(conflicts))
+            let stamp = Self.timestamp(Date())
+            var candidate = conflicts + "/" + stamp
+            var counter = 1
+            while try FileSystem.exists(layout.absolute(candidate)) {
+                counter += 1
+                candidate = conflicts + "/" + stamp + "-\(counter)"
+            }
+            try FileSystem.makeDirectory(layout.absolute(candidate))
+            try FileSystem.syncDirectory(layout.absolute(conflicts))
+            try FileSystem.syncDirectory(layout.containerFolder(container))
+            folder = candidate
+        }
+        return folder! + "/" + relative
+    }
+
+    /// `2025-01-31T09-30-00.123Z`: sorts by time, and has no colon, which some tools take for a host.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
+    }
+}
