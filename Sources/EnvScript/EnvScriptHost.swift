@@ -36,9 +36,13 @@ public final class EnvScriptHost {
     /// Application state and dependencies, in the active container (the `state` and `dependency`
     /// modules); switched along with the containers.
     public let application: Application
+    /// The record other processes find this host by while it is attached to its home, or nil.
+    public var attachedHostRecord: AttachedHostRecord? { attachment?.record }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
+    /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
+    private var attachment: HostAttachment?
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
     let storeCoordinator: ContainerStoreCoordinator
 
@@ -79,6 +83,15 @@ public final class EnvScriptHost {
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
         }
+        if configuration.attachesToHome {
+            let reference = HostReference(object: self)
+            attachment = try HostAttachment(host: self) { router in
+                ParticipationRoutes.register(on: router, host: reference)
+            }
+        }
+        // Every change this host makes gives the other attached hosts their part.
+        containers.remoteParticipants = RemoteHostParticipants(
+            home: configuration.home, ownID: attachment?.record.id, timeout: configuration.participationTimeout, logger: logger)
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
 
@@ -86,6 +99,17 @@ public final class EnvScriptHost {
 
     /// Flushes the preferences and closes the Lua state. Calling it again does nothing.
     public func close() {
+        if attachment != nil {
+            // A change another process is making with this host's part prepared ends first, so the
+            // host reloads and runs its did-change hooks before it goes.
+            do {
+                try containers.waitForChangesToEnd()
+            } catch {
+                logger.error("could not catch up with the home before closing: \(error)")
+            }
+        }
+        attachment?.stop()
+        attachment = nil
         lock.withLock {
             guard lua.isOpen else { return }
             do {

@@ -26,17 +26,27 @@ public struct HostConfiguration: Sendable {
     /// so that no container carries it; nil for `keys/<appID>.key` beside the home, named after the
     /// identifier in use (``EnvScriptHost/secureKeyFile``).
     public var secureKeyFile: URL?
+    /// Whether the host attaches to its home while it is open (default true): it serves the control
+    /// API on a Unix domain socket in the home's bookkeeping folder, and takes part in every switch of
+    /// the home that another process makes — its participants flush and reload, its hooks run and may
+    /// refuse. A one-shot tool that only asks for changes (the `envscript` command) need not attach:
+    /// whether attached or not, a host's own changes always give the attached hosts their part.
+    public var attachesToHome: Bool
+    /// How long a change waits for each attached host to answer before it is cancelled (default 10 s).
+    public var participationTimeout: Duration
 
     /// A configuration over `home` with the default sandbox and limits.
     public init(
         home: URL, appID: String? = nil, recordsAppID: Bool = true, lua: LuaOptions = LuaOptions(),
-        secureKeyFile: URL? = nil
+        secureKeyFile: URL? = nil, attachesToHome: Bool = true, participationTimeout: Duration = .seconds(10)
     ) {
         self.home = home
         self.appID = appID
         self.recordsAppID = recordsAppID
         self.lua = lua
         self.secureKeyFile = secureKeyFile
+        self.attachesToHome = attachesToHome
+        self.participationTimeout = participationTimeout
     }
 
     /// The key file of secure state for a host whose identifier is `appID`.

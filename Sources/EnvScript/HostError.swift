@@ -11,6 +11,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case appIDMismatch(home: String, recorded: String, requested: String, record: String)
     /// The application identifier cannot name the application's files; `reason` says why.
     case invalidAppID(String, reason: String)
+    /// The control socket could not be served, so the host cannot attach to its home.
+    case attachmentFailed(socket: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             return "cannot use '\(path)' as the home folder: \(reason); pass another folder with --home"
         case .appIDMismatch(let home, let recorded, let requested, let record):
             return "the home '\(home)' belongs to the application '\(recorded)' (recorded in '\(record)'), not to '\(requested)'; open it as '\(recorded)' (on the command line: --app-id \(recorded), or no --app-id) to use its files, or use another home; if the home really belongs to '\(requested)', delete '\(record)' and open it again"
+        case .attachmentFailed(let socket, let reason):
+            return "cannot serve the control socket '\(socket)': \(reason); check that the home's bookkeeping folder is writable, or open the host with attachesToHome: false"
         case .invalidAppID(let identifier, let reason):
             return "invalid application identifier '\(identifier.debugDescription.dropFirst().dropLast())': it \(reason); use a name like com.example.app"
         }

@@ -66,7 +66,9 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                try host.containers.activate(container: try host.containers.resolve(container))
+                let target = try host.containers.resolve(container)
+                try host.containers.activate(container: target)
+                reportChange("activated \(target.name)", host)
             }
         }
     }
@@ -77,7 +79,11 @@ struct ContainerCommand: ParsableCommand {
         @Argument(help: "A name or UUID.") var container: String
 
         func run() throws {
-            try runtime.withHost { host in try host.containers.delete(container: try host.containers.resolve(container)) }
+            try runtime.withHost { host in
+                let deleted = try host.containers.resolve(container)
+                try host.containers.delete(container: deleted)
+                reportChange("deleted \(deleted.name)", host)
+            }
         }
     }
 
@@ -87,7 +93,11 @@ struct ContainerCommand: ParsableCommand {
         @Argument(help: "A name or UUID.") var container: String
 
         func run() throws {
-            try runtime.withHost { host in try host.containers.clean(container: try host.containers.resolve(container)) }
+            try runtime.withHost { host in
+                let cleaned = try host.containers.resolve(container)
+                try host.containers.clean(container: cleaned)
+                reportChange("cleaned \(cleaned.name)", host)
+            }
         }
     }
 
@@ -129,7 +139,10 @@ struct ContainerCommand: ParsableCommand {
         @OptionGroup var runtime: RuntimeOptions
 
         func run() throws {
-            try runtime.withHost { host in try host.containers.reset() }
+            try runtime.withHost { host in
+                try host.containers.reset()
+                reportChange("reset the home", host)
+            }
         }
     }
 }
@@ -161,5 +174,16 @@ struct ContainerRecord: Encodable {
         [["name", name], ["uuid", uuid], ["description", description ?? ""], ["default", "\(isDefault)"],
          ["active", "\(isActive)"], ["created", createdAt.formatted(.iso8601)],
          ["last activated", lastActivatedAt?.formatted(.iso8601) ?? "never"], ["activations", "\(activatedCount)"]]
+    }
+}
+
+/// Prints what a change did and which running hosts took part in it, for example
+/// `activated Debug (2 running hosts took part: pid 4242, pid 4250)`.
+func reportChange(_ what: String, _ host: EnvScriptHost) {
+    let pids = host.containers.lastChangeParticipants
+    switch pids.count {
+    case 0: print(what)
+    case 1: print("\(what) (1 running host took part: pid \(pids[0]))")
+    default: print("\(what) (\(pids.count) running hosts took part: \(pids.map { "pid \($0)" }.joined(separator: ", ")))")
     }
 }

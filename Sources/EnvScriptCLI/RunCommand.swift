@@ -42,7 +42,7 @@ struct RunCommand: ParsableCommand {
             : nil
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
-        let host = try runtime.openHost(home: home, scripts: files, writesApplicationData: true)
+        let host = try runtime.openHost(home: home, scripts: files, writesApplicationData: true, attaches: true)
         defer { host.close() }
         var tests: [ScenarioRunner.Test] = []
         do {

@@ -23,6 +23,10 @@ struct RuntimeOptions: ParsableArguments {
         "Most VM instructions per call into Lua (0: no limit).", valueName: "n"))
     var instructionLimit: Int = 100_000_000
 
+    @Option(help: ArgumentHelp(
+        "How long a change of the home waits for each running host attached to it, in seconds.", valueName: "seconds"))
+    var timeout: Double = 10
+
     @Option(help: ArgumentHelp("Most memory Lua may hold, in MiB (0: no limit).", valueName: "mib"))
     var memoryLimit: Int = 256
 
@@ -43,6 +47,9 @@ struct RuntimeOptions: ParsableArguments {
     func validate() throws {
         guard instructionLimit >= 0 else {
             throw ValidationError("--instruction-limit must be 0 (no limit) or a positive number of instructions, not \(instructionLimit)")
+        }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout)")
         }
         guard memoryLimit >= 0, memoryLimit <= 1 << 20 else {
             throw ValidationError("--memory-limit must be a number of MiB from 0 (no limit) to 1048576, not \(memoryLimit)")
@@ -108,11 +115,15 @@ struct RuntimeOptions: ParsableArguments {
     /// Opens a host over `home` as the application `--app-id` names (else the one recorded in the home,
     /// else `envscript`) and loads the start-up scripts; their failures are load errors, and so is a
     /// home that belongs to another application than `--app-id`.
-    func openHost(home: URL, scripts: [String], writesApplicationData: Bool) throws -> EnvScriptHost {
+    ///
+    /// - Parameter attaches: whether the host attaches to the home for as long as it runs (`run` does),
+    ///   taking part in the switches other processes make.
+    func openHost(home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false) throws -> EnvScriptHost {
         let host: EnvScriptHost
         do {
             host = try EnvScriptHost(configuration: HostConfiguration(
-                home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts)))
+                home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
+                attachesToHome: attaches, participationTimeout: .milliseconds(Int64(timeout * 1000))))
         } catch {
             throw ErrorReport.failure(for: error)
         }

@@ -59,7 +59,7 @@ import Testing
         let reader = try openHost(folder, appID: nil, recordsAppID: false)
         #expect(reader.appID == HostConfiguration.defaultAppID)
         reader.close()
-        #expect(!FileManager.default.fileExists(atPath: folder.home.path + "/.envscript-containers"))
+        #expect(!FileManager.default.fileExists(atPath: folder.home.path + "/.envscript-containers/application.json"))
 
         let writer = try openHost(folder, appID: nil)
         #expect(writer.appID == "envscript")

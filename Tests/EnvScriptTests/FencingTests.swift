@@ -5,8 +5,9 @@ import LuaBridge
 import Preferences
 import Testing
 
-/// A host whose home is switched by someone it never heard from: its writes still land in the container
-/// whose data it read, never in the container live now (issue "One home, many processes", item 2).
+/// A host whose home is switched by someone it never heard from (it is not attached, so nobody can
+/// reach it): its writes still land in the container whose data it read, never in the container live
+/// now (issue "One home, many processes", item 2).
 @Suite struct FencingTests {
     /// The home switched to a new container `B` (holding `k = "B-value"`) behind the host's back.
     private func switchBehindTheHostsBack(_ fixture: HostFixture) throws -> (other: AppContainer, b: Container) {
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func aStoredStateWriteUnderAnOldGenerationGoesToTheContainerItWasReadIn() throws {
-        let fixture = try HostFixture()
+        let fixture = try HostFixture(attaches: false)
         let home = fixture.host.configuration.home
         try fixture.run("state.stored('k', '') state.set('k', 'DEFAULT-value')")
         let (_, _) = try switchBehindTheHostsBack(fixture)
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func fileAndSecureStateWritesAreFencedToo() throws {
-        let fixture = try HostFixture()
+        let fixture = try HostFixture(attaches: false)
         let home = fixture.host.configuration.home
         try fixture.run("state.file('cart', 'empty') state.secure('token', '') state.get('cart') state.get('token')")
         _ = try switchBehindTheHostsBack(fixture)
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func aWriteIntoADeletedContainerIsRefusedWithAnExplanation() throws {
-        let fixture = try HostFixture()
+        let fixture = try HostFixture(attaches: false)
         let home = fixture.host.configuration.home
         try fixture.run("container.create('Gone') container.activate('Gone') state.stored('k', '') state.set('k', 'lost?')")
         let other = try AppContainer(home: home)
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func aHostThatTakesPartInASwitchWritesIntoTheNewContainer() throws {
-        let fixture = try HostFixture()
+        let fixture = try HostFixture(attaches: false)
         let home = fixture.host.configuration.home
         try fixture.run("state.stored('k', '') container.create('B') container.activate('B') state.set('k', 'B-now')")
         try fixture.host.application.flush()

@@ -7,12 +7,13 @@ final class HostFixture {
     let folder: URL
     let host: EnvScriptHost
 
-    init(appID: String = "tests") throws {
+    /// - Parameter attaches: whether the host attaches to its home (serving its control socket).
+    init(appID: String = "tests", attaches: Bool = true) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-host-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         host = try EnvScriptHost(configuration: HostConfiguration(
             home: folder.appendingPathComponent("home"), appID: appID,
-            lua: LuaOptions(scriptRoots: [folder.path])))
+            lua: LuaOptions(scriptRoots: [folder.path]), attachesToHome: attaches))
     }
 
     deinit {

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Containers
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Why an attached host did not take its part in a change: the change was cancelled.
+public enum ParticipationError: Error, CustomStringConvertible, Sendable {
+    /// The host's will-change hook (or a participant's flush) refused, with its message.
+    case refused(pid: Int32, message: String)
+    /// The host is alive (it holds its attachment lock) but did not answer in time — stopped, or stuck
+    /// in a hook.
+    case noAnswer(pid: Int32, seconds: Double)
+    /// The host's socket could not be used.
+    case unreachable(pid: Int32, socket: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .refused(let pid, let message):
+            return "the running host pid \(pid) refused: \(message)"
+        case .noAnswer(let pid, let seconds):
+            return "the running host pid \(pid) did not answer within \(Self.format(seconds)) s (is it stopped or stuck in a hook?); give it more time with --timeout, or stop it"
+        case .unreachable(let pid, let socket, let reason):
+            return "the running host pid \(pid) could not be reached at '\(socket)': \(reason)"
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// The hosts attached to a home, reached through their control sockets with AsyncHTTPClient: every
+/// change a host (or the command line) makes gives them their part. See ``RemoteParticipants``.
+final class RemoteHostParticipants: RemoteParticipants {
+    private let hosts: AttachedHosts
+    /// The attachment of the host this belongs to, which takes its part in-process.
+    private let ownID: String?
+    private let timeout: Duration
+    private let logger: Logger
+
+    init(home: URL, ownID: String?, timeout: Duration, logger: Logger) {
+        hosts = AttachedHosts(home: home)
+        self.ownID = ownID
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    private var timeoutSeconds: Double {
+        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    }
+
+    func prepare(_ change: HomeChange) throws -> PreparedHomeChange {
+        let others = try hosts.live().filter { $0.id != ownID }
+        guard !others.isEmpty else { return PreparedHomeChange(change: change, participants: []) }
+        let message = ParticipationMessages.Prepare(
+            switchID: change.id, kind: change.kind.rawValue, to: change.to.uuid, from: change.from.uuid, askerPID: getpid())
+        // All at once: a change waits for the slowest host, not for the sum of them.
+        let requests = try others.map { record in (record, try post(message, to: "/v1/participation/prepare", of: record)) }
+        var prepared: [AttachedHostRecord] = []
+        var failure: ParticipationError?
+        for (record, request) in requests {
+            do {
+                let response = try request.wait()
+                if response.status == .ok {
+                    prepared.append(record)
+                } else if failure == nil {
+                    failure = .refused(pid: record.pid, message: Self.failureMessage(response))
+                }
+            } catch {
+                // A host that died meanwhile has nothing to take part in.
+                let stillAlive = (try? hosts.live().contains { $0.id == record.id }) ?? true
+                if stillAlive, failure == nil { failure = describe(error, of: record) }
+            }
+        }
+        let outcome = PreparedHomeChange(change: change, participants: prepared.map(\.pid), context: prepared.map(\.id))
+        if let failure {
+            finish(outcome, committed: false)
+            throw failure
+        }
+        return outcome
+    }
+
+    func finish(_ prepared: PreparedHomeChange, committed: Bool) {
+        guard !prepared.context.isEmpty else { return }
+        let message = ParticipationMessages.Finish(switchID: prepared.change.id, committed: committed)
+        let records = (try? hosts.live()) ?? []
+        let requests = records.filter { prepared.context.contains($0.id) }.compactMap { record in
+            (try? post(message, to: "/v1/participation/finish", of: record)).map { (record, $0) }
+        }
+        for (record, request) in requests {
+            do {
+                _ = try request.wait()
+            } catch {
+                logger.debug("running host pid \(record.pid) was not told how the change ended: \(error); it catches up on its own")
+            }
+        }
+    }
+
+    private func post<Body: Encodable>(
+        _ body: Body, to path: String, of record: AttachedHostRecord
+    ) throws -> EventLoopFuture<HTTPClient.Response> {
+        guard let url = URL(httpURLWithSocketPath: record.socketPath, uri: path) else {
+            throw ParticipationError.unreachable(pid: record.pid, socket: record.socketPath, reason: "not a usable socket path")
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        let request = try HTTPClient.Request(
+            url: url, method: .POST, headers: headers, body: .data(try JSONEncoder().encode(body)))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeoutSeconds * 1e9))
+        return HTTPClient.shared.execute(request: request, deadline: deadline)
+    }
+
+    private func describe(_ error: any Error, of record: AttachedHostRecord) -> ParticipationError {
+        if let clientError = error as? HTTPClientError,
+           clientError == .deadlineExceeded || clientError == .readTimeout || clientError == .connectTimeout {
+            return .noAnswer(pid: record.pid, seconds: timeoutSeconds)
+        }
+        return .unreachable(pid: record.pid, socket: record.socketPath, reason: "\(error)")
+    }
+
+    private static func failureMessage(_ response: HTTPClient.Response) -> String {
+        if var body = response.body, let data = body.readData(length: body.readableBytes),
+           let failure = try? JSONDecoder().decode(ParticipationMessages.Failure.self, from: data) {
+            return failure.error.message
+        }
+        return "HTTP \(response.status.code)"
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A running application (an attached host) and the command line on one home at the same time: the
+/// host takes part in every switch the command line makes (issue "One home, many processes").
+@Suite struct RunningHostTests {
+    /// An attached host running `script` in a folder of its own; `mark(name, text)` in the script
+    /// appends a line to a file of that folder.
+    final class RunningHost {
+        let folder: URL
+        let process: BackgroundProcess
+
+        init(_ scratch: Scratch, name: String, home: String, script: String) throws {
+            folder = scratch.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let prelude = """
+                local function mark(name, text)
+                    local file = assert(io.open('\(folder.path)/' .. name, 'a'))
+                    file:write(tostring(text), '\\n')
+                    file:close()
+                end
+
+                """
+            let path = folder.appendingPathComponent("host.lua").path
+            try (prelude + script).write(toFile: path, atomically: true, encoding: .utf8)
+            process = try BackgroundProcess([home, path, folder.path], in: scratch.url, binary: "AttachedHostHelper")
+            BackgroundProcess.waitForFile(folder.appendingPathComponent("ready").path)
+        }
+
+        var pid: Int32 { process.pid }
+
+        /// The lines of a mark file.
+        func marks(_ name: String) -> [String] {
+            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").map(String.init)
+        }
+
+        /// Lets the host end (running its `on_stop`) and waits for it.
+        @discardableResult
+        func stop() -> EnvScriptProcess.Outcome {
+            FileManager.default.createFile(atPath: folder.appendingPathComponent("stop").path, contents: nil)
+            return process.wait()
+        }
+    }
+
+    private func activeName(_ scratch: Scratch, home: String) throws -> String {
+        let info = try scratch.run("container", "info", "--json", "--home", home, "--no-init")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any])
+        return try #require(record["name"] as? String)
+    }
+
+    @Test func aRunningHostTakesPartInASwitchAskedByTheCommandLine() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        // B holds its own value of k.
+        try scratch.write("seed.lua", "state.stored('k', '') container.activate('B') state.set('k', 'B-value') container.activate('DEFAULT')")
+        #expect(try scratch.run("run", "--home", home, "--no-init", "seed.lua").status == 0)
+
+        let host = try RunningHost(scratch, name: "app", home: home, script: """
+            state.stored('k', '')
+            state.set('k', 'DEFAULT-value')
+            container.on_will_change(function(to, from) mark('hooks', 'will ' .. from.name .. ' ' .. to.name) end)
+            container.on_did_change(function(to, from) mark('hooks', 'did ' .. to.name .. ' ' .. state.get('k')) end)
+            function on_stop() mark('final', container.active().name .. ' ' .. state.get('k')) end
+            """)
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput == "activated B (1 running host took part: pid \(host.pid))\n")
+        // The host's hooks ran, and its state followed: the did-change hook already read B's value.
+        #expect(host.marks("hooks") == ["will DEFAULT B", "did B B-value"])
+        host.stop()
+        #expect(host.marks("final") == ["B B-value"])
+
+        try scratch.write("show.lua", "state.stored('k', '') print(state.get('k')) container.activate('DEFAULT') print(state.get('k'))")
+        let shown = try scratch.run("run", "--home", home, "--no-init", "show.lua")
+        #expect(shown.standardOutput == "B-value\nDEFAULT-value\n", "B's value intact, DEFAULT's flushed before the switch")
+    }
+
+    @Test func aHookOfARunningHostRefusesAndNothingChanges() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "Frozen", "--home", home, "--no-init").status == 0)
+        let host = try RunningHost(scratch, name: "app", home: home, script: """
+            container.on_will_change(function(to) if to.name == 'Frozen' then error('Frozen is off limits') end end)
+            """)
+        let outcome = try scratch.run("container", "activate", "Frozen", "--home", home, "--no-init")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("pid \(host.pid) refused"))
+        #expect(outcome.standardError.contains("Frozen is off limits"))
+        #expect(try activeName(scratch, home: home) == "DEFAULT")
+        #expect(host.stop().status == 0)
+    }
+
+    @Test func twoRunningHostsBothTakePart() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let script = "container.on_did_change(function(to) mark('did', to.name) end)"
+        let first = try RunningHost(scratch, name: "first", home: home, script: script)
+        let second = try RunningHost(scratch, name: "second", home: home, script: script)
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("(2 running hosts took part: "))
+        #expect(outcome.standardOutput.contains("pid \(first.pid)") && outcome.standardOutput.contains("pid \(second.pid)"))
+        #expect(first.marks("did") == ["B"])
+        #expect(second.marks("did") == ["B"])
+        // One host switching gives the other its part too.
+        try scratch.write("back.lua", "container.activate('DEFAULT')")
+        first.stop()
+        #expect(try scratch.run("container", "activate", "DEFAULT", "--home", home, "--no-init").status == 0)
+        #expect(second.marks("did") == ["B", "DEFAULT"])
+        second.stop()
+    }
+
+    @Test func aStoppedHostCostsTheAskerOnlyTheTimeoutAndNothingChanges() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let host = try RunningHost(scratch, name: "app", home: home, script: """
+            state.stored('k', '') state.set('k', 'mine')
+            function on_stop() mark('final', container.active().name .. ' ' .. state.get('k')) end
+            """)
+        host.process.send(SIGSTOP)
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--timeout", "2")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("pid \(host.pid) did not answer within 2 s"))
+        #expect(try activeName(scratch, home: home) == "DEFAULT")
+
+        host.process.send(SIGCONT)
+        host.stop()
+        #expect(host.marks("final") == ["DEFAULT mine"], "after SIGCONT the host is where the home is")
+        #expect(try scratch.run("container", "activate", "B", "--home", home, "--no-init").status == 0)
+    }
+
+    @Test func aKilledHostIsNeverWaitedFor() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let host = try RunningHost(scratch, name: "app", home: home, script: "")
+        host.process.send(SIGKILL)
+        host.process.wait()
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--timeout", "30")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput == "activated B\n")
+        let hosts = try FileManager.default.contentsOfDirectory(atPath: home + "/.envscript-containers/hosts")
+        #expect(hosts.isEmpty, "the dead host's record, lock and socket were removed: \(hosts)")
+    }
+
+    @Test func anAskerKilledBetweenThePhasesLeavesNoHostStuck() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let ready = try RunningHost(scratch, name: "ready", home: home, script: """
+            container.on_will_change(function(to) mark('will', to.name) end)
+            container.on_did_change(function(to) mark('did', to.name) end)
+            function on_stop() mark('final', container.active().name) end
+            """)
+        // A second host that never answers keeps the asker waiting between the phases.
+        let stuck = try RunningHost(scratch, name: "stuck", home: home, script: "")
+        stuck.process.send(SIGSTOP)
+        let asker = try BackgroundProcess(
+            ["container", "activate", "B", "--home", home, "--no-init", "--timeout", "60"], in: scratch.url)
+        BackgroundProcess.waitForFile(ready.folder.appendingPathComponent("will").path)
+        asker.send(SIGKILL)
+        asker.wait()
+        stuck.process.send(SIGCONT)
+
+        // Nothing changed, and both hosts go on: a new switch works with both taking part.
+        #expect(try activeName(scratch, home: home) == "DEFAULT")
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--timeout", "20")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("2 running hosts took part"))
+        #expect(ready.marks("did") == ["B"])
+        ready.stop()
+        stuck.stop()
+        #expect(ready.marks("final") == ["B"])
+    }
+}
