@@ -96,7 +96,13 @@ let package = Package(
         .testTarget(name: "AppStateTests", dependencies: ["AppState", "Preferences"]),
         .testTarget(
             name: "EnvScriptTests",
-            dependencies: ["EnvScript", "Tweaks", "Containers", "Preferences", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "EnvScript", "Tweaks", "Containers", "Preferences", .product(name: "Crypto", package: "swift-crypto"),
+                // ControlAPITests: a real server on a Unix socket and a real client.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // A running application attached to its home, for CLITests of many processes on one home.
         .executableTarget(name: "AttachedHostHelper", dependencies: ["EnvScript", "LuaBridge"]),

@@ -84,10 +84,7 @@ public final class EnvScriptHost {
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
         }
         if configuration.attachesToHome {
-            let reference = HostReference(object: self)
-            attachment = try HostAttachment(host: self) { router in
-                ParticipationRoutes.register(on: router, host: reference)
-            }
+            attachment = try HostAttachment(host: self)
         }
         // Every change this host makes gives the other attached hosts their part.
         containers.remoteParticipants = RemoteHostParticipants(
@@ -108,7 +105,10 @@ public final class EnvScriptHost {
                 logger.error("could not catch up with the home before closing: \(error)")
             }
         }
-        attachment?.stop()
+        if let attachment {
+            ControlRoutes.finishEventStreams(of: self)
+            attachment.stop()
+        }
         attachment = nil
         lock.withLock {
             guard lua.isOpen else { return }

@@ -25,7 +25,7 @@ final class HostAttachment: Sendable {
     private static let executor = DispatchTaskExecutor(label: "envscript.control.server")
 
     /// Attaches `host` to its home and starts serving; returns once the socket listens.
-    init(host: EnvScriptHost, routes: (Router<BasicRequestContext>) -> Void) throws {
+    init(host: EnvScriptHost) throws {
         let hosts = AttachedHosts(home: host.configuration.home)
         let id = "\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
         attachment = try hosts.attach(id: id)
@@ -38,7 +38,8 @@ final class HostAttachment: Sendable {
             apiVersion: Self.apiVersion)
 
         let router = Router()
-        routes(router)
+        router.add(middleware: ControlErrorMiddleware())
+        ControlRoutes.register(on: router, host: host)
         var logger = Logger(label: "envscript.control")
         logger.logLevel = .critical // a cancelled connection at shutdown is not worth a message
         let ready = DispatchSemaphore(value: 0)

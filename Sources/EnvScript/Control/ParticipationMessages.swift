@@ -44,17 +44,4 @@ enum ParticipationMessages {
             case pid, appID = "app_id", home, apiVersion = "api_version", activeContainer = "active_container", generation
         }
     }
-
-    /// `{"error": {"code": ..., "message": ...}}`, the body of every failed operation.
-    struct Failure: Codable, Sendable, Error {
-        struct Detail: Codable, Sendable {
-            var code: String
-            var message: String
-        }
-        var error: Detail
-
-        init(code: String, message: String) {
-            error = Detail(code: code, message: message)
-        }
-    }
 }

@@ -1,53 +1,65 @@
 import Containers
 import Foundation
 import Hummingbird
-import NIOCore
 
-/// The operations of the control API by which other processes give this host its part in their
-/// changes of the home, and learn who it is: `GET /v1/host`, `POST /v1/participation/prepare` and
-/// `POST /v1/participation/finish`.
-enum ParticipationRoutes {
-    static func register(on router: Router<BasicRequestContext>, host reference: HostReference) {
+/// The operations of the control API by which other processes learn who this host is and give it its
+/// part in their changes of the home: `GET /v1/host`, `POST /v1/participation/prepare` and
+/// `POST /v1/participation/finish` (see ``RemoteHostParticipants`` for the asking side).
+extension ControlRoutes {
+    static func registerParticipationRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
         router.get("/v1/host") { _, _ -> Response in
-            try await respond {
-                let host = try reference.host()
-                let epoch = try host.containers.epoch
-                return ParticipationMessages.HostInfo(
-                    pid: getpid(), appID: host.appID, home: host.configuration.home.path, apiVersion: HostAttachment.apiVersion,
-                    activeContainer: epoch.activeContainer, generation: epoch.generation)
+            await ControlResponse.handling {
+                let info = try await host.runTakingPart { host in
+                    let epoch = try host.containers.epoch
+                    return ParticipationMessages.HostInfo(
+                        pid: getpid(), appID: host.appID, home: host.configuration.home.path,
+                        apiVersion: ControlRoutes.version, activeContainer: epoch.activeContainer, generation: epoch.generation)
+                }
+                return try ControlResponse.json(info)
             }
         }
 
-        router.post("/v1/participation/prepare") { request, context -> Response in
-            let message = try await decode(ParticipationMessages.Prepare.self, from: request, context: context)
-            return try await respond {
-                let host = try reference.host()
-                guard let kind = HomeChange.Kind(rawValue: message.kind) else {
-                    throw ControlFailure.badRequest("kind must be 'switch' or 'clean', not '\(message.kind)'")
+        router.post("/v1/participation/prepare") { request, _ -> Response in
+            await ControlResponse.handling {
+                let message = try await decodeParticipation(ParticipationMessages.Prepare.self, from: request)
+                try await host.runTakingPart { host in
+                    guard let kind = HomeChange.Kind(rawValue: message.kind) else {
+                        throw ControlError(.badRequest, "kind must be 'switch' or 'clean', not '\(message.kind)'")
+                    }
+                    guard let to = try host.containers.container(uuid: message.to),
+                          let from = try host.containers.container(uuid: message.from) else {
+                        throw ControlError(.notFound, "no container has the UUID \(message.to.uuidString) or \(message.from.uuidString)")
+                    }
+                    do {
+                        try host.containers.takePart(in: HomeChange(id: message.switchID, kind: kind, to: to, from: from))
+                    } catch {
+                        throw ControlError(.refused, "\(error)")
+                    }
+                    // Should the asker die before it says how the change ended, this host still catches
+                    // up as soon as the home's lock is free.
+                    let containers = host.containers
+                    Thread.detachNewThread { try? containers.waitForChangesToEnd() }
                 }
-                guard let to = try host.containers.container(uuid: message.to),
-                      let from = try host.containers.container(uuid: message.from) else {
-                    throw ControlFailure.notFound("container \(message.to.uuidString) or \(message.from.uuidString)")
-                }
-                do {
-                    try host.containers.takePart(in: HomeChange(id: message.switchID, kind: kind, to: to, from: from))
-                } catch {
-                    throw ControlFailure.refused("\(error)")
-                }
-                // Should the asker die before it says how the change ended, this host still catches
-                // up as soon as the home's lock is free.
-                let containers = host.containers
-                Thread.detachNewThread { try? containers.waitForChangesToEnd() }
-                return ParticipationMessages.Done()
+                return try ControlResponse.json(ParticipationMessages.Done())
             }
         }
 
-        router.post("/v1/participation/finish") { request, context -> Response in
-            _ = try await decode(ParticipationMessages.Finish.self, from: request, context: context)
-            return try await respond {
-                try reference.host().containers.synchronizeWithHome()
-                return ParticipationMessages.Done()
+        router.post("/v1/participation/finish") { request, _ -> Response in
+            await ControlResponse.handling {
+                _ = try await decodeParticipation(ParticipationMessages.Finish.self, from: request)
+                try await host.runTakingPart { host in _ = try host.containers.synchronizeWithHome() }
+                return try ControlResponse.json(ParticipationMessages.Done())
             }
+        }
+    }
+
+    /// The request's JSON body as `T`; a malformed one is a `bad_request` naming what is wrong.
+    private static func decodeParticipation<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        let buffer = try await request.body.collect(upTo: 1 << 20)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw ControlError(.badRequest, "the request body is not a valid participation message: \(error)")
         }
     }
 }

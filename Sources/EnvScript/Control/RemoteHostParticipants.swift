@@ -122,7 +122,7 @@ final class RemoteHostParticipants: RemoteParticipants {
 
     private static func failureMessage(_ response: HTTPClient.Response) -> String {
         if var body = response.body, let data = body.readData(length: body.readableBytes),
-           let failure = try? JSONDecoder().decode(ParticipationMessages.Failure.self, from: data) {
+           let failure = try? JSONDecoder().decode(ControlErrorBody.self, from: data) {
             return failure.error.message
         }
         return "HTTP \(response.status.code)"

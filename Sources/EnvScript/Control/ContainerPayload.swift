@@ -1,0 +1,56 @@
+import Containers
+import Foundation
+
+/// A container as the control API shows it: the fields and names of the Lua table
+/// (`uuid, name, description, is_default, is_active, created_at, last_activated_at, activated_count`),
+/// dates as ISO 8601 text; `description` and `last_activated_at` are absent when there is none.
+struct ContainerPayload: Codable, Sendable, Equatable {
+    let uuid: String
+    let name: String
+    let description: String?
+    let isDefault: Bool
+    let isActive: Bool
+    let createdAt: String
+    let lastActivatedAt: String?
+    let activatedCount: Int
+
+    init(_ container: Container, activeUUID: UUID?) {
+        uuid = container.uuid.uuidString
+        name = container.name
+        description = container.description
+        isDefault = container.isDefault
+        isActive = container.uuid == activeUUID
+        createdAt = container.createdAt.formatted(.iso8601)
+        lastActivatedAt = container.lastActivatedAt?.formatted(.iso8601)
+        activatedCount = container.activatedCount
+    }
+
+    /// `container` as it is now, with the home's active container read afresh.
+    init(_ container: Container, in containers: AppContainer) throws {
+        self.init(container, activeUUID: try containers.activeContainer.uuid)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uuid, name, description
+        case isDefault = "is_default"
+        case isActive = "is_active"
+        case createdAt = "created_at"
+        case lastActivatedAt = "last_activated_at"
+        case activatedCount = "activated_count"
+    }
+}
+
+/// `{"containers": [...]}`: every container of the home, DEFAULT first, then by creation date.
+struct ContainerListPayload: Codable, Sendable {
+    let containers: [ContainerPayload]
+
+    init(_ containers: AppContainer) throws {
+        let active = try containers.activeContainer.uuid
+        self.containers = try containers.containers.map { ContainerPayload($0, activeUUID: active) }
+    }
+}
+
+/// `{"ok": true}`: the answer of an operation with nothing else to report.
+struct OKPayload: Codable, Sendable {
+    var ok = true
+}

@@ -1,0 +1,52 @@
+/// The host as the control API's handlers hold it: a weak reference that may cross into `@Sendable`
+/// closures, and the one way handlers reach the host — under its lock, on ``BlockingWork``'s queue.
+///
+/// `EnvScriptHost` is not `Sendable`: its Lua state may be used by one thread at a time. Sharing the
+/// reference is still sound because nothing here touches the host except inside ``run(_:)``, which
+/// holds ``EnvScriptHost/lock`` — the lock that serialises every use of the Lua state — for the whole
+/// of `body`; the engines the host exposes (containers, tweaks, application) are thread-safe on their
+/// own. Taking the host lock first also keeps the process's lock order (host lock, then the container
+/// engine's gate, then the home's file lock) when a request switches containers and Lua hooks run.
+///
+/// The reference is weak so that a host which owns its control server (and through it these routes)
+/// can still be released; once it is gone, or closed, requests fail with a clear error.
+struct ControlHost: @unchecked Sendable {
+    private weak var host: EnvScriptHost?
+
+    init(_ host: EnvScriptHost) {
+        self.host = host
+    }
+
+    /// Runs `body` with the host, holding its lock, on the blocking queue.
+    ///
+    /// - Throws: ``ControlError`` `failed` when the host was closed or released, and whatever `body` throws.
+    func run<T: Sendable>(_ body: @escaping @Sendable (EnvScriptHost) throws -> T) async throws -> T {
+        try await BlockingWork.run {
+            guard let host = self.host else { throw ControlError.hostClosed }
+            return try host.lock.withLock {
+                guard host.lua.isOpen else { throw ControlError.hostClosed }
+                return try body(host)
+            }
+        }
+    }
+
+    /// Runs `body` with the host on the blocking queue *without* its lock — only for taking part in
+    /// another process's change of the home. That process holds the home's lock meanwhile; should a
+    /// thread of this host hold the host lock while waiting for the home's lock, taking the host lock
+    /// here would keep the asker waiting until its timeout even when no Lua hook needs the lock. The
+    /// hooks that call into Lua take the host lock themselves.
+    func runTakingPart<T: Sendable>(_ body: @escaping @Sendable (EnvScriptHost) throws -> T) async throws -> T {
+        try await BlockingWork.run {
+            guard let host = self.host else { throw ControlError.hostClosed }
+            return try body(host)
+        }
+    }
+
+        /// Throws unless the host is still there; never blocks, so it may run on any thread.
+    func checkAvailable() throws {
+        if !isAlive { throw ControlError.hostClosed }
+    }
+
+    /// Whether the host has not been released yet; never blocks, so it may run on any thread.
+    var isAlive: Bool { host != nil }
+}

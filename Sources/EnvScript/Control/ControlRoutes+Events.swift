@@ -1,0 +1,52 @@
+import Hummingbird
+
+extension ControlRoutes {
+    /// `GET /v1/events`: server-sent events — `ready` once the stream's observers are in place, then
+    /// `container` after every switch, `tweak` after every tweak change and `state` after every state
+    /// change, each with one line of JSON data; a keep-alive comment every 15 seconds.
+    ///
+    /// The stream ends when the client disconnects (its observers are removed at once), when
+    /// ``finishEventStreams(of:)`` is called (a host that closes should call it), or at the next
+    /// keep-alive after the host was released.
+    static func registerEventRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
+        router.get("/v1/events") { request, _ in
+            await ControlResponse.handling {
+                try host.checkAvailable()
+                let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
+                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                    // Registered only once the body is being written, so a response that is never sent
+                    // registers nothing.
+                    let subscription = try await host.run { try ControlEventSubscription(host: $0) }
+                    defer { subscription.cancel() }
+                    do {
+                        try await request.body.consumeWithCancellationOnInboundClose { _ in
+                            for await event in subscription.events {
+                                let text = try event.wireText(stateEntry: await stateEntry(for: event, host: host))
+                                try await writer.write(ByteBuffer(string: text))
+                            }
+                        }
+                    } catch is CancellationError {
+                        return // the client went away; there is no one left to finish the body for
+                    }
+                    try await writer.finish(nil)
+                })
+            }
+        }
+    }
+
+    /// Ends every open `/v1/events` stream of `host` — call it before a graceful shutdown of the
+    /// server, which otherwise waits for the streams' clients to leave.
+    public static func finishEventStreams(of host: EnvScriptHost) {
+        ControlEventStreams.finishAll(host: ObjectIdentifier(host))
+    }
+
+    /// For a state event, the key's value now (or why it cannot be read).
+    private static func stateEntry(for event: ControlEvent, host: ControlHost) async -> StateEntryPayload? {
+        guard case .state(let change) = event else { return nil }
+        do {
+            return try await host.run { try StateEntryPayload(key: change.key, in: $0.application, tolerant: true) }
+        } catch {
+            return StateEntryPayload(key: change.key, kind: change.kind, error: ControlError(describing: error).message)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Hummingbird
+import Tweaks
+
+extension ControlRoutes {
+    /// `/v1/tweaks`: the flags through the host's provider stack — list with sources, lookup with the
+    /// reasons higher providers passed, set and delete through the stack as `tweak.set` and
+    /// `tweak.delete` do, and the overrides of the active container.
+    static func registerTweakRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
+        router.get("/v1/tweaks") { _, _ in
+            await ControlResponse.handling {
+                try ControlResponse.json(try await host.run { TweakListPayload($0.tweaks.list()) })
+            }
+        }
+        router.get("/v1/tweaks/overrides") { _, _ in
+            await ControlResponse.handling {
+                try ControlResponse.json(try await host.run { host in
+                    var overrides: [TweakPayload] = []
+                    for provider in overridesProviders(of: host.tweaks) {
+                        let tweaks = try provider.allTweaks().sorted { $0.key < $1.key }
+                        overrides += tweaks.map(TweakPayload.init)
+                    }
+                    return OverridesPayload(overrides: overrides)
+                })
+            }
+        }
+        router.delete("/v1/tweaks/overrides") { _, _ in
+            await ControlResponse.handling {
+                try ControlResponse.json(try await host.run { host in
+                    var removed = 0
+                    var names: [String] = []
+                    for provider in overridesProviders(of: host.tweaks) {
+                        removed += try provider.allTweaks().count
+                        try provider.deleteAll()
+                        names.append(provider.name)
+                    }
+                    return OverridesRemovedPayload(removed: removed, providers: names)
+                })
+            }
+        }
+        router.get("/v1/tweaks/{feature}/{variable}") { _, context in
+            await ControlResponse.handling {
+                let (feature, variable) = try tweakKey(context)
+                return try ControlResponse.json(try await host.run { host in
+                    TweakDetailsPayload(try host.tweaks.lookup(feature: feature, variable: variable))
+                })
+            }
+        }
+        router.put("/v1/tweaks/{feature}/{variable}") { request, context in
+            await ControlResponse.handling {
+                let (feature, variable) = try tweakKey(context)
+                let body = try await ControlRequestBody.read(
+                    request, allowed: ["value", "provider"], example: #"{"value": "red"}"#)
+                let value = try body.tweakValue("value")
+                let provider = try body.optionalString("provider")
+                return try ControlResponse.json(try await host.run { host in
+                    try host.tweaks.set(value, feature: feature, variable: variable, provider: provider)
+                    return TweakDetailsPayload(try host.tweaks.lookup(feature: feature, variable: variable))
+                })
+            }
+        }
+        router.delete("/v1/tweaks/{feature}/{variable}") { request, context in
+            await ControlResponse.handling {
+                let (feature, variable) = try tweakKey(context)
+                let provider = request.uri.queryParameters["provider"].map { String($0) }
+                return try ControlResponse.json(try await host.run { host in
+                    try host.tweaks.delete(feature: feature, variable: variable, provider: provider)
+                    let now: TweakLookup?
+                    do {
+                        now = try host.tweaks.lookup(feature: feature, variable: variable)
+                    } catch TweakError.notFound {
+                        now = nil
+                    }
+                    return TweakDeletedPayload(feature: feature, variable: variable, now: now.map(TweakDetailsPayload.init))
+                })
+            }
+        }
+    }
+
+    /// The overrides providers of the stack; all of them store their values in the active container.
+    private static func overridesProviders(of tweaks: TweakManager) -> [OverridesTweakProvider] {
+        tweaks.providers.compactMap { $0 as? OverridesTweakProvider }
+    }
+
+    private static func tweakKey(_ context: some RequestContext) throws -> (String, String) {
+        (try ControlResponse.parameter("feature", of: context), try ControlResponse.parameter("variable", of: context))
+    }
+}

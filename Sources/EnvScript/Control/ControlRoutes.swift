@@ -1,0 +1,30 @@
+import Hummingbird
+
+/// The control API of a running host: HTTP and JSON under `/v1`, meant to be served on the Unix socket
+/// in the home's bookkeeping folder, so that the `envscript` command, a QA script or `curl
+/// --unix-socket` can drive a running application.
+///
+/// The routes — containers, tweaks, state and a stream of change events — are described operation by
+/// operation in `openapi/envscript-control.json` at the top of the repository. Every answer is JSON
+/// (the event stream is `text/event-stream` with JSON data lines); every error is
+/// `{"error": {"code", "message"}}` (see ``ControlError``).
+///
+/// The handlers never block a NIO event loop or the Swift concurrency pool: whatever touches the host
+/// runs on a queue of its own, under the host's lock.
+public enum ControlRoutes {
+    /// The version of the API, the `v1` of its paths.
+    public static let version = 1
+
+    /// Adds the container, tweak, state and event routes for `host` to `router`.
+    ///
+    /// The routes hold the host weakly: they do not keep it alive, and answer `failed` once it is gone
+    /// or closed. Call once per router.
+    public static func register<Context: RequestContext>(on router: Router<Context>, host: EnvScriptHost) {
+        let host = ControlHost(host)
+        registerContainerRoutes(on: router, host: host)
+        registerTweakRoutes(on: router, host: host)
+        registerStateRoutes(on: router, host: host)
+        registerEventRoutes(on: router, host: host)
+        registerParticipationRoutes(on: router, host: host)
+    }
+}

@@ -1,0 +1,112 @@
+import Tweaks
+
+/// A tweak as the control API shows it: `feature, variable, value, source, encrypted`, and `title`,
+/// `group`, `description` when the provider has them.
+struct TweakPayload: Encodable, Sendable {
+    let feature: String
+    let variable: String
+    let value: TweakValue
+    let source: String
+    let title: String?
+    let group: String?
+    let description: String?
+    /// True only for a tweak listed while it could not be decrypted (its value is then the ciphertext).
+    let encrypted: Bool
+
+    init(_ tweak: Tweak) {
+        feature = tweak.feature
+        variable = tweak.variable
+        value = tweak.value
+        source = tweak.source
+        title = tweak.title
+        group = tweak.group
+        description = tweak.description
+        encrypted = tweak.isEncrypted
+    }
+}
+
+/// Why a provider did not supply a tweak: `{"provider", "reason": "missing" | "failed", "message"}`.
+struct ProviderMissPayload: Encodable, Sendable {
+    let provider: String
+    let reason: String
+    /// The failure, for `failed`; absent for `missing`.
+    let message: String?
+
+    init(_ miss: TweakProviderMiss) {
+        provider = miss.provider
+        switch miss.reason {
+        case .missing:
+            reason = "missing"
+            message = nil
+        case .failed(let error):
+            reason = "failed"
+            message = "\(error)"
+        }
+    }
+}
+
+/// `{"tweaks": [...], "failures": [...]}`: the merged tweaks of the stack and the providers that could
+/// not list theirs (or tweaks that could not be decrypted).
+struct TweakListPayload: Encodable, Sendable {
+    let tweaks: [TweakPayload]
+    let failures: [ProviderMissPayload]
+
+    init(_ list: TweakList) {
+        tweaks = list.tweaks.map(TweakPayload.init)
+        failures = list.failures.map(ProviderMissPayload.init)
+    }
+}
+
+/// A lookup: the tweak's fields, plus `misses` (every provider above the source and why it passed),
+/// `failures` (those of them that failed rather than lacked it) and `cached`.
+struct TweakDetailsPayload: Encodable, Sendable {
+    let tweak: TweakPayload
+    let misses: [ProviderMissPayload]
+    let failures: [ProviderMissPayload]
+    let cached: Bool
+
+    init(_ lookup: TweakLookup) {
+        tweak = TweakPayload(lookup.tweak)
+        misses = lookup.misses.map(ProviderMissPayload.init)
+        failures = lookup.failures.map(ProviderMissPayload.init)
+        cached = lookup.isCached
+    }
+
+    private enum CodingKeys: String, CodingKey { case misses, failures, cached }
+
+    /// The tweak's fields at the top level, beside the lookup's.
+    func encode(to encoder: any Encoder) throws {
+        try tweak.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(misses, forKey: .misses)
+        try container.encode(failures, forKey: .failures)
+        try container.encode(cached, forKey: .cached)
+    }
+}
+
+/// The answer of a delete: the tweak deleted and the one in effect now (`null` when no provider has it).
+struct TweakDeletedPayload: Encodable, Sendable {
+    let feature: String
+    let variable: String
+    let now: TweakDetailsPayload?
+
+    private enum CodingKeys: String, CodingKey { case feature, variable, now }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feature, forKey: .feature)
+        try container.encode(variable, forKey: .variable)
+        try container.encode(now, forKey: .now) // `null`, not absent: "nothing is in effect" is the answer
+    }
+}
+
+/// `{"overrides": [...]}`: the overrides of the active container, from every overrides provider of the stack.
+struct OverridesPayload: Encodable, Sendable {
+    let overrides: [TweakPayload]
+}
+
+/// `{"removed": N, "providers": [...]}`: how many overrides were removed, from which providers.
+struct OverridesRemovedPayload: Encodable, Sendable {
+    let removed: Int
+    let providers: [String]
+}
