@@ -12,6 +12,7 @@ import Foundation
 ///     containers/<UUID>/container.json
 ///     containers/<UUID>/data/     the container's entries while it is not the active one
 ///     containers/<UUID>/hidden/   its entries that collided with excluded files of the live home
+///     containers/<UUID>/conflicts/<time>/  entries found in the way of a switch, kept (KeptNewcomer)
 ///     trash/                      removed entries on their way out
 ///     hosts/<id>.lock|json|sock   the running hosts attached to the home (see AttachedHosts)
 /// ```
