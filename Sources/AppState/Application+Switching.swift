@@ -78,3 +78,16 @@ extension Application {
         registry.withLock { _ = $0.keptMemoryState.removeValue(forKey: containerID) }
     }
 }
+
+extension Application {
+    /// Adopts what other processes wrote to this container's state since it was read: the preferences
+    /// merge with their file (stored state; this process's pending changes are written first), and
+    /// file and secure state are read anew. Observers hear of the values that changed, with reason
+    /// ``StateChangeReason/reloaded``. Memory state is this process's own and stays.
+    public func synchronizeWithDisk() throws {
+        try preferences.synchronize()
+        for slot in allSlots() where slot.kind == .file || slot.kind == .secure {
+            slot.containerDidSwitch()
+        }
+    }
+}

@@ -115,7 +115,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     /// The kept value, or the file's (or the initial value when there is no file), now kept. Call under `fileLock`.
     private func loadLocked() throws -> Loaded {
         if let kept = loaded.withLock({ $0 }) { return kept }
-        let fresh = try coordinated { location in try readFile(at: location.url) }
+        let fresh = try coordinated(writing: false) { location in try readFile(at: location.url) }
         loaded.withLock { $0 = fresh }
         return fresh
     }
@@ -142,9 +142,9 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     }
 
     /// Runs `body` under the coordinator's cross-process lock with where this state's file is now.
-    private func coordinated<T>(_ body: (StoreLocation) throws -> T) throws -> T {
+    private func coordinated<T>(writing: Bool = true, _ body: (StoreLocation) throws -> T) throws -> T {
         do {
-            return try coordinator.withLock(forLiveFile: fileURL, body)
+            return try coordinator.withLock(forLiveFile: fileURL, writing: writing, body)
         } catch let error as PreferencesError {
             throw AppStateError.storage(key: key, error)
         }

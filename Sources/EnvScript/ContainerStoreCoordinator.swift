@@ -14,6 +14,8 @@ final class ContainerStoreCoordinator: StoreCoordinator {
     private let containers: AppContainer
     /// The container the stores read; nil: the live one, adopted at the next locked access.
     private let view = Mutex<UUID?>(nil)
+    /// Told (under the stores lock, so it must return at once) after each access that may write.
+    private let writeObserver = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(containers: AppContainer) throws {
         self.containers = containers
@@ -24,13 +26,21 @@ final class ContainerStoreCoordinator: StoreCoordinator {
     /// The container this process's stores read and write.
     var viewedContainer: UUID? { view.withLock { $0 } }
 
+    /// Sets the closure told after each access that may have written a store.
+    func observeWrites(_ observer: (@Sendable () -> Void)?) {
+        writeObserver.withLock { $0 = observer }
+    }
+
     /// Makes the stores follow the container live now (after a switch or clean this host took part in).
     func followLiveContainer() {
         view.withLock { $0 = nil }
     }
 
-    func withLock<Result>(forLiveFile liveURL: URL, _ body: (StoreLocation) throws -> Result) throws -> Result {
-        try containers.withStoresLock { epoch in
+    func withLock<Result>(
+        forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
+    ) throws -> Result {
+        defer { if writing { writeObserver.withLock { $0 }?() } }
+        return try containers.withStoresLock { epoch in
             let viewed = view.withLock { view in
                 if view == nil { view = epoch.activeContainer }
                 return view!

@@ -41,6 +41,8 @@ public final class EnvScriptHost {
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
+    /// Tells the other attached hosts of this host's writes to the stores.
+    private var storeAnnouncer: StoreChangeAnnouncer?
     /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
     private var attachment: HostAttachment?
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
@@ -86,9 +88,14 @@ public final class EnvScriptHost {
         if configuration.attachesToHome {
             attachment = try HostAttachment(host: self)
         }
-        // Every change this host makes gives the other attached hosts their part.
-        containers.remoteParticipants = RemoteHostParticipants(
+        // Every change this host makes gives the other attached hosts their part, and they hear of its
+        // writes to the stores.
+        let participants = RemoteHostParticipants(
             home: configuration.home, ownID: attachment?.record.id, timeout: configuration.participationTimeout, logger: logger)
+        containers.remoteParticipants = participants
+        let announcer = StoreChangeAnnouncer(participants: participants)
+        storeAnnouncer = announcer
+        storeCoordinator.observeWrites { announcer.noteWrite() }
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
 
@@ -117,12 +124,22 @@ public final class EnvScriptHost {
             } catch {
                 logger.error("could not save preferences: \(error)")
             }
+            storeAnnouncer?.flush()
             for entry in kept.values { entry.unregister() }
             kept.removeAll()
             tweaks.setProviders([])
             tweaks.decryptor = nil
             lua.close()
         }
+    }
+
+    /// Adopts what other processes wrote to the active container's stores since this host read them:
+    /// preferences (tweak overrides, stored state) are merged with their file, file and secure state
+    /// read anew, and the tweak cache dropped; change observers and `on_change` handlers hear of the
+    /// differences. Attached hosts do it by themselves when another process announces its writes.
+    public func synchronizeStores() throws {
+        try application.synchronizeWithDisk()
+        tweaks.resetCache()
     }
 
     /// Runs the Lua file at `path` and returns its results.

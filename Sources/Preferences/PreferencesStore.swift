@@ -210,7 +210,9 @@ public final class PreferencesStore: Sendable {
         let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
         do {
             (old, new) = try fileLock.withLock { _ in
-                let new = try coordinator.withLock(forLiveFile: fileURL) { location in try readFile(location.url) }
+                let new = try coordinator.withLock(forLiveFile: fileURL, writing: false) { location in
+                    try readFile(location.url)
+                }
                 let old = state.withLock { state in
                     defer {
                         state.values = new
@@ -235,7 +237,7 @@ public final class PreferencesStore: Sendable {
         let adopted: (old: [String: PreferenceValue], new: [String: PreferenceValue])? = try fileLock.withLock { _ in
             let pending = state.withLock { $0.pending }
             guard always || !pending.isEmpty else { return nil }
-            let (merged, isLive) = try coordinator.withLock(forLiveFile: fileURL) { location in
+            let (merged, isLive) = try coordinator.withLock(forLiveFile: fileURL, writing: !pending.isEmpty) { location in
                 var merged = try readFile(location.url)
                 for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
                 if !pending.isEmpty { try writeFile(merged, to: location.url) }
@@ -292,7 +294,9 @@ public final class PreferencesStore: Sendable {
         if state.withLock({ $0.values != nil }) { return }
         try fileLock.withLock { _ in
             if state.withLock({ $0.values != nil }) { return }
-            let loaded = try coordinator.withLock(forLiveFile: fileURL) { location in try readFile(location.url) }
+            let loaded = try coordinator.withLock(forLiveFile: fileURL, writing: false) { location in
+                try readFile(location.url)
+            }
             state.withLock { state in
                 if state.values == nil { state.values = loaded }
             }

@@ -30,9 +30,12 @@ public protocol StoreCoordinator: Sendable {
     /// Runs `body` holding the cross-process lock of the file that lives at `liveURL`, with where that
     /// file is now for this process.
     ///
+    /// - Parameter writing: whether `body` may write the file (so that others can be told of it).
     /// - Throws: ``PreferencesError/writeRefused(path:reason:)`` when the data this process read no
     ///   longer exists anywhere (its container was deleted), and the lock's own errors.
-    func withLock<Result>(forLiveFile liveURL: URL, _ body: (StoreLocation) throws -> Result) throws -> Result
+    func withLock<Result>(
+        forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
+    ) throws -> Result
 }
 
 /// A ``StoreCoordinator`` for files that never move: an exclusive `flock(2)` on the file's folder (made
@@ -41,7 +44,9 @@ public struct FolderLockCoordinator: StoreCoordinator {
     /// A coordinator.
     public init() {}
 
-    public func withLock<Result>(forLiveFile liveURL: URL, _ body: (StoreLocation) throws -> Result) throws -> Result {
+    public func withLock<Result>(
+        forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
+    ) throws -> Result {
         let folder = liveURL.deletingLastPathComponent()
         return try FolderLock.holding(folder) {
             try body(StoreLocation(url: liveURL, isLive: true))

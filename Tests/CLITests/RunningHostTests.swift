@@ -81,6 +81,27 @@ import Glibc
         #expect(shown.standardOutput == "B-value\nDEFAULT-value\n", "B's value intact, DEFAULT's flushed before the switch")
     }
 
+    @Test func aRunningHostSeesAFlagAndStateSetFromTheCommandLine() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        let host = try RunningHost(scratch, name: "app", home: home, script: """
+            state.stored('session', 'none')
+            tweak.set('own', 'flag', 'kept')
+            tweak.on_change(function(t) mark('changes', t.feature .. '.' .. t.variable .. '=' .. tostring(t.value)) end)
+            function on_stop()
+                mark('final', tweak.value('checkout', 'color', 'unset') .. ' ' .. tweak.value('own', 'flag', 'gone') .. ' ' .. state.get('session'))
+            end
+            """)
+        let set = try scratch.run("tweak", "set", "checkout", "color", "red", "--home", home, "--no-init")
+        #expect(set.status == 0, "\(set.standardError)")
+        // The command line told the running host, which adopted the override while running.
+        #expect(host.marks("changes") == ["checkout.color=red"])
+        try scratch.write("login.lua", "state.stored('session', 'none') state.set('session', 'alice')")
+        #expect(try scratch.run("run", "--home", home, "--no-init", "login.lua").status == 0)
+        host.stop()
+        #expect(host.marks("final") == ["red kept alice"])
+    }
+
     @Test func aHookOfARunningHostRefusesAndNothingChanges() throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path

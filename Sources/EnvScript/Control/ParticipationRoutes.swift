@@ -44,6 +44,13 @@ extension ControlRoutes {
             }
         }
 
+        router.post("/v1/stores/synchronize") { _, _ -> Response in
+            await ControlResponse.handling {
+                try await host.runTakingPart { host in try host.synchronizeStores() }
+                return try ControlResponse.json(ParticipationMessages.Done())
+            }
+        }
+
         router.post("/v1/participation/finish") { request, _ -> Response in
             await ControlResponse.handling {
                 _ = try await decodeParticipation(ParticipationMessages.Finish.self, from: request)

@@ -98,6 +98,22 @@ final class RemoteHostParticipants: RemoteParticipants {
         }
     }
 
+    /// Asks every other attached host to adopt what this process wrote to the stores (best effort:
+    /// a host that does not answer in time catches up at its next flush or switch).
+    func announceStoreChanges() {
+        let others = ((try? hosts.live()) ?? []).filter { $0.id != ownID }
+        let requests = others.compactMap { record in
+            (try? post(ParticipationMessages.Done(), to: "/v1/stores/synchronize", of: record)).map { (record, $0) }
+        }
+        for (record, request) in requests {
+            do {
+                _ = try request.wait()
+            } catch {
+                logger.debug("running host pid \(record.pid) was not told of the store changes: \(error)")
+            }
+        }
+    }
+
     private func post<Body: Encodable>(
         _ body: Body, to path: String, of record: AttachedHostRecord
     ) throws -> EventLoopFuture<HTTPClient.Response> {
