@@ -78,7 +78,10 @@ let package = Package(
         .target(name: "LuaBenchBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "EnvScriptBench",
-            dependencies: ["LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "Tweaks", "Preferences", "AppState"]
+            dependencies: [
+                "LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "Tweaks", "Preferences", "AppState",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
 
         .testTarget(

@@ -6,6 +6,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("tweaks", TweakBenchmark.run),
     ("containers", ContainerBenchmark.run),
     ("state", StateBenchmark.run),
+    ("hosts", AttachedHostsBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -138,6 +138,29 @@ import Glibc
         second.stop()
     }
 
+    @Test func aResetGivesTheRunningHostItsPartAndKeepsItAttached() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let host = try RunningHost(scratch, name: "app", home: home, script: """
+            container.on_did_change(function(to) mark('did', to.name) end)
+            """)
+        #expect(try scratch.run("container", "activate", "B", "--home", home, "--no-init").status == 0)
+        // The bookkeeping of attached hosts is never a container, nor switched with one.
+        let list = try scratch.run("container", "list", "--json", "--home", home, "--no-init")
+        let names = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+            .compactMap { $0["name"] as? String }
+        #expect(names == ["DEFAULT", "B"])
+        let reset = try scratch.run("container", "reset", "--home", home, "--no-init")
+        #expect(reset.standardOutput == "reset the home (1 running host took part: pid \(host.pid))\n")
+        #expect(host.marks("did") == ["B", "DEFAULT"])
+        // Still attached after the reset: it takes part in the next switch.
+        #expect(try scratch.run("container", "create", "C", "--home", home, "--no-init").status == 0)
+        let next = try scratch.run("container", "activate", "C", "--home", home, "--no-init")
+        #expect(next.standardOutput == "activated C (1 running host took part: pid \(host.pid))\n")
+        #expect(host.stop().status == 0)
+    }
+
     @Test func aStoppedHostCostsTheAskerOnlyTheTimeoutAndNothingChanges() throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path
