@@ -97,7 +97,7 @@ extension AppContainer {
     /// process died — then catches up with the home (see ``synchronizeWithHome()``). A crashed switch is
     /// finished first.
     public func waitForChangesToEnd() throws {
-        try exclusively("wait for a change of the home to end", initialize: false) { _ in }
+        try exclusively("wait for a change of the home to end", initialize: false, serialized: false) { _ in }
         try synchronizeWithHome()
     }
 }

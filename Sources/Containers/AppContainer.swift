@@ -27,6 +27,7 @@ public final class AppContainer: Sendable {
         var excludeFiles: [String] = []
         var stepObserver: (@Sendable (SwitchStep) -> Void)?
         var remoteParticipants: (any RemoteParticipants)?
+        var changeSerializer: (any ChangeSerializer)?
         /// The epoch this instance last saw the home in: after its own changes, and after catching up
         /// with other processes' (``synchronizeWithHome()``).
         var knownEpoch: HomeEpoch?
@@ -58,6 +59,15 @@ public final class AppContainer: Sendable {
         }
         let opened = try epoch
         settings.withLock { $0.knownEpoch = opened }
+    }
+
+    /// A lock of the embedding runtime that every change of this instance takes before the engine's own
+    /// locks, or nil. The EnvScript runtime sets its host lock here: its Lua hooks take that lock while
+    /// a change holds the engine's locks, and its scripts hold it when they change containers, so one
+    /// order (runtime lock, gate, home file lock) is the only way to never deadlock.
+    public var changeSerializer: (any ChangeSerializer)? {
+        get { settings.withLock { $0.changeSerializer } }
+        set { settings.withLock { $0.changeSerializer = newValue } }
     }
 
     /// The other processes that take part in every change of this home (running hosts reached through
@@ -154,14 +164,23 @@ public final class AppContainer: Sendable {
         var keptNewcomers: [KeptNewcomer] = []
     }
 
-    /// Runs `body` holding this instance's gate and the home's file lock, after finishing any journal a
-    /// crashed process left; then runs the did-change delegates and hooks of a switch `body` made.
+    /// Runs `body` holding the ``changeSerializer`` (when set and `serialized`), this instance's gate
+    /// and the home's file lock — always in that order — after finishing any journal a crashed process
+    /// left; then runs the did-change delegates and hooks of a switch `body` made.
     ///
-    /// - Parameter initialize: create the bookkeeping (DEFAULT active) if the home has none yet.
+    /// - Parameters:
+    ///   - initialize: create the bookkeeping (DEFAULT active) if the home has none yet.
+    ///   - serialized: take the ``changeSerializer`` first. Only waiting for another process's change
+    ///     goes without it: that process may need the serializer (a hook of this host) to finish.
     func exclusively<Result: Sendable>(
-        _ operation: String, initialize: Bool = true,
+        _ operation: String, initialize: Bool = true, serialized: Bool = true,
         _ body: (inout CompletedSwitch?) throws -> Result
     ) throws -> Result {
+        if serialized, let serializer = changeSerializer {
+            return try serializer.withLock {
+                try exclusively(operation, initialize: initialize, serialized: false, body)
+            }
+        }
         var completed: CompletedSwitch?
         var finished: PreparedHomeChange?
         let outcome: Swift.Result<Result, any Error>

@@ -73,6 +73,8 @@ public final class EnvScriptHost {
         switchParticipant = HostSwitchParticipant(
             containers: containers, application: application, tweaks: tweaks, storeCoordinator: storeCoordinator, logger: logger)
         containers.add(participant: switchParticipant)
+        // One lock order for every change, from Lua or Swift, on any thread: host lock, gate, file lock.
+        containers.changeSerializer = lock
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)
         let modules = [
