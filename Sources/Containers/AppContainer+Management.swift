@@ -42,6 +42,7 @@ extension AppContainer {
                 try FileSystem.rename(layout.containerFolder(uuid), to: layout.absolute(trash))
                 try FileSystem.syncDirectory(layout.containers)
             }
+            for participant in observers.participants() { participant.object.containerWasRemoved(uuid) }
             try FileSystem.removeTree(layout.absolute(trash))
         }
     }
@@ -168,6 +169,7 @@ extension AppContainer {
     public func reset() throws {
         guard try FileSystem.exists(layout.bookkeeping) else { return }
         try exclusively("reset the home", initialize: false) { completed in
+            let removed = try store.containerUUIDs().filter { $0 != Container.defaultUUID }
             if try store.activeUUID() != Container.defaultUUID {
                 try switchLocked(to: Container.defaultUUID, completed: &completed)
             }
@@ -184,6 +186,9 @@ extension AppContainer {
             }
             try ApplicationRecord.discardRemovedBookkeeping(layout)
             try noteOwnChange()
+            for participant in observers.participants() {
+                for uuid in removed { participant.object.containerWasRemoved(uuid) }
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A part of the application that caches the home's files in memory — a preferences store, a file
 /// state, tweak overrides — and so must write its changes out before a switch and read the new
 /// container's files after it.
@@ -11,4 +13,12 @@ public protocol SwitchParticipant: AnyObject {
 
     /// Drops what was read from the previous container and reads the new one's files.
     func containerDidSwitch()
+
+    /// Forgets whatever it keeps for a container that was deleted (by ``AppContainer/delete(container:)``
+    /// or ``AppContainer/reset()``), once it is gone. Called with the home locked; by default nothing.
+    func containerWasRemoved(_ uuid: UUID)
+}
+
+extension SwitchParticipant {
+    public func containerWasRemoved(_ uuid: UUID) {}
 }

@@ -56,10 +56,8 @@ enum ContainerModule {
             call.push(try table(try containers.activeContainer))
             return 1
         }
-        module.function("delete") { [unowned host] call in
-            let target = try containers.resolve(try call.argument(1, as: String.self))
-            try containers.delete(container: target)
-            host.application.forgetMemoryState(ofContainer: target.uuid)
+        module.function("delete") { call in
+            try containers.delete(container: try containers.resolve(try call.argument(1, as: String.self)))
             return 0
         }
         module.function("clean") { call in
@@ -81,10 +79,8 @@ enum ContainerModule {
             call.push(try table(try containers.updateInfo(container: target, name: name, description: description)))
             return 1
         }
-        module.function("reset") { [unowned host] _ in
-            let removed = try containers.containers.filter { !$0.isDefault }
+        module.function("reset") { _ in
             try containers.reset()
-            for container in removed { host.application.forgetMemoryState(ofContainer: container.uuid) }
             return 0
         }
         module.function("exclude") { call in

@@ -1,5 +1,6 @@
 import AppState
 import Containers
+import Foundation
 import Logging
 import Tweaks
 
@@ -37,5 +38,9 @@ final class HostSwitchParticipant: SwitchParticipant {
             logger.error("could not load the state of the new container: \(error)")
         }
         tweaks.resetCache()
+    }
+
+    func containerWasRemoved(_ uuid: UUID) {
+        application.forgetMemoryState(ofContainer: uuid)
     }
 }

@@ -112,3 +112,26 @@ import Testing
         #expect(badScope.message.contains("scope must be 'application' or 'container'"))
     }
 }
+
+/// The engine tells the host when a container is removed, whoever removes it (issue "The runtime under
+/// threads", item 9): deleting from Swift forgets the container's memory state as deleting from Lua does.
+@Suite struct ContainerRemovalTests {
+    @Test func deletingFromSwiftForgetsTheMemoryStateOfTheContainer() throws {
+        let fixture = try HostFixture(attaches: false)
+        try fixture.run("state.memory('draft', 'none') container.create('B') container.activate('B') state.set('draft', 'B draft') container.activate('DEFAULT')")
+        let containers = fixture.host.containers
+        try containers.delete(container: try containers.resolve("B"))
+        let again = try containers.createNewContainer(name: "B")
+        try containers.activate(container: again)
+        #expect(try fixture.run("return state.get('draft')") == ["none"])
+    }
+
+    @Test func resettingFromSwiftForgetsTheMemoryStateOfEveryRemovedContainer() throws {
+        let fixture = try HostFixture(attaches: false)
+        try fixture.run("state.memory('draft', 'none') container.create('B') container.activate('B') state.set('draft', 'B draft')")
+        try fixture.host.containers.reset()
+        #expect(try fixture.run("return state.get('draft')") == ["none"])
+        try fixture.run("state.set('draft', 'kept') container.create('B') container.activate('B')")
+        #expect(try fixture.run("return state.get('draft')") == ["none"], "the new B does not inherit the old B's memory state")
+    }
+}

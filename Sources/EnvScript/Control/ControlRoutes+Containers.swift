@@ -27,11 +27,8 @@ extension ControlRoutes {
         router.post("/v1/containers/reset") { _, _ in
             await ControlResponse.handling {
                 let after = try await host.run { host in
-                    let containers = host.containers
-                    let removed = try containers.containers.filter { !$0.isDefault }
-                    try containers.reset()
-                    for container in removed { host.application.forgetMemoryState(ofContainer: container.uuid) }
-                    return try ContainerListPayload(containers)
+                    try host.containers.reset()
+                    return try ContainerListPayload(host.containers)
                 }
                 return try ControlResponse.json(after)
             }
@@ -103,9 +100,7 @@ extension ControlRoutes {
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
                 return try ControlResponse.json(try await host.run { host in
-                    let target = try host.containers.resolve(id)
-                    try host.containers.delete(container: target)
-                    host.application.forgetMemoryState(ofContainer: target.uuid)
+                    try host.containers.delete(container: try host.containers.resolve(id))
                     return OKPayload()
                 })
             }
