@@ -21,8 +21,8 @@ final class HostAttachment: Sendable {
 
     /// The version of the control API.
     static let apiVersion = 1
-    /// Where the servers' tasks run, off Swift's cooperative pool (see ``DispatchTaskExecutor``).
-    private static let executor = DispatchTaskExecutor(label: "envscript.control.server")
+    /// Where the servers' tasks run, off Swift's cooperative pool (see ``EventLoopTaskExecutor``).
+    private static let executor = EventLoopTaskExecutor()
 
     /// Attaches `host` to its home and starts serving; returns once the socket listens.
     init(host: EnvScriptHost) throws {
