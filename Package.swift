@@ -65,10 +65,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Command-line tooling over the runtime: QA scenarios and their reports, LuaLS type definitions.
+        .target(name: "Scenarios", dependencies: ["EnvScript", "LuaBridge"]),
+        .target(name: "LuaTypeGeneration", dependencies: ["EnvScript", "LuaBridge"]),
         .executableTarget(
             name: "EnvScriptCLI",
             dependencies: [
-                "EnvScript", "Containers", "Tweaks", "TweakAccessorGeneration",
+                "EnvScript", "Containers", "Tweaks", "TweakAccessorGeneration", "Scenarios", "LuaTypeGeneration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -103,7 +106,8 @@ let package = Package(
         .testTarget(
             name: "EnvScriptTests",
             dependencies: [
-                "EnvScript", "Tweaks", "Containers", "Preferences", .product(name: "Crypto", package: "swift-crypto"),
+                "EnvScript", "Tweaks", "Containers", "Preferences", "LuaTypeGeneration", "Scenarios",
+                .product(name: "Crypto", package: "swift-crypto"),
                 // ControlAPITests: a real server on a Unix socket and a real client.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -19,7 +19,7 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
         case .scriptNotReadable(let path, let reason):
             return "cannot read script '\(path)': \(reason); check the path and its permissions"
         case .homeUnusable(let path, let reason):
-            return "cannot use '\(path)' as the home folder: \(reason); pass another folder with --home"
+            return "cannot use '\(path)' as the home folder: \(reason); use another folder as the home"
         case .appIDMismatch(let home, let recorded, let requested, let record):
             return "the home '\(home)' belongs to the application '\(recorded)' (recorded in '\(record)'), not to '\(requested)'; open it as '\(recorded)' (on the command line: --app-id \(recorded), or no --app-id) to use its files, or use another home; if the home really belongs to '\(requested)', delete '\(record)' and open it again"
         case .attachmentFailed(let socket, let reason):

@@ -1,3 +1,4 @@
+import Containers
 import EnvScript
 import LuaBridge
 
@@ -15,8 +16,16 @@ enum ErrorReport {
             let text = lua.traceback.map { "\(lua.message)\n\($0)" } ?? lua.message
             if lua.kind == .syntax && !syntaxIsFailure { return .usage(text) }
             return .failure(text)
+        case HostError.homeUnusable(let path, let reason):
+            return .usage("cannot use '\(path)' as the home folder: \(reason); pass another folder with --home")
         case let host as HostError:
             return .usage("\(host)")
+        case let container as ContainerError:
+            // A running host that did not answer: on the command line, more time is --timeout.
+            if case .switchCancelled(let underlying as ParticipationError) = container, case .noAnswer = underlying {
+                return .failure("\(container); --timeout SECONDS allows more time")
+            }
+            return .failure("\(error)")
         default:
             return .failure("\(error)")
         }

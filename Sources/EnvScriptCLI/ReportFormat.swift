@@ -1,5 +1,6 @@
 import ArgumentParser
 import EnvScript
+import Scenarios
 
 /// The formats of `envscript run --format`.
 enum ReportFormat: String, CaseIterable, ExpressibleByArgument {

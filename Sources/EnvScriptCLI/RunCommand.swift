@@ -1,5 +1,6 @@
 import ArgumentParser
 import EnvScript
+import Scenarios
 import Foundation
 
 /// `envscript run FILE...`: runs scripts in the sandbox, in order, in one Lua state.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import EnvScript
+import Scenarios
+import LuaTypeGeneration
 import Foundation
 
 /// `envscript types --output DIR`: LuaLS definitions of the host modules and scenario globals.

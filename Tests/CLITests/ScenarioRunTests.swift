@@ -81,6 +81,24 @@ import Testing
         #expect(failure.attribute(forName: "message")?.stringValue?.contains("login.lua:10: expected: \"admin\"") == true)
     }
 
+    @Test func junitEscapesMarkupQuotesLineBreaksAndControlCharacters() throws {
+        let scratch = try Scratch()
+        try scratch.write("odd.lua", #"""
+            describe("<odd> & \"quoted\" 'names'", function()
+              it("fails with\nlines\tand \1 controls", function() error("a <b> & c \"d\"\n\2 e", 0) end)
+            end)
+            """#)
+        let outcome = try scratch.run("run", "--format", "junit", "--output", "report.xml", "odd.lua")
+        #expect(outcome.status == 1)
+        let document = try XMLDocument(contentsOf: scratch.url.appendingPathComponent("report.xml"))
+        let testcase = try #require((try document.nodes(forXPath: "//testcase") as? [XMLElement])?.first)
+        #expect(testcase.attribute(forName: "name")?.stringValue == "fails with\nlines\tand \u{FFFD} controls")
+        #expect(testcase.attribute(forName: "classname")?.stringValue == "odd.lua.<odd> & \"quoted\" 'names'")
+        let failure = try #require(testcase.elements(forName: "failure").first)
+        #expect(failure.attribute(forName: "message")?.stringValue == "a <b> & c \"d\"\n\u{FFFD} e")
+        #expect(failure.stringValue?.hasPrefix("a <b> & c \"d\"\n\u{FFFD} e") == true)
+    }
+
     @Test func errorsInHooksFailTheTestAndAfterEachStillRuns() throws {
         let scratch = try Scratch()
         try scratch.write("hooks.lua", """

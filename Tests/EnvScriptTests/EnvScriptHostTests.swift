@@ -23,7 +23,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let error = try #require(throws: HostError.self) { try EnvScriptHost(configuration: HostConfiguration(home: file)) }
         #expect(error == .homeUnusable(path: file.path, reason: "it is a file"))
-        #expect(error.description.contains("--home"))
+        #expect(error.description.contains("use another folder as the home"))
+        #expect(!error.description.contains("--home"), "command-line wording belongs to the command line")
     }
 
     @Test func scriptsRunWithTheirChunkNames() throws {

@@ -1,4 +1,6 @@
 import EnvScript
+import LuaTypeGeneration
+import Scenarios
 import Foundation
 import Testing
 

@@ -20,7 +20,7 @@ public enum ParticipationError: Error, CustomStringConvertible, Sendable {
         case .refused(let pid, let message):
             return "the running host pid \(pid) refused: \(message)"
         case .noAnswer(let pid, let seconds):
-            return "the running host pid \(pid) did not answer within \(Self.format(seconds)) s (is it stopped or stuck in a hook?); give it more time with --timeout, or stop it"
+            return "the running host pid \(pid) did not answer within \(Self.format(seconds)) s (is it stopped or stuck in a hook?); allow it more time, or stop it"
         case .unreachable(let pid, let socket, let reason):
             return "the running host pid \(pid) could not be reached at '\(socket)': \(reason)"
         }

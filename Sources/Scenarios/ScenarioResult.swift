@@ -1,3 +1,4 @@
+import EnvScript
 import Foundation
 
 /// How one scenario test ended.

@@ -1,3 +1,4 @@
+import EnvScript
 import Foundation
 import LuaBridge
 

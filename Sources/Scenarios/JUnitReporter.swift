@@ -1,0 +1,74 @@
+import EnvScript
+import Foundation
+
+/// JUnit XML, as CI servers read it: one `<testsuite>` per script, one `<testcase>` per test, with
+/// `<failure>` or `<skipped/>`. Written once, when the run ends, with a small escaper of its own, so
+/// that the runtime needs no XML library.
+public final class JUnitReporter: ScenarioReporter {
+    private let write: (String) -> Void
+    private var results: [ScenarioResult] = []
+
+    /// A reporter that writes the document with `write` at the end of the run.
+    public init(write: @escaping (String) -> Void) {
+        self.write = write
+    }
+
+    public func runWillStart(testCount: Int) {}
+
+    public func testDidFinish(_ result: ScenarioResult) {
+        results.append(result)
+    }
+
+    public func runDidFinish(_ summary: ScenarioSummary) {
+        var files: [String] = []
+        for result in results where !files.contains(result.file) { files.append(result.file) }
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<testsuites\(attributes(counts: summary))>"]
+        for file in files {
+            var counts = ScenarioSummary()
+            var cases: [String] = []
+            for result in results where result.file == file {
+                counts.add(result)
+                cases += testcase(result)
+            }
+            lines.append("  <testsuite\(attribute("name", file))\(attributes(counts: counts))>")
+            lines += cases
+            lines.append("  </testsuite>")
+        }
+        lines.append("</testsuites>")
+        write(lines.joined(separator: "\n") + "\n")
+    }
+
+    private func testcase(_ result: ScenarioResult) -> [String] {
+        let head = "    <testcase"
+            + attribute("name", result.names.last ?? "")
+            + attribute("classname", ([result.file] + result.names.dropLast()).joined(separator: "."))
+            + attribute("time", seconds(result.duration))
+        switch result.outcome {
+        case .passed:
+            return [head + "/>"]
+        case .skipped:
+            return [head + ">", "      <skipped/>", "    </testcase>"]
+        case .failed(let message, let traceback):
+            let text = [message, traceback].compactMap { $0 }.joined(separator: "\n")
+            return [
+                head + ">",
+                "      <failure\(attribute("message", message))>\(XMLEscaping.escaped(text))</failure>",
+                "    </testcase>",
+            ]
+        }
+    }
+
+    private func attributes(counts: ScenarioSummary) -> String {
+        attribute("tests", "\(counts.total)") + attribute("failures", "\(counts.failed)") + attribute("errors", "0")
+            + attribute("skipped", "\(counts.skipped)") + attribute("time", seconds(counts.duration))
+    }
+
+    private func attribute(_ name: String, _ value: String) -> String {
+        " \(name)=\"\(XMLEscaping.escaped(value, inAttribute: true))\""
+    }
+
+    private func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return String(format: "%.6f", value)
+    }
+}
