@@ -9,14 +9,18 @@ static int esl_release_gc(lua_State *L) {
     if (slot != NULL && *slot != NULL) {
         void *object = *slot;
         *slot = NULL;
-        esl_runtime_of(L)->release(object);
+        esl_runtime_of(L)->release(L, object);
     }
     return 0;
 }
 
 static int esl_trampoline(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
-    void *box = *(void **)lua_touserdata(L, lua_upvalueindex(1));
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    if (slot == NULL || *slot == NULL) {
+        return luaL_error(L, "the Swift function was released");
+    }
+    void *box = *slot;
     lua_State *saved_active = rt->active;
     int was_enforcing = rt->enforcing;
     rt->active = L;

@@ -48,7 +48,9 @@ let luaDispatch: esl_dispatch_fn = { thread, box in
     }
 }
 
-/// Called by Lua's finalizers to release a retained Swift object or function box.
-let luaRelease: esl_release_fn = { object in
-    Unmanaged<AnyObject>.fromOpaque(object!).release()
+/// Called by Lua's finalizers when Lua lets go of a retained Swift object or function box. The release
+/// itself waits for the next entry into Lua from Swift: run here, inside whatever `lua_*` call
+/// collected the garbage, a deinit chain could take locks or call into Lua.
+let luaRelease: esl_release_fn = { thread, object in
+    LuaStateCore.of(thread!).deferRelease(object!)
 }

@@ -1,14 +1,18 @@
 import CLua
 import CLuaSupport
+import Synchronization
 
 /// A Lua value kept alive by Swift through a registry reference.
 ///
 /// The reference is released when this object goes away, when ``release()`` is called, or when the state
-/// closes (after which it can no longer be used); none outlives its `lua_State`.
+/// closes (after which it can no longer be used); none outlives its `lua_State`. Dropping or releasing a
+/// reference is safe on any thread: the registry slot is freed at the next entry into Lua, which the
+/// state's owner makes under its lock.
 public class LuaRef: Hashable {
     @usableFromInline let core: LuaStateCore
     @usableFromInline let reference: Int32
-    @usableFromInline @exclusivity(unchecked) var isReleased = false
+    /// Set once, by whichever thread releases first.
+    @usableFromInline let released = Atomic<Bool>(false)
     /// The Lua type name of the referenced value.
     public let typeName: String
 
@@ -17,24 +21,26 @@ public class LuaRef: Hashable {
         self.core = core
         self.typeName = String(cString: esl_typename(thread, -1))
         self.reference = luaL_ref(thread, ESL_REGISTRY_INDEX)
-        core.liveReferences += 1
+        core.liveReferences.add(1, ordering: .relaxed)
     }
 
     deinit { release() }
 
     /// Releases the registry reference now. Calling it again does nothing.
     public func release() {
-        guard !isReleased else { return }
-        isReleased = true
-        core.liveReferences -= 1
-        if core.isOpen { luaL_unref(core.currentThread, ESL_REGISTRY_INDEX, reference) }
+        guard released.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        core.liveReferences.subtract(1, ordering: .relaxed)
+        core.deferUnref(reference)
     }
 
     /// Whether the reference can still be used.
-    public var isValid: Bool { !isReleased && core.isOpen }
+    public var isValid: Bool { !released.load(ordering: .relaxed) && core.isOpen }
 
+    /// Throws unless the reference can be used; then carries out deferred releases, since a use is an
+    /// entry into Lua.
     @inlinable @inline(__always) func checkUsable() throws(LuaError) {
-        if isReleased || !core.isOpen { throw unusableError() }
+        if released.load(ordering: .relaxed) || !core.isOpen { throw unusableError() }
+        core.drainDeferred()
     }
 
     /// Why the reference cannot be used (kept out of line: it is never on the fast path).

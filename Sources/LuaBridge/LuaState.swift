@@ -52,7 +52,7 @@ public final class LuaState {
     public var memoryInUse: Int { core.isOpen ? Int(core.runtime.pointee.bytes_in_use) : 0 }
 
     /// Registry references Swift holds now (refs to functions and opaque values).
-    public var liveReferenceCount: Int { core.liveReferences }
+    public var liveReferenceCount: Int { core.liveReferences.load(ordering: .relaxed) }
 
     /// Folders where `require` looks for `.lua` files, after host modules.
     public var scriptRoots: [String] {

@@ -1,5 +1,6 @@
 import CLua
 import CLuaSupport
+import Synchronization
 
 /// The part of a state shared by everything that must reach it later: refs, Swift function calls, modules.
 ///
@@ -13,7 +14,17 @@ final class LuaStateCore {
     // Read on every call into Lua; only the owning thread writes it, so the dynamic check buys nothing.
     @usableFromInline @exclusivity(unchecked) private(set) var isOpen = true
     /// Registry references currently held by Swift.
-    var liveReferences = 0
+    let liveReferences = Atomic<Int>(0)
+    /// What was let go of outside the state's lock — references dropped on any thread, Swift objects
+    /// released by Lua's finalizers — waiting for the next entry into Lua, made under the lock.
+    private let deferred = Mutex(DeferredReleases())
+    @usableFromInline let hasDeferred = Atomic<Bool>(false)
+
+    private struct DeferredReleases {
+        var references: [Int32] = []
+        /// Retained objects, as the bit patterns of their pointers.
+        var objects: [UInt] = []
+    }
     /// Host modules that `require` finds before any file.
     var modules: [String: LuaModule] = [:]
     /// Folders where `require` looks for `.lua` files, in order.
@@ -30,13 +41,54 @@ final class LuaStateCore {
 
     func close() {
         guard isOpen else { return }
-        // Finalizers release Swift boxes, whose refs may call back here; they see an open state until the end.
+        // Finalizers defer the release of Swift boxes; they are released once the state is gone.
         esl_close(mainThread)
         isOpen = false
+        drainDeferredReleases()
     }
 
     @inlinable func checkOpen() throws(LuaError) {
         if !isOpen { throw LuaError(.stateClosed, message: "the Lua state is closed") }
+        drainDeferred()
+    }
+
+    // MARK: Deferred releases
+
+    /// Queues the release of registry reference `reference`; safe from any thread.
+    func deferUnref(_ reference: Int32) {
+        deferred.withLock { $0.references.append(reference) }
+        hasDeferred.store(true, ordering: .releasing)
+    }
+
+    /// Queues the release of a retained Swift object; safe from any thread and inside a finalizer.
+    func deferRelease(_ object: UnsafeMutableRawPointer) {
+        let address = UInt(bitPattern: object)
+        deferred.withLock { $0.objects.append(address) }
+        hasDeferred.store(true, ordering: .releasing)
+    }
+
+    /// Carries out what was queued; called at every entry into Lua from Swift, which the owner of the
+    /// state makes under its lock, and never inside a `lua_*` call.
+    @inlinable @inline(__always) func drainDeferred() {
+        if hasDeferred.load(ordering: .relaxed) { drainDeferredReleases() }
+    }
+
+    @usableFromInline func drainDeferredReleases() {
+        // Releasing objects may run deinits that queue more: repeat until nothing is left.
+        while true {
+            let batch = deferred.withLock { deferred -> DeferredReleases in
+                hasDeferred.store(false, ordering: .relaxed)
+                defer { deferred = DeferredReleases() }
+                return deferred
+            }
+            if batch.references.isEmpty && batch.objects.isEmpty { return }
+            if isOpen {
+                for reference in batch.references { luaL_unref(currentThread, ESL_REGISTRY_INDEX, reference) }
+            }
+            for address in batch.objects {
+                Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+            }
+        }
     }
 
     /// The core of the state that `thread` belongs to.

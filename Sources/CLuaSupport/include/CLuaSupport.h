@@ -30,7 +30,9 @@ static const lua_Integer ESL_RIDX_GLOBALS = LUA_RIDX_GLOBALS;
 /* Calls the Swift function whose retained box pointer is given. Returns a result count or a sentinel. */
 typedef int (*esl_dispatch_fn)(lua_State *L, void *box);
 /* Releases a retained Swift object pointer (the __gc of boxes and object userdata). */
-typedef void (*esl_release_fn)(void *object);
+/* Told by a finalizer that Lua no longer holds a retained Swift object; must not run Swift code that
+   may call into Lua (the finalizer runs inside whatever lua_* call collected the garbage). */
+typedef void (*esl_release_fn)(lua_State *L, void *object);
 
 /* Libraries a host may open beyond the sandbox's base, table, string, math, utf8, coroutine. */
 enum {
