@@ -1,16 +1,15 @@
 extension DependencyContainer {
-    /// Makes `name` resolve to `value` — for every caller, on every thread — while `body` runs, then undoes
-    /// it, also when `body` throws.
+    /// Makes `name` resolve to `value` while `body` runs — for the current task (or thread, in
+    /// synchronous code) and the tasks it creates, never for other threads — then undoes it, also when
+    /// `body` throws. Two tests running in parallel may override the same dependency differently.
     ///
-    /// Overrides nest: an inner override of the same name wins while it runs, and the outer one is in force
-    /// again after it. Overlapping overrides from different threads each remove exactly their own.
+    /// Overrides nest: an inner override of the same name wins while it runs, and the outer one is in
+    /// force again after it. The same as ``withOverrides(_:_:)`` with one name.
     ///
     /// - Throws: ``AppStateError/unknownDependency(_:)`` or ``AppStateError/typeMismatch(key:declared:requested:)``
     ///   before `body` runs; then whatever `body` throws.
     public func override<Result>(_ name: String, with value: any Sendable, _ body: () throws -> Result) throws -> Result {
-        let id = try pushOverride(name, value)
-        defer { popOverride(name, id) }
-        return try body()
+        try withOverrides([name: value], body)
     }
 
     /// Makes `name` resolve to `value` while the asynchronous `body` runs; see ``override(_:with:_:)``.
@@ -18,17 +17,14 @@ extension DependencyContainer {
         _ name: String, with value: any Sendable, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        let id = try pushOverride(name, value)
-        defer { popOverride(name, id) }
-        return try await body()
+        try await withOverrides([name: value], isolation: isolation, body)
     }
 
     /// Makes the dependencies named in `overrides` resolve to the given values for the current task and
     /// the tasks it creates while `body` runs — other tasks are not affected, so tests running in
     /// parallel may override the same dependency differently.
     ///
-    /// Task overrides win over closure overrides; nested calls add to (and for the same names, replace)
-    /// the outer ones until they return.
+    /// Nested calls add to (and for the same names, replace) the outer ones until they return.
     ///
     /// - Throws: ``AppStateError/unknownDependency(_:)`` or ``AppStateError/typeMismatch(key:declared:requested:)``
     ///   before `body` runs; then whatever `body` throws.
@@ -50,19 +46,5 @@ extension DependencyContainer {
         var all = DependencyTaskOverrides.current
         all[identity, default: [:]].merge(overrides) { _, inner in inner }
         return all
-    }
-
-    private func pushOverride(_ name: String, _ value: any Sendable) throws -> UInt64 {
-        try checkOverride(name, value)
-        let id = overrideIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        closureOverrides.withLock { $0[name, default: []].append((id, value)) }
-        return id
-    }
-
-    private func popOverride(_ name: String, _ id: UInt64) {
-        closureOverrides.withLock { overrides in
-            overrides[name]?.removeAll { $0.id == id }
-            if overrides[name]?.isEmpty == true { overrides[name] = nil }
-        }
     }
 }

@@ -22,9 +22,6 @@ public final class DependencyContainer: Sendable {
     /// Tells this container's task overrides and resolution chains apart from another's.
     let identity: UInt64
     private let registrations = Mutex<[String: DependencyRegistration]>([:])
-    /// Active closure-scoped overrides by name, innermost last; each carries the id its scope removes.
-    let closureOverrides = Mutex<[String: [(id: UInt64, value: any Sendable)]]>([:])
-    let overrideIDs = Atomic<UInt64>(0)
 
     /// Creates an empty container.
     public init() {
@@ -77,7 +74,6 @@ public final class DependencyContainer: Sendable {
     ///   ``AppStateError/factoryFailed(name:underlying:)``.
     public func get(_ name: String) throws -> any Sendable {
         if let overridden = DependencyTaskOverrides.current[identity]?[name] { return overridden }
-        if let overridden = closureOverrides.withLock({ $0[name]?.last?.value }) { return overridden }
         return try registration(name).resolve(in: identity)
     }
 

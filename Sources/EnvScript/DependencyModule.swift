@@ -9,7 +9,7 @@ final class LuaDependency: @unchecked Sendable {
 }
 
 /// The Lua module `dependency`: lazily made services, scoped per application or per container, with
-/// overrides that hold while a function runs and are undone after it, also on error.
+/// overrides that hold while a function runs — on that thread only — and are undone after it, also on error.
 ///
 /// `register(name, factory [, {scope = 'container'}])`, `get(name)`, `override(name, value, fn, ...)`
 /// (returns what `fn` returns), `is_registered(name)`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import AppState
 
@@ -117,6 +118,25 @@ extension DependencyKey where Value == any Greeter {
             try await group.waitForAll()
         }
         #expect(try dependencies.get("n", as: Int.self) == 0)
+    }
+
+    @Test func aClosureOverrideHoldsOnlyOnItsOwnThread() throws {
+        let dependencies = DependencyContainer()
+        dependencies.register("n") { 0 }
+        let entered = DispatchSemaphore(value: 0)
+        let checked = DispatchSemaphore(value: 0)
+        let seenElsewhere = Mutex<Int?>(nil)
+        Thread.detachNewThread {
+            entered.wait()
+            seenElsewhere.withLock { $0 = try? dependencies.get("n", as: Int.self) }
+            checked.signal()
+        }
+        try dependencies.override("n", with: 42) { () throws in
+            #expect(try dependencies.get("n", as: Int.self) == 42)
+            entered.signal()
+            checked.wait() // the other thread reads while the override is in force here
+        }
+        #expect(seenElsewhere.withLock { $0 } == 0, "another thread saw this thread's override")
     }
 
     @Test func taskOverridesHoldOnlyInTheirTask() async throws {
