@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppState
+import TestSupport
 
 /// Many tasks at once: no update is lost, and every reader sees a whole value.
 @Suite struct ConcurrencyTests {

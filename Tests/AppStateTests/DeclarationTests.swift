@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppState
+import TestSupport
 
 @Suite struct DeclarationTests {
     @Test func declaringAKeyAgainGivesTheSameState() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import AppState
+import TestSupport
 
 @Suite struct FileStateTests {
     struct Settings: Codable, Equatable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppState
+import TestSupport
 
 /// Each kind of state belongs to the container it was set in: set in A, B sees the initial value, and A's
 /// value is back after switching back.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppState
+import TestSupport
 
 @Suite struct SecureStateTests {
     struct Credentials: Codable, Equatable, Sendable {

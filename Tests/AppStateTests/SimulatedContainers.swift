@@ -1,5 +1,6 @@
 import AppState
 import Foundation
+import TestSupport
 
 /// A live app home with containers swapped underneath it the way the container engine does it: the
 /// home's `Library` folder is renamed into the stash of the container left, and the stash of the container

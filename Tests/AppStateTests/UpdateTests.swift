@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AppState
+import TestSupport
 
 /// `update` is all or nothing: a body that throws leaves every kind of state as it was.
 @Suite struct UpdateTests {

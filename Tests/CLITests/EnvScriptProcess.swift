@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `envscript` binary in a folder and captures what it prints.
@@ -34,36 +35,17 @@ struct EnvScriptProcess {
     }
 
     /// Runs `envscript arguments...` (or another built binary) in `directory` with `ENVSCRIPT_HOME` unset
-    /// unless given. Its output goes through files in `outputFolder` (by default `directory`).
+    /// unless given, reading its output and errors at once; a run past `timeout` seconds is killed and
+    /// fails the test.
     static func run(
         _ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
-        binary name: String = "envscript", outputFolder: URL? = nil
+        binary name: String = "envscript", timeout: Double = 300
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = try binary(named: name)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "ENVSCRIPT_HOME")
         environment.merge(extra) { $1 }
-        process.environment = environment
-        // Files rather than pipes: a full pipe could block the child while we wait for it.
-        let outputURL = (outputFolder ?? directory).appendingPathComponent(".stdout-\(UUID().uuidString)")
-        let errorURL = (outputFolder ?? directory).appendingPathComponent(".stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outputURL)
-            try? FileManager.default.removeItem(at: errorURL)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+        let outcome = try ChildProcess.run(try binary(named: name), arguments, in: directory, environment: environment, timeout: timeout)
+        return Outcome(status: outcome.status, standardOutput: outcome.standardOutput, standardError: outcome.standardError)
     }
 }
 

@@ -9,8 +9,7 @@ import Testing
     @Test func helloRuns() throws {
         let scratch = try Scratch()
         let outcome = try EnvScriptProcess.run(
-            ["run", Self.examples.appendingPathComponent("hello.lua").path], in: Self.examples.deletingLastPathComponent(),
-            outputFolder: scratch.url)
+            ["run", Self.examples.appendingPathComponent("hello.lua").path], in: Self.examples.deletingLastPathComponent())
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.hasPrefix("Hello from EnvScript!\n"))
     }
@@ -20,7 +19,7 @@ import Testing
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("scenarios").path)
             .filter { $0.hasSuffix(".lua") }.sorted().map { "scenarios/" + $0 }
         #expect(scenarios.count == 3)
-        let outcome = try EnvScriptProcess.run(["run"] + scenarios, in: Self.examples, outputFolder: scratch.url)
+        let outcome = try EnvScriptProcess.run(["run"] + scenarios, in: Self.examples)
         #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
         #expect(outcome.standardOutput.hasSuffix("8 passed, 0 failed, 1 skipped\n"))
         // Nothing was written into the examples: each run had a temporary home.
@@ -30,11 +29,11 @@ import Testing
     @Test func theStartUpScriptDrivesTheTweakCommands() throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path
-        let token = try EnvScriptProcess.run(["tweak", "get", "api", "token", "--home", home], in: Self.examples, outputFolder: scratch.url)
+        let token = try EnvScriptProcess.run(["tweak", "get", "api", "token", "--home", home], in: Self.examples)
         #expect(token.standardOutput == "demo-token-123\n")
-        let frozen = try EnvScriptProcess.run(["container", "create", "Frozen", "--home", home], in: Self.examples, outputFolder: scratch.url)
+        let frozen = try EnvScriptProcess.run(["container", "create", "Frozen", "--home", home], in: Self.examples)
         #expect(frozen.status == 0)
-        let refused = try EnvScriptProcess.run(["container", "activate", "Frozen", "--home", home], in: Self.examples, outputFolder: scratch.url)
+        let refused = try EnvScriptProcess.run(["container", "activate", "Frozen", "--home", home], in: Self.examples)
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("kept for the release check"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Containers
+import TestSupport
 
 @Suite struct CloneAndUpdateTests {
     @Test func cloningAnInactiveContainerCopiesItsStash() throws {
@@ -35,7 +36,7 @@ import Testing
         try home.write(files)
         let containers = try AppContainer(home: home.url)
         let flushes = Counter()
-        let participant = RecordingParticipant(onFlush: { flushes.increment() })
+        let participant = RecordingParticipant(onFlush: { flushes.next() })
         containers.add(participant: participant)
 
         let copy = try containers.clone(container: containers.activeContainer, name: "snapshot")

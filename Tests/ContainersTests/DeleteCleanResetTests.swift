@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Containers
+import TestSupport
 
 @Suite struct DeleteCleanResetTests {
     /// A home with DEFAULT's original files and a container B with its own, B inactive.
@@ -31,7 +32,7 @@ import Testing
         try containers.activate(container: b)
         let switches = Counter()
         containers.addDidChangeHook { to, from in
-            if to.isDefault, from?.uuid == b.uuid { switches.increment() }
+            if to.isDefault, from?.uuid == b.uuid { switches.next() }
         }
         try containers.deleteContainer(uuid: b.uuid.uuidString)
         #expect(switches.value == 1)
@@ -77,7 +78,7 @@ import Testing
         let (home, containers, b) = try makeHome()
         defer { home.remove() }
         let reloads = Counter()
-        let participant = RecordingParticipant(onReload: { reloads.increment() })
+        let participant = RecordingParticipant(onReload: { reloads.next() })
         containers.add(participant: participant)
         try containers.cleanContainer(uuid: Container.defaultUUID)
         #expect(reloads.value == 1)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Containers
+import TestSupport
 
 @Suite struct IsolationTests {
     @Test func aNeverSwitchedHomeHasOnlyTheActiveDefaultAndNoBookkeeping() throws {
@@ -80,7 +81,7 @@ import Testing
         #expect(once.lastActivatedAt != nil)
 
         let hookRuns = Counter()
-        containers.addWillChangeHook { _, _ in hookRuns.increment() }
+        containers.addWillChangeHook { _, _ in hookRuns.next() }
         try containers.activate(container: a)
         #expect(hookRuns.value == 0)
         #expect(try containers.container(uuid: a.uuid) == once)
@@ -132,11 +133,4 @@ import Testing
         #expect(try group.snapshot() == TemporaryHome.tree(["group.txt": "group"]))
         #expect(try groupContainers.containers.map(\.name) == ["DEFAULT"])
     }
-}
-
-/// A thread-safe counter for hooks.
-final class Counter: Sendable {
-    private let storage = Synchronization.Mutex(0)
-    func increment() { storage.withLock { $0 += 1 } }
-    var value: Int { storage.withLock { $0 } }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Containers
+import TestSupport
 
 @Suite struct ThreadTests {
     @Test func threadsAndInstancesSwitchingOneHomeAtOnceLoseNothing() throws {
@@ -11,7 +12,7 @@ import Testing
         let other = try fixture.open()
         let switches = Counter()
         for instance in [shared, other] {
-            instance.addDidChangeHook { _, _ in switches.increment() }
+            instance.addDidChangeHook { _, _ in switches.next() }
         }
         let before = try shared.containers.reduce(0) { $0 + $1.activatedCount }
         let uuids = fixture.uuids

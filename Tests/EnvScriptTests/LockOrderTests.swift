@@ -1,6 +1,7 @@
 import Containers
 import EnvScript
 import Foundation
+import TestSupport
 import Testing
 
 /// One lock order for every change of a host's containers (issue "The runtime under threads", item 1):
@@ -21,7 +22,7 @@ import Testing
         let b = try host.containers.resolve("B")
         let rounds = 200
         let done = DispatchGroup()
-        let failures = FailureList()
+        let failures = Recorder<String>()
 
         done.enter()
         Thread.detachNewThread {
@@ -57,13 +58,4 @@ import Testing
 struct UncheckedHost: @unchecked Sendable {
     let host: EnvScriptHost
     init(_ host: EnvScriptHost) { self.host = host }
-}
-
-/// Failures collected from several threads.
-final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures: [String] = []
-
-    func append(_ failure: String) { lock.withLock { failures.append(failure) } }
-    var all: [String] { lock.withLock { failures } }
 }

@@ -1,6 +1,7 @@
 import LuaBridge
 import PropertyBased
 import Testing
+import TestSupport
 
 /// Values go into Lua and come back unchanged, and Lua sees them with the right types.
 @Suite struct ValueRoundTripTests {

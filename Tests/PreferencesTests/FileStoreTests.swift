@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Preferences
+import TestSupport
 
 @Suite struct FileStoreTests {
     struct Document: Codable, Equatable {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Preferences
+import TestSupport
 
 @Suite struct PreferencesStoreTests {
     struct Profile: Codable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweakAccessorGeneration
+import TestSupport
 
 @Suite struct ConfigurationTests {
     @Test func justTweaksConfigurationWorksAsItIs() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The `TweakAccessorGeneratorTool` binary the plugin runs, when the build put it beside the test bundle.
 @Suite struct ToolTests {

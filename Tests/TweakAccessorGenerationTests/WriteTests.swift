@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweakAccessorGeneration
+import TestSupport
 
 @Suite struct WriteTests {
     func modificationDate(_ url: URL) throws -> Date {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tweaks
+import TestSupport
 
 @Suite struct DecryptionTests {
     @Test func theManagersDecryptorOpensARealEncryptedValue() throws {

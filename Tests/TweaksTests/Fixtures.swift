@@ -1,5 +1,6 @@
 import Foundation
 import Tweaks
+import TestSupport
 
 /// Tweak documents shared by the tests, in JustTweak's format.
 enum Fixtures {

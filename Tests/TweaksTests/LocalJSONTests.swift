@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tweaks
+import TestSupport
 
 @Suite struct LocalJSONTests {
     /// Parses `json` as a file named "tweaks.json" and returns the error, which must be `invalidJSON`.

@@ -3,6 +3,7 @@ import Preferences
 import Synchronization
 import Testing
 @testable import Tweaks
+import TestSupport
 
 @Suite struct OverridesTests {
     @Test func overridesAreKeyedByFeatureAndVariable() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tweaks
+import TestSupport
 
 /// The remote provider against a real HTTP server on 127.0.0.1.
 @Suite struct RemoteTweakProviderTests {

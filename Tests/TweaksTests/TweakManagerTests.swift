@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tweaks
+import TestSupport
 
 @Suite struct TweakManagerTests {
     struct Unreachable: Error, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A host's attachment to its home: the control API served on a Unix domain socket in the home's
@@ -17,6 +18,9 @@ final class HostAttachment: Sendable {
     let record: AttachedHostRecord
     private let attachment: Attachment
     private let server: Task<Void, Never>
+    /// Runs the server; stopping asks it to shut down gracefully, so connections made meanwhile are
+    /// finished properly instead of being torn down half-set-up.
+    private let services: ServiceGroup
     private let stopped = DispatchSemaphore(value: 0)
 
     /// The version of the control API.
@@ -50,9 +54,11 @@ final class HostAttachment: Sendable {
             onServerRunning: { _ in ready.signal() },
             logger: logger)
         let stopped = stopped
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        self.services = services
         server = Task(executorPreference: Self.executor) {
             do {
-                try await application.run()
+                try await services.run()
             } catch {
                 failure.withLock { $0 = error }
             }
@@ -69,8 +75,14 @@ final class HostAttachment: Sendable {
 
     /// Stops serving and detaches: the record, the socket and the liveness lock go.
     func stop() {
+        // No new asker finds the host once the record and socket are gone; the server then finishes
+        // the connections it has and stops.
         attachment.detach()
-        server.cancel()
-        _ = stopped.wait(timeout: .now() + 5)
+        let services = services
+        Task(executorPreference: Self.executor) { await services.triggerGracefulShutdown() }
+        if stopped.wait(timeout: .now() + 5) == .timedOut {
+            server.cancel()
+            _ = stopped.wait(timeout: .now() + 5)
+        }
     }
 }

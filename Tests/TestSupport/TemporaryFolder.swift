@@ -1,23 +1,27 @@
 import Foundation
 
 /// A fresh folder under the system's temporary directory, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
+public struct TemporaryFolder: Sendable {
+    /// The folder.
+    public let url: URL
 
-    init(_ label: String = #function) throws {
-        let name = "TweaksTests-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
+    /// Makes a folder named after the test (`label`, by default the calling function) and `prefix`.
+    public init(_ label: String = #function, prefix: String = "EnvScriptTests") throws {
+        let name = "\(prefix)-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
         url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     /// Writes `text` to `name` inside the folder and returns its URL.
-    func write(_ text: String, to name: String) throws -> URL {
+    @discardableResult
+    public func write(_ text: String, to name: String) throws -> URL {
         let file = url.appendingPathComponent(name)
         try Data(text.utf8).write(to: file)
         return file
     }
 
-    func remove() {
+    /// Removes the folder and everything in it.
+    public func remove() {
         try? FileManager.default.removeItem(at: url)
     }
 }
