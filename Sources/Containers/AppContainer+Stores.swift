@@ -27,7 +27,9 @@ extension AppContainer {
             }
             if let outcome { return outcome }
             // A journal with no switch holding the lock is a crashed switch: finish it, then retry.
-            try exclusively("finish an interrupted switch", initialize: false) { _ in }
+            // Without the change serializer: repairing runs no hook, and a store writer must not wait
+            // for a runtime lock the switch it may be flushing for already holds.
+            try exclusively("finish an interrupted switch", initialize: false, serialized: false) { _ in }
         }
     }
 

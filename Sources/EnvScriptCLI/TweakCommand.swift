@@ -21,7 +21,7 @@ struct TweakCommand: ParsableCommand {
                 let list = host.tweaks.list()
                 for failure in list.failures { printError("warning: \(failure)") }
                 if json {
-                    try printJSON(list.tweaks.map(TweakRecord.init))
+                    try printJSON(list.tweaks.map(TweakPayload.init))
                 } else {
                     printTable(
                         header: ["FEATURE", "VARIABLE", "VALUE", "SOURCE"],
@@ -43,7 +43,7 @@ struct TweakCommand: ParsableCommand {
                 let lookup = try host.tweaks.lookup(feature: feature, variable: variable)
                 for failure in lookup.failures { printError("warning: \(failure)") }
                 if json {
-                    try printJSON(TweakRecord(lookup.tweak))
+                    try printJSON(TweakPayload(lookup.tweak))
                 } else {
                     print(lookup.value.stringValue ?? "\(lookup.value)")
                 }
@@ -81,28 +81,5 @@ struct TweakCommand: ParsableCommand {
                 try host.tweaks.delete(feature: feature, variable: variable, provider: provider)
             }
         }
-    }
-}
-
-/// A tweak as `envscript tweak ... --json` prints it.
-struct TweakRecord: Encodable {
-    var feature: String
-    var variable: String
-    var value: TweakValue
-    var source: String
-    var title: String?
-    var description: String?
-    var group: String?
-    var encrypted: Bool
-
-    init(_ tweak: Tweak) {
-        feature = tweak.feature
-        variable = tweak.variable
-        value = tweak.value
-        source = tweak.source
-        title = tweak.title
-        description = tweak.description
-        group = tweak.group
-        encrypted = tweak.isEncrypted
     }
 }

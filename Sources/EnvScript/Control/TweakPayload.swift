@@ -1,19 +1,20 @@
 import Tweaks
 
-/// A tweak as the control API shows it: `feature, variable, value, source, encrypted`, and `title`,
-/// `group`, `description` when the provider has them.
-struct TweakPayload: Encodable, Sendable {
-    let feature: String
-    let variable: String
-    let value: TweakValue
-    let source: String
-    let title: String?
-    let group: String?
-    let description: String?
+/// A tweak as the control API and `envscript tweak ... --json` show it: `feature, variable, value,
+/// source, encrypted`, and `title`, `group`, `description` when the provider has them.
+public struct TweakPayload: Encodable, Sendable {
+    public let feature: String
+    public let variable: String
+    public let value: TweakValue
+    public let source: String
+    public let title: String?
+    public let group: String?
+    public let description: String?
     /// True only for a tweak listed while it could not be decrypted (its value is then the ciphertext).
-    let encrypted: Bool
+    public let encrypted: Bool
 
-    init(_ tweak: Tweak) {
+    /// The payload of `tweak`.
+    public init(_ tweak: Tweak) {
         feature = tweak.feature
         variable = tweak.variable
         value = tweak.value
