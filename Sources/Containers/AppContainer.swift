@@ -172,24 +172,42 @@ public final class AppContainer: Sendable {
     ///   - initialize: create the bookkeeping (DEFAULT active) if the home has none yet.
     ///   - serialized: take the ``changeSerializer`` first. Only waiting for another process's change
     ///     goes without it: that process may need the serializer (a hook of this host) to finish.
+    ///
+    /// While another process holds the home's lock, this one waits holding neither the serializer nor
+    /// the gate: that process may be asking this one to take part in its change, which runs this
+    /// host's hooks under the serializer.
     func exclusively<Result: Sendable>(
         _ operation: String, initialize: Bool = true, serialized: Bool = true,
         _ body: (inout CompletedSwitch?) throws -> Result
     ) throws -> Result {
+        while true {
+            if let result = try exclusivelyIfFree(operation, initialize: initialize, serialized: serialized, body) {
+                return result
+            }
+            try HomeLock.waitUntilFree(layout)
+        }
+    }
+
+    /// ``exclusively(_:initialize:serialized:_:)`` if the home's lock is free now; `nil`, having run
+    /// nothing, if another process holds it.
+    private func exclusivelyIfFree<Result: Sendable>(
+        _ operation: String, initialize: Bool, serialized: Bool,
+        _ body: (inout CompletedSwitch?) throws -> Result
+    ) throws -> Result? {
         if serialized, let serializer = changeSerializer {
             return try serializer.withLock {
-                try exclusively(operation, initialize: initialize, serialized: false, body)
+                try exclusivelyIfFree(operation, initialize: initialize, serialized: false, body)
             }
         }
         var completed: CompletedSwitch?
         var finished: PreparedHomeChange?
-        let outcome: Swift.Result<Result, any Error>
+        let outcome: Swift.Result<Result?, any Error>
         do {
             let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
             defer { ReentrancyGuard.release(claim) }
             outcome = gate.withLock { _ in
                 Swift.Result {
-                    try HomeLock.holding(layout) {
+                    try HomeLock.holdingIfFree(layout) {
                         try repairLocked()
                         if initialize { try store.initializeIfNeeded(now: Date()) }
                         let result = try body(&completed)

@@ -25,9 +25,22 @@ enum HomeLock {
     /// Runs `body` holding the home's lock, waiting for it as long as needed and creating the
     /// bookkeeping folder if needed.
     static func holding<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result {
-        let descriptor = try acquire(layout.lock, layout: layout)
+        let descriptor = try acquire(layout.lock, layout: layout, waiting: true)!
         defer { close(descriptor) } // closing the last descriptor releases the flock
         return try body()
+    }
+
+    /// Runs `body` holding the home's lock when no other process holds it now; returns `nil`, having
+    /// run nothing, when one does.
+    static func holdingIfFree<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result? {
+        guard let descriptor = try acquire(layout.lock, layout: layout, waiting: false) else { return nil }
+        defer { close(descriptor) }
+        return try body()
+    }
+
+    /// Blocks until no other process holds the home's lock (taking it for a moment).
+    static func waitUntilFree(_ layout: HomeLayout) throws {
+        close(try acquire(layout.lock, layout: layout, waiting: true)!)
     }
 
     /// Runs `body` holding the home's stores lock (see the type's documentation).
@@ -37,13 +50,14 @@ enum HomeLock {
     static func holdingStores<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result {
         let claim = try ReentrancyGuard.claim(home: layout.storesLock, operation: "write a container's stores")
         defer { ReentrancyGuard.release(claim) }
-        let descriptor = try acquire(layout.storesLock, layout: layout)
+        let descriptor = try acquire(layout.storesLock, layout: layout, waiting: true)!
         defer { close(descriptor) }
         return try body()
     }
 
-    /// Blocks until this process holds the lock on the file at `path`; returns the locked descriptor.
-    private static func acquire(_ path: String, layout: HomeLayout) throws -> Int32 {
+    /// Locks the file at `path` and returns the locked descriptor; blocks until then when `waiting`,
+    /// otherwise returns `nil` at once when another process holds the lock.
+    private static func acquire(_ path: String, layout: HomeLayout, waiting: Bool) throws -> Int32? {
         while true {
             try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -52,8 +66,12 @@ enum HomeLock {
                 if errno == ENOENT { continue }
                 throw ContainerError.io(path: path, underlying: SystemCallError("open"))
             }
-            while flock(descriptor, LOCK_EX) != 0 {
+            while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
                 if errno == EINTR { continue }
+                if errno == EWOULDBLOCK {
+                    close(descriptor)
+                    return nil
+                }
                 let failure = SystemCallError("flock")
                 close(descriptor)
                 throw ContainerError.io(path: path, underlying: failure)

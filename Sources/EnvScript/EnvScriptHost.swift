@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import LuaBridge
 import Preferences
+import Synchronization
 import Tweaks
 
 /// The EnvScript runtime: one sandboxed Lua state over an application's home, with the engines
@@ -12,7 +13,12 @@ import Tweaks
 /// Every entry into Lua goes through ``lock``, so the engines may call Lua providers, decryptors and
 /// hooks from any thread. Closing the host (or dropping it) flushes the preferences and closes the
 /// state, which releases every Lua function the host keeps.
-public final class EnvScriptHost {
+///
+/// One host serves every thread of an app: its UI reading flags, a background task switching
+/// containers, a remote provider refreshing. (It is `Sendable` by construction rather than by the
+/// compiler's proof: the Lua state is only used under ``lock``, the engines are `Sendable`, and the
+/// host's own mutable parts sit behind ``lock`` or a mutex.)
+public final class EnvScriptHost: @unchecked Sendable {
     /// How this host was set up.
     public let configuration: HostConfiguration
     /// The application identifier in use: the configured one, else the one recorded in the home, else
@@ -37,19 +43,21 @@ public final class EnvScriptHost {
     /// modules); switched along with the containers.
     public let application: Application
     /// The record other processes find this host by while it is attached to its home, or nil.
-    public var attachedHostRecord: AttachedHostRecord? { attachment?.record }
+    public var attachedHostRecord: AttachedHostRecord? { attachment.withLock { $0?.record } }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
     /// Tells the other attached hosts of this host's writes to the stores.
+    /// Set once, at the end of `init`.
     private var storeAnnouncer: StoreChangeAnnouncer?
     /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
-    private var attachment: HostAttachment?
+    private let attachment = Mutex<HostAttachment?>(nil)
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
     let storeCoordinator: ContainerStoreCoordinator
 
     let logger = Logger(label: "envscript.host")
-    /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them.
+    /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them
+    /// (used under ``lock``).
     private var kept: [ObjectIdentifier: (object: AnyObject, unregister: () -> Void)] = [:]
 
     /// Creates the home folder when missing, settles the application identifier with the home's record,
@@ -87,9 +95,8 @@ public final class EnvScriptHost {
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
         }
-        if configuration.attachesToHome {
-            attachment = try HostAttachment(host: self)
-        }
+        let attachment = configuration.attachesToHome ? try HostAttachment(host: self) : nil
+        self.attachment.withLock { $0 = attachment }
         // Every change this host makes gives the other attached hosts their part, and they hear of its
         // writes to the stores.
         let participants = RemoteHostParticipants(
@@ -104,7 +111,20 @@ public final class EnvScriptHost {
     deinit { close() }
 
     /// Flushes the preferences and closes the Lua state. Calling it again does nothing.
+    ///
+    /// Called from inside a call into Lua (a hook, or a Swift function a script called, on the thread
+    /// running the script), it is refused with an error in the log: the script still stands on the
+    /// state. Close the host once the call has returned.
     public func close() {
+        if lock.withLock({ lua.isInCall }) {
+            logger.error("close() was called from inside a call into Lua and is refused: close the host once the call has returned")
+            return
+        }
+        // Taken once: of two threads closing together, one detaches.
+        let attachment = self.attachment.withLock { attachment in
+            defer { attachment = nil }
+            return attachment
+        }
         if attachment != nil {
             // A change another process is making with this host's part prepared ends first, so the
             // host reloads and runs its did-change hooks before it goes.
@@ -118,20 +138,27 @@ public final class EnvScriptHost {
             ControlRoutes.finishEventStreams(of: self)
             attachment.stop()
         }
-        attachment = nil
-        lock.withLock {
-            guard lua.isOpen else { return }
+        let flushed = lock.withLock { () -> Bool in
+            guard lua.isOpen else { return false }
             do {
                 try application.flush()
             } catch {
                 logger.error("could not save preferences: \(error)")
             }
-            storeAnnouncer?.flush()
+            return true
+        }
+        guard flushed else { return }
+        // Outside the lock: the other hosts answer under their own locks, and one of them may be
+        // closing too, waiting for this host's answer while it holds its lock.
+        storeAnnouncer?.flush()
+        lock.withLock {
+            guard lua.isOpen else { return }
             for entry in kept.values { entry.unregister() }
             kept.removeAll()
             tweaks.setProviders([])
             tweaks.decryptor = nil
-            lua.close()
+            // No call into Lua runs: this thread holds the lock and is not inside one (checked above).
+            try? lua.close()
         }
     }
 
@@ -183,7 +210,8 @@ public final class EnvScriptHost {
         let id = ObjectIdentifier(object)
         kept[id] = (object, unregister)
         return LuaHandle { [weak self] in
-            guard let entry = self?.kept.removeValue(forKey: id) else { return }
+            // Removed from Lua (under the lock already) or from Swift on any thread.
+            guard let self, let entry = lock.withLock({ kept.removeValue(forKey: id) }) else { return }
             entry.unregister()
         }
     }

@@ -5,14 +5,18 @@ import CLuaSupport
 ///
 /// Argument readers throw ``LuaArgumentError`` in `luaL_argerror` style. Valid only during the call.
 public struct LuaCall {
-    /// The Lua thread that made the call.
-    public let thread: OpaquePointer
+    /// The Lua thread that made the call. It stays inside the bridge: code outside reaches the stack
+    /// through ``stack``, which cannot raise a Lua error through a Swift frame.
+    @usableFromInline let thread: OpaquePointer
     @usableFromInline let function: LuaFunctionBox
 
     @usableFromInline init(thread: OpaquePointer, function: LuaFunctionBox) {
         self.thread = thread
         self.function = function
     }
+
+    /// The caller's stack: the arguments are slots 1 through ``argumentCount``.
+    @inlinable public var stack: LuaStackView { LuaStackView(thread) }
 
     /// The function's name as scripts call it.
     public var functionName: String { function.name }
@@ -32,7 +36,7 @@ public struct LuaCall {
     /// Reads argument `position` (1-based) as `T`.
     @inlinable
     public func argument<T: LuaReadable>(_ position: Int32, as type: T.Type = T.self) throws -> T {
-        if let value = T.luaRead(thread, at: position) { return value }
+        if let value = T.luaRead(from: stack, at: position) { return value }
         throw argumentError(position, expected: T.luaTypeName)
     }
 
@@ -95,7 +99,7 @@ public struct LuaCall {
 
     /// Pushes a result.
     public func push(_ value: some LuaPushable) {
-        value.luaPush(thread)
+        value.luaPush(onto: stack)
     }
 
     /// Pushes results and returns their count, for `return call.results(a, b)`.

@@ -14,6 +14,8 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         case errorHandler
         /// The state was closed before the call.
         case stateClosed
+        /// The state was asked to close while a call into it was running.
+        case stateInUse
         /// A value did not have the type Swift asked for.
         case typeMismatch
     }

@@ -53,7 +53,7 @@ extension LuaCall {
     /// Pushes the one result of a typed function and returns the result count.
     @inlinable
     public func returning(_ result: some LuaPushable) -> Int32 {
-        result.luaPush(thread)
+        result.luaPush(onto: stack)
         return 1
     }
 }

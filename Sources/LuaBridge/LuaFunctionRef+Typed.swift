@@ -14,16 +14,16 @@ extension LuaFunctionRef {
 
     @inlinable
     public func call<A: LuaPushable, Result: LuaReadable>(_ a: A, returning: Result.Type = Result.self) throws -> Result {
-        try typedCall(argumentCount: 1) { a.luaPush($0) }
+        try typedCall(argumentCount: 1) { a.luaPush(onto: $0) }
     }
 
     @inlinable
     public func call<A: LuaPushable, B: LuaPushable, Result: LuaReadable>(
         _ a: A, _ b: B, returning: Result.Type = Result.self
     ) throws -> Result {
-        try typedCall(argumentCount: 2) { thread in
-            a.luaPush(thread)
-            b.luaPush(thread)
+        try typedCall(argumentCount: 2) { stack in
+            a.luaPush(onto: stack)
+            b.luaPush(onto: stack)
         }
     }
 
@@ -31,10 +31,10 @@ extension LuaFunctionRef {
     public func call<A: LuaPushable, B: LuaPushable, C: LuaPushable, Result: LuaReadable>(
         _ a: A, _ b: B, _ c: C, returning: Result.Type = Result.self
     ) throws -> Result {
-        try typedCall(argumentCount: 3) { thread in
-            a.luaPush(thread)
-            b.luaPush(thread)
-            c.luaPush(thread)
+        try typedCall(argumentCount: 3) { stack in
+            a.luaPush(onto: stack)
+            b.luaPush(onto: stack)
+            c.luaPush(onto: stack)
         }
     }
 
@@ -42,14 +42,16 @@ extension LuaFunctionRef {
     /// values, calls protected and reads one result. The handler is addressed relative to the top,
     /// and the stack is restored by popping the result (or the error) and the handler.
     @inlinable
-    func typedCall<Result: LuaReadable>(argumentCount: Int32, pushArguments: (OpaquePointer) -> Void) throws -> Result {
+    func typedCall<Result: LuaReadable>(argumentCount: Int32, pushArguments: (LuaStackView) -> Void) throws -> Result {
         try checkUsable()
+        core.enterCall()
+        defer { core.leaveCall() }
         let thread = core.currentThread
         esl_push_handler_then_ref(thread, reference)
         defer { lua_settop(thread, -3) }
-        pushArguments(thread)
+        pushArguments(LuaStackView(thread))
         try core.protectedCall(thread, arguments: argumentCount, results: 1, handler: -(argumentCount + 2))
-        if let result = Result.luaRead(thread, at: -1) { return result }
+        if let result = Result.luaRead(from: LuaStackView(thread), at: -1) { return result }
         throw LuaError(.typeMismatch, message: "\(Result.luaTypeName) expected as the result of a Lua function, got \(String(cString: esl_typename(thread, -1)))")
     }
 }

@@ -10,6 +10,8 @@ public final class LuaFunctionRef: LuaRef {
     @discardableResult
     public func call(_ arguments: [LuaValue] = []) throws -> [LuaValue] {
         try checkUsable()
+        core.enterCall()
+        defer { core.leaveCall() }
         let thread = core.currentThread
         guard lua_checkstack(thread, Int32(arguments.count) + 2) != 0 else {
             throw LuaError(.runtime, message: "Lua stack overflow: too many arguments")

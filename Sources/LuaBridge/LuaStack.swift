@@ -6,9 +6,16 @@ extension LuaStateCore {
     /// Tables nested deeper than this are refused: it also stops cycles.
     static let maximumTableDepth = 100
 
-    /// Reads the value at `index` of `thread`.
+    /// Reads the value at `index` of `thread`. The stack is as it was on every exit, a failed read's
+    /// included (lauxlib's habit: save the top, restore it).
     func read(at index: Int32, from thread: OpaquePointer) throws(LuaError) -> LuaValue {
-        try read(at: lua_absindex(thread, index), from: thread, depth: 0)
+        let top = lua_gettop(thread)
+        do {
+            return try read(at: lua_absindex(thread, index), from: thread, depth: 0)
+        } catch {
+            lua_settop(thread, top)
+            throw error
+        }
     }
 
     private func read(at index: Int32, from thread: OpaquePointer, depth: Int) throws(LuaError) -> LuaValue {
@@ -89,9 +96,15 @@ extension LuaStateCore {
         return table
     }
 
-    /// Pushes `value` onto `thread`.
+    /// Pushes `value` onto `thread`: one slot, or none when it fails (no half-built table is left).
     func push(_ value: LuaValue, onto thread: OpaquePointer) throws(LuaError) {
-        try push(value, onto: thread, depth: 0)
+        let top = lua_gettop(thread)
+        do {
+            try push(value, onto: thread, depth: 0)
+        } catch {
+            lua_settop(thread, top)
+            throw error
+        }
     }
 
     private func push(_ value: LuaValue, onto thread: OpaquePointer, depth: Int) throws(LuaError) {

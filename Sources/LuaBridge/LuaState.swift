@@ -20,7 +20,7 @@ public final class LuaState {
         core.scriptRoots = options.scriptRoots
         if esl_open_sandbox(thread, options.libraries.rawValue) != LUA_OK {
             let error = core.error(status: LUA_ERRRUN, on: thread)
-            core.close()
+            core.closeWhenIdle()
             throw error
         }
         setGlobal("require", function: LuaFunction("require") { call in try ModuleLoader.require(call) })
@@ -28,13 +28,25 @@ public final class LuaState {
         instructionLimit = options.instructionLimit
     }
 
-    deinit { core.close() }
+    /// Letting go of the state closes it; during a call into it (a Swift function that Lua called
+    /// dropped the last reference), it closes once that call has returned.
+    deinit { core.closeWhenIdle() }
 
-    /// Closes the state now. Later calls through refs throw ``LuaError/Kind/stateClosed``.
-    public func close() { core.close() }
+    /// Closes the state now. Later calls through refs throw ``LuaError/Kind/stateClosed``; closing again
+    /// does nothing.
+    ///
+    /// - Throws: ``LuaError/Kind/stateInUse`` when a call into the state is running (the caller is a
+    ///   Swift function that Lua called): close it once that call has returned.
+    public func close() throws(LuaError) { try core.close() }
 
     /// Whether the state is still open.
     public var isOpen: Bool { core.isOpen }
+
+    /// Whether a call into the state is running now (this is then a Swift function that Lua called).
+    public var isInCall: Bool { core.callDepth > 0 }
+
+    /// The depth of the stack that the next call from Swift would use (for tests of stack balance).
+    var stackDepth: Int32 { core.isOpen ? lua_gettop(core.currentThread) : 0 }
 
     /// The memory cap in bytes, or `nil` for none.
     public var memoryLimit: Int? {

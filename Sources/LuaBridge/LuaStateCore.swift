@@ -13,6 +13,11 @@ final class LuaStateCore {
     /// Whether `lua_close` has not run yet.
     // Read on every call into Lua; only the owning thread writes it, so the dynamic check buys nothing.
     @usableFromInline @exclusivity(unchecked) private(set) var isOpen = true
+    /// Calls into Lua from Swift now running on this state, nested ones included. Only the owner of the
+    /// state (under its lock) touches it.
+    @usableFromInline @exclusivity(unchecked) var callDepth = 0
+    /// Set when the public owner went away during a call: the state closes as the outermost call ends.
+    @usableFromInline @exclusivity(unchecked) var closesWhenIdle = false
     /// Registry references currently held by Swift.
     let liveReferences = Atomic<Int>(0)
     /// What was let go of outside the state's lock — references dropped on any thread, Swift objects
@@ -39,7 +44,21 @@ final class LuaStateCore {
     /// The thread to use for a call from Swift: the one that called into Swift, or the main thread.
     @inlinable var currentThread: OpaquePointer { runtime.pointee.active ?? mainThread }
 
-    func close() {
+    /// Closes the state now, or refuses while a call into it runs: closing then would free the stack
+    /// that call stands on.
+    func close() throws(LuaError) {
+        guard callDepth == 0 else {
+            throw LuaError(.stateInUse, message: "the Lua state cannot be closed while a call into it is running; close it once the call has returned")
+        }
+        closeNow()
+    }
+
+    /// Closes the state now if no call runs, otherwise as soon as the outermost call has returned.
+    func closeWhenIdle() {
+        if callDepth == 0 { closeNow() } else { closesWhenIdle = true }
+    }
+
+    private func closeNow() {
         guard isOpen else { return }
         // Finalizers defer the release of Swift boxes; they are released once the state is gone.
         esl_close(mainThread)
@@ -50,6 +69,22 @@ final class LuaStateCore {
     @inlinable func checkOpen() throws(LuaError) {
         if !isOpen { throw LuaError(.stateClosed, message: "the Lua state is closed") }
         drainDeferred()
+    }
+
+    // MARK: Calls
+
+    /// Marks the start of a call into Lua; pair it with ``leaveCall()`` once the stack is restored.
+    @inlinable @inline(__always) func enterCall() { callDepth += 1 }
+
+    /// Marks the end of a call into Lua, closing the state if its owner went away meanwhile.
+    @inlinable @inline(__always) func leaveCall() {
+        callDepth -= 1
+        if closesWhenIdle && callDepth == 0 { closeAfterLastCall() }
+    }
+
+    @usableFromInline func closeAfterLastCall() {
+        closesWhenIdle = false
+        closeNow()
     }
 
     // MARK: Deferred releases

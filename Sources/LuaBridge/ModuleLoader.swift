@@ -21,7 +21,7 @@ enum ModuleLoader {
         esl_pop(thread, 1)
 
         if let module = core.modules[name] {
-            pushTable(of: module, core: core, onto: thread)
+            try pushTable(of: module, core: core, onto: thread)
         } else if let path = findFile(name, roots: core.scriptRoots) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw LuaScriptError("module '\(name)': cannot read '\(path)'")
@@ -45,13 +45,22 @@ enum ModuleLoader {
         return 1
     }
 
-    static func pushTable(of module: LuaModule, core: LuaStateCore, onto thread: OpaquePointer) {
+    /// Pushes the table of a host module. A member that cannot be pushed (a released reference) fails
+    /// the whole `require`, naming the member, and leaves nothing on the stack.
+    static func pushTable(of module: LuaModule, core: LuaStateCore, onto thread: OpaquePointer) throws(LuaError) {
+        let top = lua_gettop(thread)
         lua_createtable(thread, 0, Int32(module.members.count))
         for (member, value) in module.members {
             LuaStateCore.pushString(member, onto: thread)
             switch value {
             case .function(let function): core.push(function, onto: thread)
-            case .value(let value): (try? core.push(value, onto: thread)) ?? lua_pushnil(thread)
+            case .value(let value):
+                do {
+                    try core.push(value, onto: thread)
+                } catch {
+                    lua_settop(thread, top)
+                    throw LuaError(error.kind, message: "module '\(module.name)': member '\(member)' cannot be made: \(error.message)")
+                }
             }
             lua_rawset(thread, -3)
         }

@@ -46,7 +46,7 @@ import Testing
             lua.setGlobal("touch", function: LuaFunction("touch") { (_: LuaValue) in _ = tracker })
             try lua.execute("touch(1)")
             #expect(Tracker.alive == 1)
-            lua.close()
+            try lua.close()
         }
         #expect(Tracker.alive == 0)
     }

@@ -83,3 +83,34 @@ import Testing
         #expect(try lua.execute("return pair(nil, nil, nil)") == [3, "two"])
     }
 }
+
+/// A type of an embedding app made readable and pushable through the stack view, with no raw state.
+struct Point: LuaReadable, LuaPushable, Equatable {
+    var x: Int
+    var y: Int
+
+    static var luaTypeName: String { "point" }
+
+    /// Reads `"x,y"`.
+    static func luaRead(from stack: LuaStackView, at index: Int32) -> Point? {
+        guard let text = stack.string(at: index) else { return nil }
+        let parts = text.split(separator: ",").compactMap { Int($0) }
+        return parts.count == 2 ? Point(x: parts[0], y: parts[1]) : nil
+    }
+
+    func luaPush(onto stack: LuaStackView) {
+        try? stack.push(.table(LuaTable(fields: ["x": .integer(x), "y": .integer(y)])))
+    }
+}
+
+@Suite struct StackViewConformerTests {
+    @Test func anAppTypeConformsThroughTheStackView() throws {
+        let lua = try LuaState()
+        lua.setGlobal("mirror", function: LuaFunction("mirror") { (point: Point) in Point(x: -point.x, y: point.y) })
+        #expect(try lua.execute("local p = mirror('3,4'); return p.x, p.y") == [-3, 4])
+        let error = try #require(throws: LuaError.self) { try lua.execute("mirror({})", chunkName: "=m") }
+        #expect(error.message == "m:1: bad argument #1 to 'mirror' (point expected, got table)")
+        let make = try lua.load("return ...", chunkName: "=make")
+        #expect(try make.call("5,6", returning: String.self) == "5,6")
+    }
+}
