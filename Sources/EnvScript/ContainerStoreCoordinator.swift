@@ -7,7 +7,7 @@ import Synchronization
 /// container this process last took part in switching to.
 ///
 /// The host remembers which container its stores read (its *view*). It follows the live container
-/// whenever it takes part in a switch (``followLiveContainer()``). Should the home be switched by a
+/// whenever it takes part in a switch (``followLiveFile()``). Should the home be switched by a
 /// process it did not hear from, its writes go on landing in the container it read, now waiting in
 /// its stash, and are refused only when that container was deleted.
 final class ContainerStoreCoordinator: StoreCoordinator {
@@ -31,8 +31,12 @@ final class ContainerStoreCoordinator: StoreCoordinator {
         writeObserver.withLock { $0 = observer }
     }
 
-    /// Makes the stores follow the container live now (after a switch or clean this host took part in).
-    func followLiveContainer() {
+    /// Writes always reach the container they read.
+    var fencesWrites: Bool { true }
+
+    /// Makes the stores follow the container live now (after a switch or clean this host took part in):
+    /// the preferences call it on reload, once the changes made before the switch are written.
+    func followLiveFile() {
         view.withLock { $0 = nil }
     }
 

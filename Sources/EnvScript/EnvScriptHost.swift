@@ -79,7 +79,7 @@ public final class EnvScriptHost: @unchecked Sendable {
             home: configuration.home, appID: appID, preferences: preferences,
             secureKey: .keyFile(secureKeyFile), containerID: try containers.activeContainer.uuid)
         switchParticipant = HostSwitchParticipant(
-            containers: containers, application: application, tweaks: tweaks, storeCoordinator: storeCoordinator, logger: logger)
+            containers: containers, application: application, tweaks: tweaks, logger: logger)
         containers.add(participant: switchParticipant)
         // One lock order for every change, from Lua or Swift, on any thread: host lock, gate, file lock.
         containers.changeSerializer = lock

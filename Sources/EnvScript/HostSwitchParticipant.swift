@@ -11,17 +11,14 @@ final class HostSwitchParticipant: SwitchParticipant {
     private let containers: AppContainer
     private let application: Application
     private let tweaks: TweakManager
-    private let storeCoordinator: ContainerStoreCoordinator
     private let logger: Logger
 
     init(
-        containers: AppContainer, application: Application, tweaks: TweakManager,
-        storeCoordinator: ContainerStoreCoordinator, logger: Logger
+        containers: AppContainer, application: Application, tweaks: TweakManager, logger: Logger
     ) {
         self.containers = containers
         self.application = application
         self.tweaks = tweaks
-        self.storeCoordinator = storeCoordinator
         self.logger = logger
     }
 
@@ -30,8 +27,9 @@ final class HostSwitchParticipant: SwitchParticipant {
     }
 
     func containerDidSwitch() {
-        storeCoordinator.followLiveContainer()
         do {
+            // The preferences write what was changed since the switch's flush to the container left,
+            // then make every store follow the new one (ContainerStoreCoordinator.followLiveFile).
             // The new container is already recorded as active when participants are told.
             try application.containerDidSwitch(to: try containers.activeContainer.uuid)
         } catch {

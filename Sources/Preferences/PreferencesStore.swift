@@ -201,26 +201,38 @@ public final class PreferencesStore: Sendable {
         try mergeWithFile(always: true)
     }
 
-    /// Drops the cache, unflushed changes included, and re-reads the file — after a container switch.
-    /// Observers hear of every key whose value differs.
+    /// Re-reads the file after a container switch, as one step that no change interleaves with.
+    ///
+    /// Changes made since the last flush were made against the container left: with a coordinator
+    /// that fences writes they are written to that container's file first, wherever it now is; with
+    /// another they are dropped (they would land in the new container), as they are after a clean. Then the coordinator follows
+    /// the live file and the cache is read from it. Observers hear of every key whose value differs.
     ///
     /// - Throws: ``PreferencesError/corruptFile(path:reason:)``; the cache then stays empty, so later
-    ///   reads fail the same way instead of serving the previous file's values.
+    ///   reads fail the same way instead of serving the previous file's values. A failure to write
+    ///   the earlier changes is thrown after the reload, which happens all the same.
     public func reload() throws {
         let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
+        var unwritten: (any Error)?
         do {
             (old, new) = try fileLock.withLock { _ in
-                let new = try coordinator.withLock(forLiveFile: fileURL, writing: false) { location in
-                    try readFile(location.url)
-                }
-                let old = state.withLock { state in
-                    defer {
-                        state.values = new
-                        state.pending = [:]
+                // The state's lock is held throughout, so no change falls between the files.
+                try state.withLock { state in
+                    if coordinator.fencesWrites && !state.pending.isEmpty {
+                        do {
+                            try writeToTheFileLeft(state.pending)
+                        } catch {
+                            unwritten = error
+                        }
                     }
-                    return state.values
+                    state.pending = [:]
+                    coordinator.followLiveFile()
+                    let new = try coordinator.withLock(forLiveFile: fileURL, writing: false) { location in
+                        try readFile(location.url)
+                    }
+                    defer { state.values = new }
+                    return (state.values, new)
                 }
-                return (old, new)
             }
         } catch {
             state.withLock { state in
@@ -230,6 +242,32 @@ public final class PreferencesStore: Sendable {
             throw error
         }
         if let old { notifyDifferences(from: old, to: new, reason: .reload) }
+        if let unwritten { throw unwritten }
+    }
+
+    /// Merges `pending` into the file it was read from when a switch moved that file away; when the
+    /// file read is still the live one (its container was emptied in place: a clean), the changes go
+    /// with the rest of its content.
+    private func writeToTheFileLeft(_ pending: [[String]: PreferenceValue?]) throws {
+        try coordinator.withLock(forLiveFile: fileURL, writing: true) { location in
+            guard !location.isLive else { return }
+            var merged = try readFile(location.url)
+            for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
+            try writeFile(merged, to: location.url)
+        }
+    }
+
+    /// Merges `pending` into the file the coordinator names now, writing it when there is anything to
+    /// merge (the caller holds the file lock); returns the file's values and whether it is the live one.
+    private func merge(
+        _ pending: [[String]: PreferenceValue?]
+    ) throws -> (merged: [String: PreferenceValue], isLive: Bool) {
+        try coordinator.withLock(forLiveFile: fileURL, writing: !pending.isEmpty) { location in
+            var merged = try readFile(location.url)
+            for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
+            if !pending.isEmpty { try writeFile(merged, to: location.url) }
+            return (merged, location.isLive)
+        }
     }
 
     /// The per-key merge of ``flush()`` and ``synchronize()``.
@@ -237,12 +275,7 @@ public final class PreferencesStore: Sendable {
         let adopted: (old: [String: PreferenceValue], new: [String: PreferenceValue])? = try fileLock.withLock { _ in
             let pending = state.withLock { $0.pending }
             guard always || !pending.isEmpty else { return nil }
-            let (merged, isLive) = try coordinator.withLock(forLiveFile: fileURL, writing: !pending.isEmpty) { location in
-                var merged = try readFile(location.url)
-                for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
-                if !pending.isEmpty { try writeFile(merged, to: location.url) }
-                return (merged, location.isLive)
-            }
+            let (merged, isLive) = try merge(pending)
             return state.withLock { state in
                 // Keys changed again while the file was written stay pending, with their newer values.
                 for (key, value) in pending where state.pending[key] == value {

@@ -36,6 +36,20 @@ public protocol StoreCoordinator: Sendable {
     func withLock<Result>(
         forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
     ) throws -> Result
+
+    /// Whether a write always reaches the file it read, even after the live file was replaced (a
+    /// container switch), so that ``PreferencesStore/reload()`` may still write the changes made
+    /// before it. A coordinator without fencing would put them in the new file: they are dropped.
+    var fencesWrites: Bool { get }
+
+    /// Makes later accesses use the file live now: called by ``PreferencesStore/reload()`` once the
+    /// changes made before it are written.
+    func followLiveFile()
+}
+
+extension StoreCoordinator {
+    public var fencesWrites: Bool { false }
+    public func followLiveFile() {}
 }
 
 /// A ``StoreCoordinator`` for files that never move: an exclusive `flock(2)` on the file's folder (made

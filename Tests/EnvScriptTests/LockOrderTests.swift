@@ -8,7 +8,7 @@ import Testing
 /// a Swift thread switching through `host.containers` while a script switches through
 /// `container.activate`, with a Lua will-change hook registered, never deadlocks.
 @Suite struct LockOrderTests {
-    @Test func swiftAndLuaSwitchingOnTwoThreadsMakeProgress() throws {
+    @Test func swiftAndLuaSwitchingOnTwoThreadsMakeProgress() async throws {
         let fixture = try HostFixture(attaches: false)
         try fixture.run("""
             container.create('A') container.create('B')
@@ -16,32 +16,26 @@ import Testing
             container.on_will_change(function() hooks_run = hooks_run + 1 end)
             """)
         // The host is used from two threads, as an app does; it serialises Lua through its lock.
-        let shared = UncheckedHost(fixture.host)
         let host = fixture.host
         let a = try host.containers.resolve("A")
         let b = try host.containers.resolve("B")
         let rounds = 200
-        let done = DispatchGroup()
         let failures = Recorder<String>()
-
-        done.enter()
-        Thread.detachNewThread {
-            defer { done.leave() }
-            do {
-                for index in 0..<rounds { try shared.host.containers.activate(container: index.isMultiple(of: 2) ? a : b) }
-            } catch { failures.append("Swift thread: \(error)") }
-        }
-        done.enter()
-        Thread.detachNewThread {
-            defer { done.leave() }
-            do {
-                for index in 0..<rounds {
-                    try shared.host.execute("container.activate('\(index.isMultiple(of: 2) ? "B" : "A")')")
-                }
-            } catch { failures.append("Lua thread: \(error)") }
-        }
         // A deadlock fails this test (the stuck threads are left behind), not the whole suite.
-        let finished = done.wait(timeout: .now() + 120) == .success
+        let finished = await ThreadGroup.run([
+            {
+                do {
+                    for index in 0..<rounds { try host.containers.activate(container: index.isMultiple(of: 2) ? a : b) }
+                } catch { failures.append("Swift thread: \(error)") }
+            },
+            {
+                do {
+                    for index in 0..<rounds {
+                        try host.execute("container.activate('\(index.isMultiple(of: 2) ? "B" : "A")')")
+                    }
+                } catch { failures.append("Lua thread: \(error)") }
+            },
+        ], timeout: .seconds(120))
         #expect(finished, "the two threads made no progress for 120 s: deadlock")
         guard finished else {
             // Closing a deadlocked host would wait forever: leave it behind so the suite goes on.
@@ -54,8 +48,59 @@ import Testing
     }
 }
 
-/// A host handed to other threads in a test.
-struct UncheckedHost: @unchecked Sendable {
-    let host: EnvScriptHost
-    init(_ host: EnvScriptHost) { self.host = host }
+/// The same order across processes: a host whose thread waits for the home's lock does not hold its
+/// own lock meanwhile, so the process holding the home's lock can have this host take part (run its
+/// Lua hooks) in its change instead of waiting for it until the timeout.
+@Suite struct CrossProcessLockOrderTests {
+    @Test func aHostWaitingToSwitchStillTakesPartInTheChangeThatHoldsTheHome() async throws {
+        let attached = try HostFixture(attaches: true)
+        try attached.run("""
+            container.create('A') container.create('B')
+            prepared = 0
+            container.on_will_change(function() prepared = prepared + 1 end)
+            """)
+        // The asker: another host of the same home (flock locks conflict between two opens in one
+        // process as between processes), whose own will-change hook holds the home until released.
+        let asker = try EnvScriptHost(configuration: HostConfiguration(
+            home: attached.folder.appendingPathComponent("home"), appID: "tests", attachesToHome: false,
+            participationTimeout: .seconds(5)))
+        defer { asker.close() }
+        let holdsTheHome = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        asker.containers.addWillChangeHook { _, _ in
+            holdsTheHome.signal()
+            _ = release.wait(timeout: .now() + 60)
+        }
+        let a = try asker.containers.resolve("A")
+        let b = try attached.host.containers.resolve("B")
+        let host = attached.host
+        let outcomes = Recorder<String>()
+
+        async let finished = ThreadGroup.run([
+            {
+                do {
+                    try asker.containers.activate(container: a)
+                    outcomes.append("asker: took part \(asker.containers.lastChangeParticipants.count)")
+                } catch { outcomes.append("asker: \(error)") }
+            },
+            {
+                // Starts once the asker holds the home: waits for it, as an app's background switch would.
+                holdsTheHome.wait()
+                do {
+                    try host.containers.activate(container: b)
+                    outcomes.append("attached: switched")
+                } catch { outcomes.append("attached: \(error)") }
+            },
+        ], timeout: .seconds(120))
+        holdsTheHome.wait()
+        holdsTheHome.signal() // for the attached host's thread
+        try await Task.sleep(for: .milliseconds(300)) // let that thread reach the home's lock
+        release.signal()
+        #expect(await finished)
+        let results = outcomes.all
+        #expect(results.contains("asker: took part 1"), "\(results)")
+        #expect(results.contains("attached: switched"), "\(results)")
+        #expect(try attached.run("return prepared").first == 2)
+        #expect(try attached.host.containers.activeContainer.name == "B")
+    }
 }

@@ -36,10 +36,13 @@ struct ControlHost: @unchecked Sendable {
     /// here would keep the asker waiting until its timeout even when no Lua hook needs the lock. The
     /// hooks that call into Lua take the host lock themselves.
     func runTakingPart<T: Sendable>(_ body: @escaping @Sendable (EnvScriptHost) throws -> T) async throws -> T {
-        try await BlockingWork.run {
-            guard let host = self.host else { throw ControlError.hostClosed }
-            return try body(host)
-        }
+        try await BlockingWork.run { try withHostTakingPart(body) }
+    }
+
+    /// ``runTakingPart(_:)`` on the calling thread, for work already on the blocking queue.
+    func withHostTakingPart<T>(_ body: (EnvScriptHost) throws -> T) throws -> T {
+        guard let host = self.host else { throw ControlError.hostClosed }
+        return try body(host)
     }
 
         /// Throws unless the host is still there; never blocks, so it may run on any thread.

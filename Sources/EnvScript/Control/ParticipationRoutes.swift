@@ -44,9 +44,14 @@ extension ControlRoutes {
             }
         }
 
+        // Announcements arrive in bursts from every busy process: one re-read serves all that came
+        // in while another was under way.
+        let synchronization = CoalescedWork {
+            try host.withHostTakingPart { host in try host.synchronizeStores() }
+        }
         router.post("/v1/stores/synchronize") { _, _ -> Response in
             await ControlResponse.handling {
-                try await host.runTakingPart { host in try host.synchronizeStores() }
+                try await synchronization.run()
                 return try ControlResponse.json(ParticipationMessages.Done())
             }
         }
