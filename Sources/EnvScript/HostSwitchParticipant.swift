@@ -6,21 +6,24 @@ import Tweaks
 
 /// The host's part in every switch, and in every clean of the active container: the state (and with
 /// it the preferences that hold tweak overrides) is written out before the home changes; after it the
-/// state becomes the new container's and the tweak cache is dropped, before any did-change hook runs.
+/// state becomes the new container's, remote tweak providers answer from the new container's kept copy
+/// (and fetch anew in the background), and the tweak cache is dropped, before any did-change hook runs.
 final class HostSwitchParticipant: SwitchParticipant {
     private let containers: AppContainer
     private let application: Application
     private let tweaks: TweakManager
+    private let remoteTweaks: RemoteTweakProviders
     private let storeCoordinator: ContainerStoreCoordinator
     private let logger: Logger
 
     init(
         containers: AppContainer, application: Application, tweaks: TweakManager,
-        storeCoordinator: ContainerStoreCoordinator, logger: Logger
+        remoteTweaks: RemoteTweakProviders, storeCoordinator: ContainerStoreCoordinator, logger: Logger
     ) {
         self.containers = containers
         self.application = application
         self.tweaks = tweaks
+        self.remoteTweaks = remoteTweaks
         self.storeCoordinator = storeCoordinator
         self.logger = logger
     }
@@ -37,6 +40,7 @@ final class HostSwitchParticipant: SwitchParticipant {
         } catch {
             logger.error("could not load the state of the new container: \(error)")
         }
+        remoteTweaks.containerDidSwitch()
         tweaks.resetCache()
     }
 
