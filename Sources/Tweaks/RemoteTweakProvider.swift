@@ -104,9 +104,12 @@ public final class RemoteTweakProvider: TweakProvider {
         var refreshTask: Task<Void, Never>?
         /// Counts reloads of the kept copy; an answer to a fetch started under another count is dropped.
         var generation = 0
-        /// The requests out, so that ``close()`` can cancel them.
+        /// The requests out, so that ``close()`` can cancel them. Tasks and requests are cancelled outside
+        /// the lock: a cancellation handler takes it.
         var requests: [Int: URLSessionDataTask] = [:]
         var nextRequest = 0
+        /// Set by ``close()``: no request goes out any more.
+        var isClosed = false
     }
 
     /// The kept copy's format: the body as fetched, with what is needed to revalidate it.
@@ -143,10 +146,10 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     deinit {
-        state.withLock { state in
-            state.refreshTask?.cancel()
-            for request in state.requests.values { request.cancel() }
-        }
+        // Cancelling outside the lock: a task's cancellation handler takes it.
+        let (task, requests) = state.withLock { ($0.refreshTask, Array($0.requests.values)) }
+        task?.cancel()
+        for request in requests { request.cancel() }
         // The last reference may be dropped on the session's own queue (inside a completion handler), where
         // invalidating synchronously would wait on itself; so invalidate from elsewhere.
         let session = self.session
@@ -240,11 +243,8 @@ public final class RemoteTweakProvider: TweakProvider {
     public func startRefreshing() {
         let interval = configuration.refreshInterval.map { max($0, 0.01) }
         let task = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                // The provider is held only while it fetches, never while the loop sleeps.
-                guard let provider = self else { return }
-                _ = try? await provider.refresh()
-                guard let interval else { return }
+            // The provider is held only while it fetches, never while the loop sleeps.
+            while !Task.isCancelled, await Self.refreshIfAlive(self), let interval {
                 try? await Task.sleep(for: .seconds(interval))
             }
         }
@@ -256,12 +256,20 @@ public final class RemoteTweakProvider: TweakProvider {
         if isClosed { task.cancel() }
     }
 
+    /// Refreshes `provider` unless it is gone; false when it is.
+    private static func refreshIfAlive(_ provider: RemoteTweakProvider?) async -> Bool {
+        guard let provider else { return false }
+        _ = try? await provider.refresh()
+        return true
+    }
+
     /// Stops the periodic refresh and cancels a refresh it has under way.
     public func stopRefreshing() {
-        state.withLock { state in
-            state.refreshTask?.cancel()
-            state.refreshTask = nil
+        let task = state.withLock { state in
+            defer { state.refreshTask = nil }
+            return state.refreshTask
         }
+        task?.cancel()
     }
 
     /// Waits until a fetch has ended — with tweaks or with an error — since the provider was made or its
@@ -283,6 +291,7 @@ public final class RemoteTweakProvider: TweakProvider {
     public func close() {
         let (task, requests) = state.withLock { state in
             defer {
+                state.isClosed = true
                 state.refreshTask = nil
                 state.requests = [:]
             }
@@ -294,7 +303,7 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Whether ``close()`` was called.
-    public var isClosed: Bool { applying.withLock { $0 } }
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// Re-reads the kept copy (for example after a container switch moved another one into place).
     /// A missing copy — or a copy for another URL — clears the tweaks, so that lookups never answer
@@ -358,42 +367,45 @@ public final class RemoteTweakProvider: TweakProvider {
     /// `completion` has run already). `completion` runs once, on the session's queue.
     private func fetch(_ completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void) -> Int? {
         let url = configuration.url
-        if isClosed {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
+        for (field, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: field) }
+        // Made and recorded under the state's lock, so that close() cancels every request that goes out.
+        let started = state.withLock { state -> (task: URLSessionDataTask, id: Int)? in
+            if state.isClosed { return nil }
+            state.status.lastAttempt = Date()
+            state.nextRequest += 1
+            let id = state.nextRequest
+            let generation = state.generation
+            if state.tweaks != nil, let etag = state.status.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            // Weak, so an abandoned provider is not kept alive by its request.
+            let task = session.dataTask(with: request) { [weak self] data, response, error in
+                guard let self else {
+                    completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
+                    return
+                }
+                self.state.withLock { _ = $0.requests.removeValue(forKey: id) }
+                completion(self.conclude(generation: generation) {
+                    if let error {
+                        // Cancelled by its caller (stopRefreshing, a new startRefreshing, a cancelled task): not a failure of the server.
+                        if (error as? URLError)?.code == .cancelled { throw CancellationError() }
+                        throw self.networkError(error)
+                    }
+                    guard let response = response as? HTTPURLResponse else {
+                        throw TweakError.networkFailed(url: url.absoluteString, reason: "the response is not HTTP")
+                    }
+                    return try self.apply(
+                        status: response.statusCode, body: data ?? Data(), etag: response.value(forHTTPHeaderField: "ETag"))
+                })
+            }
+            state.requests[id] = task
+            return (task, id)
+        }
+        guard let started else {
             completion(.failure(TweakError.remoteClosed(url: url.absoluteString)))
             return nil
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
-        for (field, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: field) }
-        let (etag, generation, id) = state.withLock { state -> (String?, Int, Int) in
-            state.status.lastAttempt = Date()
-            state.nextRequest += 1
-            return (state.tweaks == nil ? nil : state.status.etag, state.generation, state.nextRequest)
-        }
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-
-        // Weak, so an abandoned provider is not kept alive by its request.
-        let task = session.dataTask(with: request) { [weak self] data, response, error in
-            guard let self else {
-                completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
-                return
-            }
-            self.state.withLock { _ = $0.requests.removeValue(forKey: id) }
-            completion(self.conclude(generation: generation) {
-                if let error {
-                    // Cancelled by its caller (stopRefreshing, a new startRefreshing, a cancelled task): not a failure of the server.
-                    if (error as? URLError)?.code == .cancelled { throw CancellationError() }
-                    throw self.networkError(error)
-                }
-                guard let response = response as? HTTPURLResponse else {
-                    throw TweakError.networkFailed(url: url.absoluteString, reason: "the response is not HTTP")
-                }
-                return try self.apply(
-                    status: response.statusCode, body: data ?? Data(), etag: response.value(forHTTPHeaderField: "ETag"))
-            })
-        }
-        state.withLock { $0.requests[id] = task }
-        task.resume()
-        return id
+        started.task.resume()
+        return started.id
     }
 
     /// Cancels request `id` if it is still out; its completion then reports the cancellation.
