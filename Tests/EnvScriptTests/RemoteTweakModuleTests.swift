@@ -126,14 +126,16 @@ import Tweaks
         var fixture: HostFixture? = try HostFixture(attaches: false)
         try fixture!.run(Self.declare(server, "refresh = 0.05"))
         try await waitUntil("the provider refreshes") { server.requests.count >= 3 }
-        weak var provider = fixture!.host.remoteTweakProviders.first
+        var provider = fixture!.host.remoteTweakProviders.first
         #expect(provider != nil)
 
         fixture!.host.close()
         #expect(provider?.isClosed == true)
         let requestsAtClose = server.requests.count
+        weak var released = provider
+        provider = nil
         fixture = nil
-        try await waitUntil("nothing holds the provider after the host went") { provider == nil }
+        try await waitUntil("nothing holds the provider after the host went") { released == nil }
         // Twenty refresh intervals: a refresh left running would have asked again.
         try await Task.sleep(for: .seconds(1))
         #expect(server.requests.count == requestsAtClose)
