@@ -101,7 +101,11 @@ public final class RemoteTweakProvider: TweakProvider {
     private struct State {
         var tweaks: [TweakKey: Tweak]?
         var status = Status()
-        var refreshTask: Task<Void, Never>?
+        /// The timer of ``startRefreshing()``; it fires on ``timerQueue``, never on Swift's cooperative
+        /// pool, so refreshing goes on however busy that pool is.
+        var refreshTimer: (any DispatchSourceTimer)?
+        /// The request the timer has out; a tick while it is out is skipped.
+        var backgroundRequest: Int?
         /// Counts reloads of the kept copy; an answer to a fetch started under another count is dropped.
         var generation = 0
         /// The requests out, so that ``close()`` can cancel them. Tasks and requests are cancelled outside
@@ -120,6 +124,7 @@ public final class RemoteTweakProvider: TweakProvider {
         var body: String
     }
 
+    private static let timerQueue = DispatchQueue(label: "envscript.remote-tweaks.timers")
     private let state = Mutex(State())
     /// Held while an answer or the kept copy is applied (file and tweaks together), so that applying,
     /// reloading and closing take turns; true once closed. Taken before `state`, never after.
@@ -147,8 +152,8 @@ public final class RemoteTweakProvider: TweakProvider {
 
     deinit {
         // Cancelling outside the lock: a task's cancellation handler takes it.
-        let (task, requests) = state.withLock { ($0.refreshTask, Array($0.requests.values)) }
-        task?.cancel()
+        let (timer, requests) = state.withLock { ($0.refreshTimer, Array($0.requests.values)) }
+        timer?.cancel()
         for request in requests { request.cancel() }
         // The last reference may be dropped on the session's own queue (inside a completion handler), where
         // invalidating synchronously would wait on itself; so invalidate from elsewhere.
@@ -238,38 +243,49 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Refreshes now, in the background, and then every ``Configuration/refreshInterval`` (when set) until
-    /// ``stopRefreshing()``, ``close()`` or the provider's release. Failures are recorded in ``status``.
-    /// Calling it again starts over: a refresh still under way is cancelled.
+    /// ``stopRefreshing()``, ``close()`` or the provider's release; a tick that finds the previous request
+    /// still out is skipped. Failures are recorded in ``status``. Calling it again starts over: the
+    /// request under way is cancelled. Nothing of it runs on Swift's cooperative pool.
     public func startRefreshing() {
-        let interval = configuration.refreshInterval.map { max($0, 0.01) }
-        let task = Task.detached { [weak self] in
-            // The provider is held only while it fetches, never while the loop sleeps.
-            while !Task.isCancelled, await Self.refreshIfAlive(self), let interval {
-                try? await Task.sleep(for: .seconds(interval))
-            }
+        let replacedRequest = state.withLock { state -> Int? in
+            if state.isClosed { return nil }
+            // Made, swapped and started under the lock (none of it calls back synchronously), so two
+            // callers never leave two timers running.
+            state.refreshTimer?.cancel()
+            let timer = makeRefreshTimer()
+            state.refreshTimer = timer
+            timer.resume()
+            defer { state.backgroundRequest = nil }
+            return state.backgroundRequest
         }
-        let previous = state.withLock { state -> Task<Void, Never>? in
-            defer { state.refreshTask = task }
-            return state.refreshTask
-        }
-        previous?.cancel()
-        if isClosed { task.cancel() }
+        if let replacedRequest { cancelRequest(replacedRequest) }
     }
 
-    /// Refreshes `provider` unless it is gone; false when it is.
-    private static func refreshIfAlive(_ provider: RemoteTweakProvider?) async -> Bool {
-        guard let provider else { return false }
-        _ = try? await provider.refresh()
-        return true
+    /// A suspended timer firing now and then every ``Configuration/refreshInterval`` (once without one).
+    private func makeRefreshTimer() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
+        timer.setEventHandler { [weak self] in
+            _ = self?.fetch(inBackground: true) { _ in }
+        }
+        if let interval = configuration.refreshInterval {
+            timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(max(interval, 0.01) * 1_000_000_000)))
+        } else {
+            timer.schedule(deadline: .now())
+        }
+        return timer
     }
 
-    /// Stops the periodic refresh and cancels a refresh it has under way.
+    /// Stops the periodic refresh and cancels the request it has out.
     public func stopRefreshing() {
-        let task = state.withLock { state in
-            defer { state.refreshTask = nil }
-            return state.refreshTask
+        let (timer, request) = state.withLock { state in
+            defer {
+                state.refreshTimer = nil
+                state.backgroundRequest = nil
+            }
+            return (state.refreshTimer, state.backgroundRequest)
         }
-        task?.cancel()
+        timer?.cancel()
+        if let request { cancelRequest(request) }
     }
 
     /// Waits until a fetch has ended — with tweaks or with an error — since the provider was made or its
@@ -289,15 +305,16 @@ public final class RemoteTweakProvider: TweakProvider {
     /// applied is waited for, so that once it returns the kept copy is never written again and the tweaks
     /// no longer change. Lookups keep answering from the current tweaks. Calling it again does nothing.
     public func close() {
-        let (task, requests) = state.withLock { state in
+        let (timer, requests) = state.withLock { state in
             defer {
                 state.isClosed = true
-                state.refreshTask = nil
+                state.refreshTimer = nil
+                state.backgroundRequest = nil
                 state.requests = [:]
             }
-            return (state.refreshTask, Array(state.requests.values))
+            return (state.refreshTimer, Array(state.requests.values))
         }
-        task?.cancel()
+        timer?.cancel()
         for request in requests { request.cancel() }
         applying.withLock { $0 = true }
     }
@@ -363,18 +380,25 @@ public final class RemoteTweakProvider: TweakProvider {
         return (Self.index(tweaks), copy.etag)
     }
 
-    /// Starts a request and returns its number (for ``cancelRequest(_:)``), or nil when closed (then
-    /// `completion` has run already). `completion` runs once, on the session's queue.
-    private func fetch(_ completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void) -> Int? {
+    /// Starts a request and returns its number (for ``cancelRequest(_:)``). `completion` runs once, on the
+    /// session's queue — or at once, with ``TweakError/remoteClosed(url:)``, when closed (nil is returned).
+    ///
+    /// - Parameter inBackground: a request of the refresh timer: none starts (nil is returned and
+    ///   `completion` never runs) while the timer's previous one is out.
+    private func fetch(
+        inBackground: Bool = false, _ completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void
+    ) -> Int? {
         let url = configuration.url
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
         for (field, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: field) }
         // Made and recorded under the state's lock, so that close() cancels every request that goes out.
-        let started = state.withLock { state -> (task: URLSessionDataTask, id: Int)? in
-            if state.isClosed { return nil }
+        let started = state.withLock { state -> (task: URLSessionDataTask, id: Int)?? in
+            if state.isClosed { return .some(nil) }
+            if inBackground && state.backgroundRequest != nil { return nil }
             state.status.lastAttempt = Date()
             state.nextRequest += 1
             let id = state.nextRequest
+            if inBackground { state.backgroundRequest = id }
             let generation = state.generation
             if state.tweaks != nil, let etag = state.status.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             // Weak, so an abandoned provider is not kept alive by its request.
@@ -383,10 +407,13 @@ public final class RemoteTweakProvider: TweakProvider {
                     completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
                     return
                 }
-                self.state.withLock { _ = $0.requests.removeValue(forKey: id) }
+                self.state.withLock { state in
+                    state.requests[id] = nil
+                    if state.backgroundRequest == id { state.backgroundRequest = nil }
+                }
                 completion(self.conclude(generation: generation) {
                     if let error {
-                        // Cancelled by its caller (stopRefreshing, a new startRefreshing, a cancelled task): not a failure of the server.
+                        // Cancelled by its caller (stopRefreshing, startRefreshing again, a cancelled task): not a failure of the server.
                         if (error as? URLError)?.code == .cancelled { throw CancellationError() }
                         throw self.networkError(error)
                     }
@@ -400,6 +427,7 @@ public final class RemoteTweakProvider: TweakProvider {
             state.requests[id] = task
             return (task, id)
         }
+        guard let started else { return nil }  // the timer's previous request is still out
         guard let started else {
             completion(.failure(TweakError.remoteClosed(url: url.absoluteString)))
             return nil

@@ -1,3 +1,4 @@
+@testable import EnvScript
 import Foundation
 import Hummingbird
 import Logging
@@ -57,6 +58,8 @@ final class RemoteTweakServer: Sendable {
         self.port = port
     }
 
+    private static let executor = EventLoopTaskExecutor()
+
     /// Starts a server answering `answer`; returns once it listens.
     static func start(_ answer: Answer) async throws -> RemoteTweakServer {
         let shared = Shared(answer)
@@ -88,7 +91,9 @@ final class RemoteTweakServer: Sendable {
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portsContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: quiet)
-        let service = Task { try await application.runService(gracefulShutdownSignals: []) }
+        // Off Swift's cooperative pool, like the host's own servers: tests that block the pool's two
+        // threads must not hold the answers up (see EventLoopTaskExecutor).
+        let service = Task(executorPreference: executor) { try await application.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port != 0 else {
             service.cancel()
