@@ -21,6 +21,19 @@ local Provider = {}
 --- The provider's name, as lookups report it in `source`.
 ---@return string
 function Provider:name() end
+--- What a remote provider knows of its fetches; nil for other providers.
+---@return tweak.RemoteStatus?
+function Provider:status() end
+
+---@class tweak.RemoteStatus
+---@field url string
+---@field has_tweaks boolean whether there are tweaks to answer from
+---@field from_kept_copy boolean whether they come from the kept copy, not from a fetch of this run
+---@field etag string?
+---@field last_attempt string? ISO 8601
+---@field last_success string? ISO 8601
+---@field last_error string? the last fetch's failure; nil after a success
+---@field kept_copy_error string? the last failure to read or write the kept copy
 
 ---@alias tweak.Value boolean|number|string
 

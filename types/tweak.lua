@@ -25,7 +25,9 @@ function tweak.json(path, name) end
 ---@return tweak.Provider
 function tweak.ephemeral(values, name) end
 
---- Tweaks fetched over HTTP (ETag aware), with a kept copy for offline starts.
+--- Tweaks fetched over HTTP (ETag aware) in the background, never during this call; until the first
+--- answer lands, lookups answer from the copy kept in the active container. `refresh`: seconds between
+--- fetches (default: only at start-up and after each switch); `timeout`: seconds per fetch (default 10).
 ---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}
 ---@return tweak.Provider
 function tweak.remote(options) end

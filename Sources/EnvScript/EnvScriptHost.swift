@@ -44,9 +44,15 @@ public final class EnvScriptHost: @unchecked Sendable {
     public let application: Application
     /// The record other processes find this host by while it is attached to its home, or nil.
     public var attachedHostRecord: AttachedHostRecord? { attachment.withLock { $0?.record } }
+    /// The remote providers the scripts declared with `tweak.remote` that are still in use, in the order
+    /// they were declared. Each fetches in the background, never under ``lock``; see
+    /// ``waitUntilRemoteTweaksFetched(timeout:)``.
+    public var remoteTweakProviders: [RemoteTweakProvider] { remoteTweaks.all }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
+    /// Starts, reloads after switches and stops the remote providers scripts declare.
+    let remoteTweaks: RemoteTweakProviders
     /// Tells the other attached hosts of this host's writes to the stores.
     /// Set once, at the end of `init`.
     private var storeAnnouncer: StoreChangeAnnouncer?
@@ -75,11 +81,13 @@ public final class EnvScriptHost: @unchecked Sendable {
         storeCoordinator = try ContainerStoreCoordinator(containers: containers)
         preferences = PreferencesStore(home: configuration.home, appID: appID, coordinator: storeCoordinator)
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
+        remoteTweaks = RemoteTweakProviders(logger: logger)
         application = Application(
             home: configuration.home, appID: appID, preferences: preferences,
             secureKey: .keyFile(secureKeyFile), containerID: try containers.activeContainer.uuid)
         switchParticipant = HostSwitchParticipant(
-            containers: containers, application: application, tweaks: tweaks, logger: logger)
+            containers: containers, application: application, tweaks: tweaks, remoteTweaks: remoteTweaks,
+            logger: logger)
         containers.add(participant: switchParticipant)
         // One lock order for every change, from Lua or Swift, on any thread: host lock, gate, file lock.
         containers.changeSerializer = lock
@@ -110,7 +118,8 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Flushes the preferences and closes the Lua state. Calling it again does nothing.
+    /// Stops the remote providers (no fetch, no refresh, no write of their kept copies from then on),
+    /// flushes the preferences and closes the Lua state. Calling it again does nothing.
     ///
     /// Called from inside a call into Lua (a hook, or a Swift function a script called, on the thread
     /// running the script), it is refused with an error in the log: the script still stands on the
@@ -120,6 +129,7 @@ public final class EnvScriptHost: @unchecked Sendable {
             logger.error("close() was called from inside a call into Lua and is refused: close the host once the call has returned")
             return
         }
+        remoteTweaks.close()
         // Taken once: of two threads closing together, one detaches.
         let attachment = self.attachment.withLock { attachment in
             defer { attachment = nil }
@@ -169,6 +179,23 @@ public final class EnvScriptHost: @unchecked Sendable {
     public func synchronizeStores() throws {
         try application.synchronizeWithDisk()
         tweaks.resetCache()
+    }
+
+    /// Waits until each remote provider (`tweak.remote`) has ended its first fetch since it was declared
+    /// or since the last switch — with tweaks or with an error, see ``RemoteTweakProvider/status`` — so
+    /// that flags answer from the server rather than from the kept copy. Declaring a provider never
+    /// waits for the network; call this where an answer from the server matters more than starting at
+    /// once.
+    ///
+    /// - Returns: false when a fetch had not ended within `timeout`.
+    public func waitUntilRemoteTweaksFetched(timeout: Duration) async -> Bool {
+        await remoteTweaks.waitUntilFetched(timeout: timeout)
+    }
+
+    /// ``waitUntilRemoteTweaksFetched(timeout:)`` for synchronous callers: blocks the calling thread,
+    /// which must not hold ``lock``, nor be a thread of Swift's cooperative pool.
+    public func waitUntilRemoteTweaksFetchedBlocking(timeout: Duration) -> Bool {
+        remoteTweaks.waitUntilFetchedBlocking(timeout: timeout)
     }
 
     /// Runs the Lua file at `path` and returns its results.

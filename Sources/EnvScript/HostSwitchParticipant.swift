@@ -6,19 +6,23 @@ import Tweaks
 
 /// The host's part in every switch, and in every clean of the active container: the state (and with
 /// it the preferences that hold tweak overrides) is written out before the home changes; after it the
-/// state becomes the new container's and the tweak cache is dropped, before any did-change hook runs.
+/// state becomes the new container's, remote tweak providers answer from the new container's kept copy
+/// (and fetch anew in the background), and the tweak cache is dropped, before any did-change hook runs.
 final class HostSwitchParticipant: SwitchParticipant {
     private let containers: AppContainer
     private let application: Application
     private let tweaks: TweakManager
+    private let remoteTweaks: RemoteTweakProviders
     private let logger: Logger
 
     init(
-        containers: AppContainer, application: Application, tweaks: TweakManager, logger: Logger
+        containers: AppContainer, application: Application, tweaks: TweakManager,
+        remoteTweaks: RemoteTweakProviders, logger: Logger
     ) {
         self.containers = containers
         self.application = application
         self.tweaks = tweaks
+        self.remoteTweaks = remoteTweaks
         self.logger = logger
     }
 
@@ -35,6 +39,7 @@ final class HostSwitchParticipant: SwitchParticipant {
         } catch {
             logger.error("could not load the state of the new container: \(error)")
         }
+        remoteTweaks.containerDidSwitch()
         tweaks.resetCache()
     }
 

@@ -61,29 +61,25 @@ enum TweakModule {
             return 1
         }
         module.function("remote") { [unowned host] call in
-            let options = try call.table(1)
-            guard let text = options["url"].stringValue, let url = URL(string: text), url.scheme != nil else {
-                throw call.argumentError(1, "field 'url' must be an http or https URL")
+            let options = try OptionTable(call, 1, accepted: ["url", "name", "refresh", "timeout", "headers"])
+            guard let text = try options.string("url") else { throw options.problem("url", "is required: the http or https URL of the tweaks") }
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw options.problem("url", "must be an http or https URL, not '\(text)'")
             }
-            let name = options["name"].stringValue ?? "remote"
+            let name = try options.string("name") ?? "remote"
+            if name.isEmpty { throw options.problem("name", "must not be empty") }
             var configuration = RemoteTweakProvider.Configuration(
-                url: url, keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name))
-            if let seconds = options["refresh"].doubleValue { configuration.refreshInterval = seconds }
-            if let seconds = options["timeout"].doubleValue { configuration.timeout = seconds }
-            if case .table(let headers) = options["headers"] {
-                for (key, value) in headers.fields {
-                    if let key = key.stringValue, let value = value.stringValue { configuration.headers[key] = value }
-                }
-            }
+                url: url, refreshInterval: try options.seconds("refresh"),
+                keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
+                headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
+            if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
+            // Answers from the kept copy at once; the network is left to a background task, off the host's
+            // lock and outside this call's budget.
             let provider = RemoteTweakProvider(name: name, configuration: configuration)
-            // Start from the kept copy (offline start-up), then try the network once; a failed fetch is
-            // kept in the provider's status and the kept copy stays in use.
-            try? provider.reloadKeptCopy()
-            do {
-                _ = try provider.refreshNow()
-            } catch {
-                host.logger.warning("remote tweaks '\(name)' could not be fetched: \(error)")
+            if let error = provider.status.keptCopyError {
+                host.logger.warning("remote tweaks '\(name)': the kept copy is unusable: \(error)")
             }
+            host.remoteTweaks.adopt(provider)
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }

@@ -13,12 +13,18 @@ final class TweakProviderHandle {
 
     var luaValue: LuaValue { .object(LuaObject(self, typeName: Self.typeName)) }
 
-    /// Defines the provider type in `lua`: `provider:name()`.
+    /// Defines the provider type in `lua`: `provider:name()`, and `provider:status()` (a table for a
+    /// remote provider, nil for the others).
     static func define(in lua: LuaState) {
         lua.defineObjectType(typeName, methods: [
             "name": LuaFunction("provider:name") { call in
                 let handle = try call.object(1, as: TweakProviderHandle.self, typeName: typeName)
                 call.push(handle.provider.name)
+                return 1
+            },
+            "status": LuaFunction("provider:status") { call in
+                let handle = try call.object(1, as: TweakProviderHandle.self, typeName: typeName)
+                call.push((handle.provider as? RemoteTweakProvider)?.statusLuaTable ?? .nil)
                 return 1
             },
         ])

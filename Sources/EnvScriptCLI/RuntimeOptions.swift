@@ -137,6 +137,11 @@ struct RuntimeOptions: ParsableArguments {
                 throw failure
             }
         }
+        // A command answers from the server, not from whichever copy the home kept: it waits for the first
+        // fetch of each remote provider, which ends — with tweaks or with an error — within its own timeout.
+        if let longest = host.remoteTweakProviders.map(\.configuration.timeout).max() {
+            _ = host.waitUntilRemoteTweaksFetchedBlocking(timeout: .seconds(longest + 1))
+        }
         return host
     }
 }

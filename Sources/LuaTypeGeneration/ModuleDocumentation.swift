@@ -24,6 +24,19 @@ enum ModuleDocumentation {
         --- The provider's name, as lookups report it in `source`.
         ---@return string
         function Provider:name() end
+        --- What a remote provider knows of its fetches; nil for other providers.
+        ---@return tweak.RemoteStatus?
+        function Provider:status() end
+
+        ---@class tweak.RemoteStatus
+        ---@field url string
+        ---@field has_tweaks boolean whether there are tweaks to answer from
+        ---@field from_kept_copy boolean whether they come from the kept copy, not from a fetch of this run
+        ---@field etag string?
+        ---@field last_attempt string? ISO 8601
+        ---@field last_success string? ISO 8601
+        ---@field last_error string? the last fetch's failure; nil after a success
+        ---@field kept_copy_error string? the last failure to read or write the kept copy
 
         ---@alias tweak.Value boolean|number|string
 
@@ -64,7 +77,7 @@ enum ModuleDocumentation {
             "overrides": "--- The mutable overrides stored in the active container.\n---@param name? string\n---@return tweak.Provider",
             "json": "--- Tweaks from a JSON file in JustTweak's format.\n---@param path string\n---@param name? string\n---@return tweak.Provider",
             "ephemeral": "--- Tweaks kept in memory: {feature = {variable = value}}.\n---@param values? table<string, table<string, tweak.Value>>\n---@param name? string\n---@return tweak.Provider",
-            "remote": "--- Tweaks fetched over HTTP (ETag aware), with a kept copy for offline starts.\n---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}\n---@return tweak.Provider",
+            "remote": "--- Tweaks fetched over HTTP (ETag aware) in the background, never during this call; until the first\n--- answer lands, lookups answer from the copy kept in the active container. `refresh`: seconds between\n--- fetches (default: only at start-up and after each switch); `timeout`: seconds per fetch (default 10).\n---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}\n---@return tweak.Provider",
             "provider": "--- A provider written in Lua, optionally with its own decryptor.\n---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}\n---@return tweak.Provider",
             "get": "--- The value and where it came from; nil when no provider has it.\n---@param feature string\n---@param variable string\n---@return tweak.Value? value\n---@return tweak.Info? info",
             "value": "--- The value, or `default` when no provider has it (another type is an error).\n---@param feature string\n---@param variable string\n---@param default tweak.Value?\n---@return tweak.Value?",

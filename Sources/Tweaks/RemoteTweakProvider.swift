@@ -16,31 +16,41 @@ import FoundationNetworking
 ///   recorded in ``status`` and thrown by ``refresh()``; lookups keep answering from the last good copy.
 ///   With no copy at all, lookups throw the failure, so the manager reports it in its lookup details.
 /// - Lookups never wait for the network. Call ``refresh()`` (or ``refreshNow()`` from synchronous code),
-///   and ``startRefreshing()`` to refresh every ``Configuration/refreshInterval``.
+///   or ``startRefreshing()`` to fetch in the background now and every ``Configuration/refreshInterval``;
+///   ``waitUntilFetched(timeout:)`` waits for the first answer.
+/// - Switches: ``reloadKeptCopy()`` adopts the kept copy of the container now live; an answer to a
+///   fetch started before it is dropped (``RefreshResult/superseded``), since its `If-None-Match` named
+///   the previous copy and its body would land in the new container.
+/// - ``close()`` ends it all: no fetch starts, none in flight is applied, the kept copy is not written.
 public final class RemoteTweakProvider: TweakProvider {
     /// Where and how to fetch.
     public struct Configuration: Sendable {
         /// The document's URL.
         public var url: URL
-        /// Seconds between refreshes once ``RemoteTweakProvider/startRefreshing()`` is called.
-        public var refreshInterval: TimeInterval
+        /// Seconds between refreshes once ``RemoteTweakProvider/startRefreshing()`` is called; nil fetches
+        /// once per call of it.
+        public var refreshInterval: TimeInterval?
         /// Seconds a request may take, in total, before it fails with ``TweakError/timedOut(url:seconds:)``.
         public var timeout: TimeInterval
         /// The file keeping the last good document; nil keeps nothing.
         public var keptCopy: URL?
         /// Extra request headers (authorization, say).
         public var headers: [String: String]
+        /// Coordinates reads and writes of ``keptCopy`` with other processes and with switches of the
+        /// home it lives in (a runtime passes the one of its stores); nil reads and writes it directly.
+        public var coordinator: (any StoreCoordinator)?
 
         /// Creates a configuration.
         public init(
-            url: URL, refreshInterval: TimeInterval = 300, timeout: TimeInterval = 10, keptCopy: URL? = nil,
-            headers: [String: String] = [:]
+            url: URL, refreshInterval: TimeInterval? = 300, timeout: TimeInterval = 10, keptCopy: URL? = nil,
+            headers: [String: String] = [:], coordinator: (any StoreCoordinator)? = nil
         ) {
             self.url = url
             self.refreshInterval = refreshInterval
             self.timeout = timeout
             self.keptCopy = keptCopy
             self.headers = headers
+            self.coordinator = coordinator
         }
     }
 
@@ -70,6 +80,9 @@ public final class RemoteTweakProvider: TweakProvider {
         case unchanged
         /// The server answered 304: the current tweaks are still good.
         case notModified
+        /// The kept copy was reloaded (a container switch) while the request was out: its answer, meant
+        /// for the previous tweaks, was dropped and nothing changed.
+        case superseded
     }
 
     /// The file a remote provider named `name` keeps its copy in, under the live app home's caches:
@@ -88,7 +101,19 @@ public final class RemoteTweakProvider: TweakProvider {
     private struct State {
         var tweaks: [TweakKey: Tweak]?
         var status = Status()
-        var refreshTask: Task<Void, Never>?
+        /// The timer of ``startRefreshing()``; it fires on ``timerQueue``, never on Swift's cooperative
+        /// pool, so refreshing goes on however busy that pool is.
+        var refreshTimer: (any DispatchSourceTimer)?
+        /// The request the timer has out; a tick while it is out is skipped.
+        var backgroundRequest: Int?
+        /// Counts reloads of the kept copy; an answer to a fetch started under another count is dropped.
+        var generation = 0
+        /// The requests out, so that ``close()`` can cancel them. Tasks and requests are cancelled outside
+        /// the lock: a cancellation handler takes it.
+        var requests: [Int: URLSessionDataTask] = [:]
+        var nextRequest = 0
+        /// Set by ``close()``: no request goes out any more.
+        var isClosed = false
     }
 
     /// The kept copy's format: the body as fetched, with what is needed to revalidate it.
@@ -99,7 +124,13 @@ public final class RemoteTweakProvider: TweakProvider {
         var body: String
     }
 
+    private static let timerQueue = DispatchQueue(label: "envscript.remote-tweaks.timers")
     private let state = Mutex(State())
+    /// Held while an answer or the kept copy is applied (file and tweaks together), so that applying,
+    /// reloading and closing take turns; true once closed. Taken before `state`, never after.
+    private let applying = Mutex(false)
+    /// Open once a fetch has ended since the provider was made or its kept copy last reloaded.
+    private let fetched = FetchLatch()
     private let ownDecryptor: Mutex<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
     private let session: URLSession
@@ -120,7 +151,10 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     deinit {
-        state.withLock { $0.refreshTask?.cancel() }
+        // Cancelling outside the lock: a task's cancellation handler takes it.
+        let (timer, requests) = state.withLock { ($0.refreshTimer, Array($0.requests.values)) }
+        timer?.cancel()
+        for request in requests { request.cancel() }
         // The last reference may be dropped on the session's own queue (inside a completion handler), where
         // invalidating synchronously would wait on itself; so invalidate from elsewhere.
         let session = self.session
@@ -172,10 +206,25 @@ public final class RemoteTweakProvider: TweakProvider {
     /// - Throws: ``TweakError/httpStatus(url:status:)``, ``TweakError/timedOut(url:seconds:)``,
     ///   ``TweakError/networkFailed(url:reason:)`` or ``TweakError/invalidJSON(file:line:column:key:reason:)``
     ///   (for a malformed body, with the URL as the file). The current tweaks stay on failure.
+    ///   After ``close()``, ``TweakError/remoteClosed(url:)``. Cancelling the calling task cancels the request.
     @discardableResult
     public func refresh() async throws -> RefreshResult {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RefreshResult, any Error>) in
-            fetch { outcome in continuation.resume(with: outcome) }
+        let request = Mutex<(id: Int?, cancelled: Bool)>((nil, false))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RefreshResult, any Error>) in
+                let id = fetch { outcome in continuation.resume(with: outcome) }
+                let cancelled = request.withLock { request in
+                    request.id = id
+                    return request.cancelled
+                }
+                if cancelled, let id { cancelRequest(id) }
+            }
+        } onCancel: {
+            let id = request.withLock { request in
+                request.cancelled = true
+                return request.id
+            }
+            if let id { cancelRequest(id) }
         }
     }
 
@@ -185,7 +234,7 @@ public final class RemoteTweakProvider: TweakProvider {
     public func refreshNow() throws -> RefreshResult {
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<Result<RefreshResult, any Error>?>(nil)
-        fetch { outcome in
+        _ = fetch { outcome in
             box.withLock { $0 = outcome }
             done.signal()
         }
@@ -193,62 +242,132 @@ public final class RemoteTweakProvider: TweakProvider {
         return try box.withLock { $0! }.get()
     }
 
-    /// Refreshes now and then every ``Configuration/refreshInterval`` until ``stopRefreshing()`` or until
-    /// the provider is released. Failures are recorded in ``status``.
+    /// Refreshes now, in the background, and then every ``Configuration/refreshInterval`` (when set) until
+    /// ``stopRefreshing()``, ``close()`` or the provider's release; a tick that finds the previous request
+    /// still out is skipped. Failures are recorded in ``status``. Calling it again starts over: the
+    /// request under way is cancelled. Nothing of it runs on Swift's cooperative pool.
     public func startRefreshing() {
-        let interval = max(configuration.refreshInterval, 0.01)
-        let task = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                guard let provider = self else { return }
-                _ = try? await provider.refresh()
-                try? await Task.sleep(for: .seconds(interval))
-            }
+        let replacedRequest = state.withLock { state -> Int? in
+            if state.isClosed { return nil }
+            // Made, swapped and started under the lock (none of it calls back synchronously), so two
+            // callers never leave two timers running.
+            state.refreshTimer?.cancel()
+            let timer = makeRefreshTimer()
+            state.refreshTimer = timer
+            timer.resume()
+            defer { state.backgroundRequest = nil }
+            return state.backgroundRequest
         }
-        let previous = state.withLock { state in
-            defer { state.refreshTask = task }
-            return state.refreshTask
-        }
-        previous?.cancel()
+        if let replacedRequest { cancelRequest(replacedRequest) }
     }
 
-    /// Stops the periodic refresh.
-    public func stopRefreshing() {
-        state.withLock { state in
-            state.refreshTask?.cancel()
-            state.refreshTask = nil
+    /// A suspended timer firing now and then every ``Configuration/refreshInterval`` (once without one).
+    private func makeRefreshTimer() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
+        timer.setEventHandler { [weak self] in
+            _ = self?.fetch(inBackground: true) { _ in }
         }
+        if let interval = configuration.refreshInterval {
+            timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(max(interval, 0.01) * 1_000_000_000)))
+        } else {
+            timer.schedule(deadline: .now())
+        }
+        return timer
     }
+
+    /// Stops the periodic refresh and cancels the request it has out.
+    public func stopRefreshing() {
+        let (timer, request) = state.withLock { state in
+            defer {
+                state.refreshTimer = nil
+                state.backgroundRequest = nil
+            }
+            return (state.refreshTimer, state.backgroundRequest)
+        }
+        timer?.cancel()
+        if let request { cancelRequest(request) }
+    }
+
+    /// Waits until a fetch has ended — with tweaks or with an error — since the provider was made or its
+    /// kept copy last reloaded; false when none did within `timeout`. Start one with
+    /// ``startRefreshing()`` or ``refresh()``: this only waits.
+    public func waitUntilFetched(timeout: Duration) async -> Bool {
+        await fetched.wait(timeout: timeout)
+    }
+
+    /// ``waitUntilFetched(timeout:)`` for synchronous callers: blocks the calling thread. Do not call it
+    /// from a Swift concurrency task.
+    public func waitUntilFetchedBlocking(timeout: Duration) -> Bool {
+        fetched.waitBlocking(timeout: timeout)
+    }
+
+    /// Stops for good: no refresh starts any more, requests out are cancelled, and an answer being
+    /// applied is waited for, so that once it returns the kept copy is never written again and the tweaks
+    /// no longer change. Lookups keep answering from the current tweaks. Calling it again does nothing.
+    public func close() {
+        let (timer, requests) = state.withLock { state in
+            defer {
+                state.isClosed = true
+                state.refreshTimer = nil
+                state.backgroundRequest = nil
+                state.requests = [:]
+            }
+            return (state.refreshTimer, Array(state.requests.values))
+        }
+        timer?.cancel()
+        for request in requests { request.cancel() }
+        applying.withLock { $0 = true }
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// Re-reads the kept copy (for example after a container switch moved another one into place).
-    /// A missing copy clears the tweaks; a copy for another URL is ignored.
+    /// A missing copy — or a copy for another URL — clears the tweaks, so that lookups never answer
+    /// with another container's. Answers to fetches already out are dropped, and
+    /// ``waitUntilFetched(timeout:)`` waits for the next fetch.
     ///
     /// - Throws: ``TweakError/invalidJSON(file:line:column:key:reason:)`` or a read error for a damaged copy,
-    ///   also recorded in ``Status/keptCopyError``.
+    ///   also recorded in ``Status/keptCopyError`` (the tweaks are cleared then too).
     public func reloadKeptCopy() throws {
         guard let file = configuration.keptCopy else { return }
-        let loaded: (tweaks: [TweakKey: Tweak], etag: String?)?
-        do {
-            loaded = try readKeptCopy(file)
-        } catch {
-            state.withLock { $0.status.keptCopyError = error }
-            throw error
-        }
-        let changed = state.withLock { state -> Bool in
-            let before = state.tweaks
-            state.tweaks = loaded?.tweaks
-            state.status.etag = loaded?.etag
-            state.status.hasTweaks = loaded != nil
-            state.status.isFromKeptCopy = loaded != nil
-            state.status.keptCopyError = nil
-            return before != state.tweaks
+        var failure: (any Error)?
+        let changed = applying.withLock { closed -> Bool in
+            if closed { return false }
+            let loaded: (tweaks: [TweakKey: Tweak], etag: String?)?
+            do {
+                loaded = try readKeptCopy(file)
+            } catch {
+                failure = error
+                loaded = nil
+            }
+            fetched.reset()
+            return state.withLock { state -> Bool in
+                let before = state.tweaks
+                state.generation += 1
+                state.tweaks = loaded?.tweaks
+                state.status.etag = loaded?.etag
+                state.status.hasTweaks = loaded != nil
+                state.status.isFromKeptCopy = loaded != nil
+                state.status.keptCopyError = failure
+                state.status.lastError = nil
+                return before != state.tweaks
+            }
         }
         if changed { changes.send(TweakProviderChange(provider: name, keys: nil)) }
+        if let failure { throw failure }
     }
 
     // MARK: Private
 
     private func readKeptCopy(_ file: URL) throws -> (tweaks: [TweakKey: Tweak], etag: String?)? {
-        guard let data = try AtomicFile.read(file) else { return nil }
+        let data: Data?
+        if let coordinator = configuration.coordinator {
+            data = try coordinator.withLock(forLiveFile: file, writing: false) { try AtomicFile.read($0.url) }
+        } else {
+            data = try AtomicFile.read(file)
+        }
+        guard let data else { return nil }
         let copy: KeptCopy
         do {
             copy = try JSONDecoder().decode(KeptCopy.self, from: data)
@@ -261,49 +380,100 @@ public final class RemoteTweakProvider: TweakProvider {
         return (Self.index(tweaks), copy.etag)
     }
 
-    private func fetch(_ completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void) {
+    /// Starts a request and returns its number (for ``cancelRequest(_:)``). `completion` runs once, on the
+    /// session's queue — or at once, with ``TweakError/remoteClosed(url:)``, when closed (nil is returned).
+    ///
+    /// - Parameter inBackground: a request of the refresh timer: none starts (nil is returned and
+    ///   `completion` never runs) while the timer's previous one is out.
+    private func fetch(
+        inBackground: Bool = false, _ completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void
+    ) -> Int? {
         let url = configuration.url
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
         for (field, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: field) }
-        let etag = state.withLock { state -> String? in
+        // Made and recorded under the state's lock, so that close() cancels every request that goes out.
+        let started = state.withLock { state -> (task: URLSessionDataTask, id: Int)?? in
+            if state.isClosed { return .some(nil) }
+            if inBackground && state.backgroundRequest != nil { return nil }
             state.status.lastAttempt = Date()
-            return state.tweaks == nil ? nil : state.status.etag
-        }
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-
-        // Weak, so an abandoned provider is not kept alive by its request.
-        let task = session.dataTask(with: request) { [weak self] data, response, error in
-            guard let self else {
-                completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
-                return
-            }
-            let outcome: Result<RefreshResult, any Error>
-            if let error {
-                outcome = .failure(self.networkError(error))
-            } else if let response = response as? HTTPURLResponse {
-                outcome = Result {
-                    try self.apply(
-                        status: response.statusCode, body: data ?? Data(),
-                        etag: response.value(forHTTPHeaderField: "ETag"))
+            state.nextRequest += 1
+            let id = state.nextRequest
+            if inBackground { state.backgroundRequest = id }
+            let generation = state.generation
+            if state.tweaks != nil, let etag = state.status.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            // Weak, so an abandoned provider is not kept alive by its request.
+            let task = session.dataTask(with: request) { [weak self] data, response, error in
+                guard let self else {
+                    completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
+                    return
                 }
-            } else {
-                outcome = .failure(TweakError.networkFailed(url: url.absoluteString, reason: "the response is not HTTP"))
+                self.state.withLock { state in
+                    state.requests[id] = nil
+                    if state.backgroundRequest == id { state.backgroundRequest = nil }
+                }
+                completion(self.conclude(generation: generation) {
+                    if let error {
+                        // Cancelled by its caller (stopRefreshing, startRefreshing again, a cancelled task): not a failure of the server.
+                        if (error as? URLError)?.code == .cancelled { throw CancellationError() }
+                        throw self.networkError(error)
+                    }
+                    guard let response = response as? HTTPURLResponse else {
+                        throw TweakError.networkFailed(url: url.absoluteString, reason: "the response is not HTTP")
+                    }
+                    return try self.apply(
+                        status: response.statusCode, body: data ?? Data(), etag: response.value(forHTTPHeaderField: "ETag"))
+                })
             }
-            if case .failure(let error) = outcome {
-                self.state.withLock { $0.status.lastError = error }
-            }
-            completion(outcome)
+            state.requests[id] = task
+            return (task, id)
         }
-        task.resume()
+        guard let started else { return nil }  // the timer's previous request is still out
+        guard let started else {
+            completion(.failure(TweakError.remoteClosed(url: url.absoluteString)))
+            return nil
+        }
+        started.task.resume()
+        return started.id
     }
 
+    /// Cancels request `id` if it is still out; its completion then reports the cancellation.
+    private func cancelRequest(_ id: Int) {
+        state.withLock { $0.requests[id] }?.cancel()
+    }
+
+    /// Applies an answer under ``applying``, unless the provider was closed or its kept copy reloaded since
+    /// the request went out; records a failure in ``status``, lets waiters through and reports a change.
+    private func conclude(generation: Int, _ answer: () throws -> RefreshResult) -> Result<RefreshResult, any Error> {
+        let url = configuration.url.absoluteString
+        let outcome = applying.withLock { closed -> Result<RefreshResult, any Error> in
+            if closed { return .failure(TweakError.remoteClosed(url: url)) }
+            if state.withLock({ $0.generation }) != generation { return .success(.superseded) }
+            let outcome = Result { try answer() }
+            if case .failure(let error) = outcome, !(error is CancellationError) {
+                state.withLock { $0.status.lastError = error }
+            }
+            return outcome
+        }
+        switch outcome {
+        case .success(.superseded), .failure(TweakError.remoteClosed), .failure(is CancellationError):
+            break
+        case .success(let result):
+            fetched.open()
+            if result == .updated { changes.send(TweakProviderChange(provider: name, keys: nil)) }
+        case .failure:
+            fetched.open()
+        }
+        return outcome
+    }
+
+    /// Turns an answer into the current tweaks (and the kept copy). Call under ``applying``.
     private func apply(status: Int, body: Data, etag: String?) throws -> RefreshResult {
         let url = configuration.url.absoluteString
         switch status {
         case 200:
             let fresh = Self.index(try TweakJSON.parse(body, file: url, source: name))
             let keptCopyError = keep(body: body, etag: etag)
-            let changed = state.withLock { state -> Bool in
+            return state.withLock { state -> RefreshResult in
                 let changed = state.tweaks != fresh
                 state.tweaks = fresh
                 state.status.etag = etag
@@ -312,10 +482,8 @@ public final class RemoteTweakProvider: TweakProvider {
                 state.status.lastSuccess = Date()
                 state.status.lastError = nil
                 state.status.keptCopyError = keptCopyError
-                return changed
+                return changed ? .updated : .unchanged
             }
-            if changed { changes.send(TweakProviderChange(provider: name, keys: nil)) }
-            return changed ? .updated : .unchanged
         case 304:
             let hadTweaks = state.withLock { state -> Bool in
                 guard state.tweaks != nil else { return false }
@@ -337,7 +505,12 @@ public final class RemoteTweakProvider: TweakProvider {
             let copy = KeptCopy(
                 url: configuration.url.absoluteString, etag: etag, fetchedAt: Date(),
                 body: String(decoding: body, as: UTF8.self))
-            try AtomicFile.write(try JSONEncoder().encode(copy), to: file)
+            let data = try JSONEncoder().encode(copy)
+            if let coordinator = configuration.coordinator {
+                try coordinator.withLock(forLiveFile: file, writing: true) { try AtomicFile.write(data, to: $0.url) }
+            } else {
+                try AtomicFile.write(data, to: file)
+            }
             return nil
         } catch {
             return error

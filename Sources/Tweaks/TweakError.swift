@@ -32,6 +32,8 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     case networkFailed(url: String, reason: String)
     /// A remote provider has neither fetched its tweaks nor a kept copy to start from.
     case remoteNotLoaded(url: String)
+    /// A remote provider was closed (its runtime closed); it fetches no more.
+    case remoteClosed(url: String)
 
     /// A message that says what failed and what to do.
     public var description: String {
@@ -75,6 +77,8 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
             return "GET \(url) failed: \(reason); keeping the last good copy"
         case .remoteNotLoaded(let url):
             return "remote tweaks from \(url) are not loaded yet and there is no kept copy; refresh the provider"
+        case .remoteClosed(let url):
+            return "the remote provider of \(url) is closed and fetches no more; make a new one"
         }
     }
 

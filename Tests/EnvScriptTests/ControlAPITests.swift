@@ -283,16 +283,3 @@ private func prepareExamples(_ host: EnvScriptHost) throws {
         try host.application.resetAll()
     }
 }
-
-/// Waits for `condition`, failing (not hanging) after 10 seconds.
-private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(10)
-    while !condition() {
-        if clock.now > deadline {
-            Issue.record("timed out waiting until \(what)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}

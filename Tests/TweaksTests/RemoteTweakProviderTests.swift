@@ -198,4 +198,48 @@ import TestSupport
         remote.stopRefreshing()
         observation.remove()
     }
+
+    @Test func waitUntilFetchedWaitsForTheFirstAnswerWithADeadline() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestHTTPServer { _ in .hang }
+        defer { server.stop() }
+        let remote = RemoteTweakProvider(configuration: configuration(server, folder, timeout: 30))
+        remote.startRefreshing()
+        #expect(await remote.waitUntilFetched(timeout: .milliseconds(200)) == false)
+        server.respond(Self.serving(Self.version1, etag: "\"v1\""))
+        remote.startRefreshing()  // the hanging request is cancelled; a new one gets the answer
+        #expect(await remote.waitUntilFetched(timeout: .seconds(20)))
+        #expect(try remote.tweak(feature: "remote", variable: "banner")?.value == "v1")
+        #expect(remote.status.lastError == nil, "a cancelled request is not a failure of the server")
+        remote.close()
+    }
+
+    @Test func afterCloseNothingIsFetchedAppliedOrKept() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestHTTPServer { _ in .hang }
+        defer { server.stop() }
+        let config = configuration(server, folder)
+        let remote = RemoteTweakProvider(configuration: config)
+        remote.startRefreshing()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.requests.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.requests.count == 1)
+
+        server.respond(Self.serving(Self.version1, etag: "\"v1\""))
+        remote.close()
+        #expect(remote.isClosed)
+        await #expect {
+            try await remote.refresh()
+        } throws: { error in
+            guard case TweakError.remoteClosed = error else { return false }
+            return true
+        }
+        remote.startRefreshing()
+        #expect(await remote.waitUntilFetched(timeout: .milliseconds(300)) == false)
+        #expect(server.requests.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: config.keptCopy!.path))
+        #expect(!remote.status.hasTweaks)
+    }
 }

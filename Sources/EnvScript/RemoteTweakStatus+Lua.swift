@@ -1,0 +1,22 @@
+import Foundation
+import LuaBridge
+import Tweaks
+
+extension RemoteTweakProvider {
+    /// What `provider:status()` returns for a remote provider: `url`, `has_tweaks`, `from_kept_copy`,
+    /// `etag`, `last_attempt`, `last_success` (ISO 8601 text), `last_error` and `kept_copy_error`
+    /// (messages); fields without a value are nil.
+    var statusLuaTable: LuaValue {
+        let status = self.status
+        var table = LuaTable()
+        table["url"] = .string(configuration.url.absoluteString)
+        table["has_tweaks"] = .boolean(status.hasTweaks)
+        table["from_kept_copy"] = .boolean(status.isFromKeptCopy)
+        if let etag = status.etag { table["etag"] = .string(etag) }
+        if let date = status.lastAttempt { table["last_attempt"] = .string(date.formatted(.iso8601)) }
+        if let date = status.lastSuccess { table["last_success"] = .string(date.formatted(.iso8601)) }
+        if let error = status.lastError { table["last_error"] = .string("\(error)") }
+        if let error = status.keptCopyError { table["kept_copy_error"] = .string("\(error)") }
+        return .table(table)
+    }
+}

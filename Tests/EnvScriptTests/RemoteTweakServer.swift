@@ -1,0 +1,110 @@
+@testable import EnvScript
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// A real Hummingbird server on 127.0.0.1 (a port of its own) serving tweaks at `/tweaks.json`, for
+/// the tests of `tweak.remote`: the document, its ETag (a matching `If-None-Match` gets 304) and a
+/// delay before answering can be changed while it runs; it counts requests received and answered.
+final class RemoteTweakServer: Sendable {
+    /// What the server answers.
+    struct Answer: Sendable {
+        var body: String
+        var etag: String?
+        var status = 200
+        /// How long the server waits before answering.
+        var delay: Duration = .zero
+    }
+
+    /// A request as the server saw it.
+    struct Request: Sendable {
+        var ifNoneMatch: String?
+        var authorization: String?
+    }
+
+    private struct State {
+        var answer: Answer
+        var requests: [Request] = []
+        var answered = 0
+    }
+
+    /// What the route handler and the tests share.
+    private final class Shared: Sendable {
+        let state: Mutex<State>
+        init(_ answer: Answer) { state = Mutex(State(answer: answer)) }
+    }
+
+    private let shared: Shared
+    private let service: Task<Void, any Error>
+    /// The port the server listens on.
+    let port: Int
+
+    var url: String { "http://127.0.0.1:\(port)/tweaks.json" }
+
+    /// Every request received so far, answered or not.
+    var requests: [Request] { shared.state.withLock { $0.requests } }
+    /// How many requests were answered.
+    var answered: Int { shared.state.withLock { $0.answered } }
+
+    /// Changes what the next requests get.
+    func answer(_ change: (inout Answer) -> Void) {
+        shared.state.withLock { change(&$0.answer) }
+    }
+
+    private init(shared: Shared, service: Task<Void, any Error>, port: Int) {
+        self.shared = shared
+        self.service = service
+        self.port = port
+    }
+
+    private static let executor = EventLoopTaskExecutor()
+
+    /// Starts a server answering `answer`; returns once it listens.
+    static func start(_ answer: Answer) async throws -> RemoteTweakServer {
+        let shared = Shared(answer)
+        let router = Router()
+        router.get("/tweaks.json") { request, _ -> Response in
+            let ifNoneMatch = request.headers[.ifNoneMatch]
+            let answer = shared.state.withLock { state in
+                state.requests.append(Request(ifNoneMatch: ifNoneMatch, authorization: request.headers[.authorization]))
+                return state.answer
+            }
+            if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
+            defer { shared.state.withLock { $0.answered += 1 } }
+            var headers: HTTPFields = [:]
+            if let etag = answer.etag {
+                headers[.eTag] = etag
+                if answer.status == 200, ifNoneMatch == etag { return Response(status: .notModified, headers: headers) }
+            }
+            headers[.contentType] = "application/json"
+            return Response(
+                status: HTTPResponse.Status(code: answer.status), headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
+        }
+        // Stopping the server is reported by NIO as errors: only critical messages would say something here.
+        var quiet = Logger(label: "remote-tweak-server")
+        quiet.logLevel = .critical
+        let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portsContinuation.yield(channel.localAddress?.port ?? 0) },
+            logger: quiet)
+        // Off Swift's cooperative pool, like the host's own servers: tests that block the pool's two
+        // threads must not hold the answers up (see EventLoopTaskExecutor).
+        let service = Task(executorPreference: executor) { try await application.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port != 0 else {
+            service.cancel()
+            throw CancellationError()
+        }
+        return RemoteTweakServer(shared: shared, service: service, port: port)
+    }
+
+    /// Stops the server: from then on, connections to its port are refused.
+    func stop() async {
+        service.cancel()
+        _ = await service.result
+    }
+}
