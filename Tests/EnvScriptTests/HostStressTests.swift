@@ -9,7 +9,8 @@ import Tweaks
 
 /// One host used from eight threads at once for ten seconds, as an app uses it: flag reads from Swift
 /// and Lua, switches from Swift and Lua, state written from both, overrides set, observers and Lua
-/// references made on one thread and dropped on another (issue "The runtime under threads").
+/// references made on one thread and dropped on another, while a remote provider refreshes from a
+/// real server (issue "The runtime under threads").
 ///
 /// It must end without deadlock or crash, and what the threads did must add up afterwards: every flag
 /// read gave a value the stack could give, every counted increment of state is in some container,
@@ -21,10 +22,13 @@ import Tweaks
     @Test func eightThreadsShareOneHostForTenSeconds() async throws {
         let fixture = try HostFixture(attaches: false)
         try fixture.write("tweaks.json", #"{"checkout": {"color": {"Value": "blue"}}}"#)
+        // A remote provider refreshing every 20 ms from a real server whose answer keeps changing.
+        let server = try await RemoteTweakServer.start(.init(body: Self.remoteDocument(0), etag: "\"0\""))
         try fixture.run("""
             container.create('A') container.create('B')
             tweak.stack{
               tweak.overrides(),
+              tweak.remote{url = '\(server.url)', refresh = 0.02, timeout = 5},
               tweak.provider{name = 'lua', get = function(feature, variable)
                 if feature == 'dynamic' then return 'from-lua' end
               end},
@@ -60,11 +64,15 @@ import Tweaks
             }
         }
         let workers: [@Sendable () -> Void] = [
-            worker("Swift flag reads") { _ in
+            worker("Swift flag reads") { round in
                 let color = host.tweaks.value("checkout", "color", default: "none")
                 let dynamic = host.tweaks.value("dynamic", "anything", default: "none")
-                guard Self.colors.contains(color), dynamic == "from-lua" else {
-                    throw StressFailure("read color \(color), dynamic \(dynamic)")
+                let version = host.tweaks.value("remote", "version", default: -1)
+                guard Self.colors.contains(color), dynamic == "from-lua", version >= -1 else {
+                    throw StressFailure("read color \(color), dynamic \(dynamic), remote version \(version)")
+                }
+                if round.isMultiple(of: 50) {
+                    server.answer { $0 = .init(body: Self.remoteDocument(round), etag: "\"\(round)\"") }
                 }
                 reads.next()
                 _ = dropBox.take()
@@ -110,6 +118,8 @@ import Tweaks
             },
         ]
         let finished = await ThreadGroup.run(workers, timeout: Self.duration + .seconds(110))
+        let refreshes = server.answered
+        await server.stop()
         #expect(finished, "the threads made no progress for two minutes: deadlock")
         guard finished else {
             // Closing a deadlocked host would wait forever: leave it behind so the suite goes on.
@@ -119,6 +129,7 @@ import Tweaks
         let recorded = failures.all
         #expect(recorded.isEmpty, "\(recorded.count) failures, first: \(recorded.prefix(5))")
         #expect(reads.value > 100)
+        #expect(refreshes > 10, "the remote provider refreshed \(refreshes) times")
 
         // Every switch ran its did-change hook once, and counted one activation.
         let activationsAfter = try activationCounts(host)
@@ -141,6 +152,10 @@ import Tweaks
         // References dropped on any thread were all released.
         _ = dropBox.take()
         #expect(try liveReferences(host) == referencesBefore)
+    }
+
+    static func remoteDocument(_ version: Int) -> String {
+        #"{"remote": {"version": {"Value": \#(version)}}}"#
     }
 
     private func activationCounts(_ host: EnvScriptHost) throws -> [Int] {

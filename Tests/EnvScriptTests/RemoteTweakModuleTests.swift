@@ -25,16 +25,16 @@ import Tweaks
     @Test func declaringAndReadingNeverWaitForTheNetwork() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\"", delay: .seconds(2)))
         let fixture = try HostFixture(attaches: false)
-        let shared = UncheckedHost(fixture.host)
+        let host = fixture.host
 
         // The declaring call returns while the server still holds its answer back.
-        try await onAnotherThread { _ = try shared.host.execute(Self.declare(server)) }
+        try await onAnotherThread { _ = try host.execute(Self.declare(server)) }
         #expect(server.answered == 0, "tweak.remote waited for the server")
         try await waitUntil("the first fetch reaches the server") { !server.requests.isEmpty }
 
         // Another thread gets the host's lock and reads a flag while the request is out.
         let meanwhile = try await onAnotherThread {
-            try shared.host.execute("return tweak.value('remote', 'banner', 'none')").first?.stringValue
+            try host.execute("return tweak.value('remote', 'banner', 'none')").first?.stringValue
         }
         #expect(meanwhile == "none")
         #expect(server.answered == 0, "the flag read waited for the fetch: the host lock was held")
