@@ -39,12 +39,18 @@ struct ScriptValueEncoder {
         return number(fromJSONText: text())
     }
 
-    /// What a number written as `text` in JSON reads back as: an integer when it is one that fits.
+    /// What a number Swift describes as `text` reads back as after JSON: `JSONEncoder` drops a trailing
+    /// `.0`, and the reading takes plain digits that fit as an integer and a fraction as a float. With an
+    /// exponent (huge or tiny numbers, rare) the JSON decoder's own rules decide, so nothing differs.
     fileprivate static func number(fromJSONText text: String) -> ScriptValue {
-        if let integer = Int(text) { return .int(integer) }
-        let number = Double(text) ?? .nan
-        if number == number.rounded(), let integer = Int(exactly: number) { return .int(integer) }
-        return .double(number)
+        let written = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        if let integer = Int(written) { return .int(integer) }
+        if written.contains(where: { $0 == "e" || $0 == "E" }),
+           let decoded = try? JSONDecoder().decode(ScriptValue.self, from: Data(written.utf8))
+        {
+            return decoded
+        }
+        return .double(Double(written) ?? .nan)
     }
 }
 

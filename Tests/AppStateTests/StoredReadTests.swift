@@ -28,6 +28,7 @@ import TestSupport
         try app.preferences.removeValue(forKey: "count")
         #expect(try count.value == 0, "a removal gives the initial value back")
 
+        try app.flush()  // so the removal is not pending, to win over the other writer below
         let otherProcess = PreferencesStore(home: folder.url, appID: "app")
         try otherProcess.set(.int(7), forKey: "count")
         try otherProcess.flush()

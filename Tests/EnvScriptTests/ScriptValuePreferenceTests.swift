@@ -9,8 +9,9 @@ import TestSupport
 /// form their `Codable` encoding through Foundation's property-list coders always had, so stored state
 /// written before reads the same and the file is unchanged.
 @Suite struct ScriptValuePreferenceTests {
-    /// A random script value `depth` levels of tables deep at most; no NaN (it equals nothing) and no
-    /// string `$null` (it stands for nil on disk), which have tests of their own.
+    /// A random script value `depth` levels of tables deep at most; no NaN (it equals nothing), no
+    /// string `$null` (it stands for nil on disk) and no key `$float` (a table holding it reads as a
+    /// float, as it always did), which have tests of their own.
     static func randomScriptValue(depth: Int, using generator: inout SeededRandom) -> ScriptValue {
         switch Int.random(in: 0..<(depth > 0 ? 8 : 6), using: &generator) {
         case 0: return .null
@@ -25,7 +26,8 @@ import TestSupport
         default:
             var fields: [String: ScriptValue] = [:]
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
-                fields[PreferenceValue.randomText(using: &generator)] = randomScriptValue(depth: depth - 1, using: &generator)
+                let key = PreferenceValue.randomText(using: &generator)
+                fields[key == "$float" ? "float" : key] = randomScriptValue(depth: depth - 1, using: &generator)
             }
             return .object(fields)
         }
@@ -47,7 +49,8 @@ import TestSupport
     }
 
     /// Whatever a preferences file holds under a key — written by this version, an older one, or another
-    /// program — reads as the `Codable` decoding read it, and fails where it failed.
+    /// program — reads as the `Codable` decoding read it, and fails where it failed; except that a
+    /// dictionary with a `$null` key, which that decoding refused, now reads exactly as it is stored.
     @Test func anyStoredValueReadsAsTheCodableDecodingReadIt() async {
         await propertyCheck(count: 500, input: Gen.int()) { seed in
             var generator = SeededRandom(seed: seed)
@@ -57,6 +60,7 @@ import TestSupport
             switch (direct, reference) {
             case (.success(let a), .success(let b)): #expect(a == b, "seed \(seed): \(stored)")
             case (.failure, .failure): break
+            case (.success(let value), .failure) where value.preferenceValue == stored && stored.mentionsNullMarker: break
             default: Issue.record("seed \(seed): \(stored): direct \(direct), Codable \(reference)")
             }
         }
@@ -95,3 +99,4 @@ import TestSupport
         #expect(ScriptValue(preferenceValue: ["$float": "2.0", "other": 1]) == nil)
     }
 }
+

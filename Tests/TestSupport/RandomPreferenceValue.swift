@@ -46,4 +46,17 @@ extension PreferenceValue {
         ["", "$null", "$float", "a", "héllo", "1.5", "key \(Int.random(in: 0...99, using: &generator))", "🍐"]
             .randomElement(using: &generator)!
     }
+
+    /// Whether the string `$null` appears anywhere in this value, as a string or a dictionary key: the
+    /// one place where Foundation's property-list decoder refuses what its encoder wrote, and the
+    /// direct conversions read it as stored instead.
+    public var mentionsNullMarker: Bool {
+        switch self {
+        case .string(let text): return text == PreferenceValue.nullMarker
+        case .array(let values): return values.contains { $0.mentionsNullMarker }
+        case .dictionary(let entries):
+            return entries[PreferenceValue.nullMarker] != nil || entries.values.contains { $0.mentionsNullMarker }
+        default: return false
+        }
+    }
 }
