@@ -93,7 +93,7 @@ let package = Package(
         ),
 
         // Helpers every test target shares: temporary folders, counters, child processes with a timeout.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Preferences"], path: "Tests/TestSupport"),
         .testTarget(
             name: "LuaBridgeTests",
             dependencies: [
@@ -104,7 +104,10 @@ let package = Package(
         // A child process for ContainersTests' crash tests: switches a home and dies where told.
         .executableTarget(name: "ContainersCrashHelper", dependencies: ["Containers"]),
         .testTarget(name: "ContainersTests", dependencies: ["TestSupport", "Containers"]),
-        .testTarget(name: "PreferencesTests", dependencies: ["TestSupport", "Preferences"]),
+        .testTarget(
+            name: "PreferencesTests",
+            dependencies: ["TestSupport", "Preferences", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "TweaksTests", dependencies: ["TestSupport", "Tweaks", "Preferences"]),
         .testTarget(name: "AppStateTests", dependencies: ["TestSupport", "AppState", "Preferences"]),
         .testTarget(
@@ -116,6 +119,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // A running application attached to its home, for CLITests of many processes on one home.

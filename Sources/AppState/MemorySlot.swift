@@ -3,16 +3,23 @@ import Synchronization
 
 /// The storage of memory state: a value under a lock, and whether it differs from the initial value
 /// by having been set (so a switch knows what to keep).
+@usableFromInline
 final class MemorySlot<Value: Sendable>: MemoryStateSlot {
-    private struct Storage {
-        var value: Value
-        var isSet = false
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var value: Value
+        @usableFromInline var isSet: Bool
+
+        @inlinable init(value: Value, isSet: Bool = false) {
+            self.value = value
+            self.isSet = isSet
+        }
     }
 
     let key: String
     let initialValue: Value
-    let changes: ChangePublisher<Value>
-    private let storage: Mutex<Storage>
+    @usableFromInline let changes: ChangePublisher<Value>
+    @usableFromInline let storage: Mutex<Storage>
 
     init(key: String, initialValue: Value, applicationObservers: ObserverList<StateKeyChange>) {
         self.key = key
@@ -24,9 +31,9 @@ final class MemorySlot<Value: Sendable>: MemoryStateSlot {
     var kind: StateKind { .memory }
     var valueTypeName: String { String(reflecting: Value.self) }
 
-    var value: Value { storage.withLock { $0.value } }
+    @inlinable var value: Value { storage.withLock { $0.value } }
 
-    func set(_ newValue: Value) {
+    @inlinable func set(_ newValue: Value) {
         storage.withLock { $0 = Storage(value: newValue, isSet: true) }
         changes.publish(newValue, reason: .changed)
     }

@@ -5,7 +5,7 @@ extension Application {
     /// On a container switch it takes the value it had when that container was last active, or its
     /// initial value (see ``Application/containerDidSwitch(to:)``).
     public struct State<Value: Sendable>: StateHandle {
-        let slot: MemorySlot<Value>
+        @usableFromInline let slot: MemorySlot<Value>
 
         /// The key the state was declared under.
         public var key: String { slot.key }
@@ -15,13 +15,13 @@ extension Application {
         public var initialValue: Value { slot.initialValue }
 
         /// The current value; setting it notifies observers.
-        public var value: Value {
+        @inlinable public var value: Value {
             get { slot.value }
             nonmutating set { slot.set(newValue) }
         }
 
         /// Replaces the value.
-        public func setValue(_ newValue: Value) {
+        @inlinable public func setValue(_ newValue: Value) {
             slot.set(newValue)
         }
 

@@ -3,20 +3,27 @@ import Synchronization
 
 /// The storage of stored state: one key of the container's ``PreferencesStore``.
 ///
-/// The store is the only source of truth. The last decoded value is kept together with the property-list
-/// value it came from, and reused only while the store still holds that same value, so no invalidation is
-/// needed when the store changes under us (a reload after a switch, a write by another part of the app).
+/// The store is the only source of truth. The last value read is kept with the store's
+/// ``PreferencesStore/generation`` at the time, so a read while the store is unchanged costs one
+/// atomic load and one lock, and needs no invalidation. After a change of the store the value is read
+/// again, and decoded again only when the stored form of this key differs. The read and write paths are
+/// inlinable, so a handle's caller runs them specialised for its value type.
+@usableFromInline
 final class StoredSlot<Value: Codable & Sendable>: StateSlot {
-    private struct Decoded {
-        let stored: PreferenceValue
-        let value: Value
+    /// The value last read, with the stored form it came from and the store's generation then.
+    @usableFromInline
+    struct Kept: Sendable {
+        @usableFromInline let generation: UInt64
+        let stored: PreferenceValue?
+        @usableFromInline let value: Value
     }
 
-    let key: String
+    @usableFromInline let key: String
     let initialValue: Value
-    let store: PreferencesStore
+    @usableFromInline let store: PreferencesStore
     let changes: ChangePublisher<Value>
-    private let lastDecoded = Mutex<Decoded?>(nil)
+    @usableFromInline let codec = PreferenceCodec<Value>()
+    @usableFromInline let kept = Mutex<Kept?>(nil)
     private let storeObservation = Mutex<PreferencesObservation?>(nil)
 
     init(key: String, initialValue: Value, store: PreferencesStore, applicationObservers: ObserverList<StateKeyChange>) {
@@ -34,15 +41,30 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     var kind: StateKind { .stored }
     var valueTypeName: String { String(reflecting: Value.self) }
 
+    @inlinable
     func read() throws -> Value {
-        let stored = try storage { try store.value(forKey: key) }
-        guard let stored else { return initialValue }
-        return try decode(stored)
+        let generation = store.generation
+        let current = kept.withLock { kept -> Value? in
+            guard let kept, kept.generation == generation else { return nil }
+            return kept.value
+        }
+        if let current { return current }
+        return try readFromStore()
     }
 
+    @inlinable
     func write(_ newValue: Value) throws {
-        let encoded = try encode(newValue)
-        try storage { try store.set(encoded, forKey: key) }
+        let encoded: PreferenceValue
+        do {
+            encoded = try codec.encode(newValue)
+        } catch {
+            throw encodingFailed(error)
+        }
+        do {
+            try store.set(encoded, forKey: key)
+        } catch let error as PreferencesError {
+            throw AppStateError.storage(key: key, error)
+        }
     }
 
     func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
@@ -70,7 +92,27 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     }
 
     func containerDidSwitch() {
-        lastDecoded.withLock { $0 = nil }
+        kept.withLock { $0 = nil }
+    }
+
+    /// Reads the value from the store, decoding it only when its stored form changed, and keeps it.
+    @usableFromInline
+    func readFromStore() throws -> Value {
+        let (stored, generation) = try storage { try store.valueAndGeneration(forKey: key) }
+        let previous = kept.withLock { $0 }
+        let value: Value
+        if let previous, previous.stored == stored {
+            value = previous.value
+        } else {
+            value = try stored.map(decode) ?? initialValue
+        }
+        kept.withLock { kept in
+            // A slower reader of an older generation does not replace a newer one.
+            if kept == nil || kept!.generation <= generation {
+                kept = Kept(generation: generation, stored: stored, value: value)
+            }
+        }
+        return value
     }
 
     private func storeDidChange(_ change: PreferenceChange) {
@@ -86,23 +128,24 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     }
 
     private func decode(_ stored: PreferenceValue) throws -> Value {
-        if let last = lastDecoded.withLock({ $0 }), last.stored == stored { return last.value }
-        let value: Value
         do {
-            value = try stored.decode(Value.self)
+            return try codec.decode(stored)
         } catch {
             throw AppStateError.decodingFailed(key: key, path: store.fileURL.path, reason: "\(error)")
         }
-        lastDecoded.withLock { $0 = Decoded(stored: stored, value: value) }
-        return value
     }
 
     private func encode(_ value: Value) throws -> PreferenceValue {
         do {
-            return try PreferenceValue(encoding: value)
+            return try codec.encode(value)
         } catch {
-            throw AppStateError.encodingFailed(key: key, reason: "\(error)")
+            throw encodingFailed(error)
         }
+    }
+
+    @usableFromInline
+    func encodingFailed(_ error: any Error) -> AppStateError {
+        .encodingFailed(key: key, reason: "\(error)")
     }
 
     /// Runs a store operation, naming this state in the store's errors.

@@ -7,7 +7,7 @@ extension Application {
     /// Writes go to the preferences cache and reach the file on ``Application/flush()`` (which
     /// ``Application/prepareForSwitch()`` calls), or at once with a synchronous store.
     public struct StoredState<Value: Codable & Sendable>: StateHandle {
-        let slot: StoredSlot<Value>
+        @usableFromInline let slot: StoredSlot<Value>
 
         /// The key the state was declared under, which is also its key in the preferences.
         public var key: String { slot.key }
@@ -22,14 +22,14 @@ extension Application {
         ///
         /// - Throws: ``AppStateError/storage(key:_:)`` when the preferences file is unreadable,
         ///   ``AppStateError/decodingFailed(key:path:reason:)`` when the stored value has another shape.
-        public var value: Value {
+        @inlinable public var value: Value {
             get throws { try slot.read() }
         }
 
         /// Stores `newValue`.
         ///
         /// - Throws: ``AppStateError/encodingFailed(key:reason:)`` when it has no property-list form.
-        public func setValue(_ newValue: Value) throws {
+        @inlinable public func setValue(_ newValue: Value) throws {
             try slot.write(newValue)
         }
 

@@ -60,7 +60,8 @@ public enum ScriptValue: Sendable, Hashable {
         }
     }
 
-    /// A value of Swift state declared outside Lua: scalars directly, other `Encodable` values through JSON.
+    /// A value of Swift state declared outside Lua: scalars directly, other `Encodable` values as a round
+    /// trip through JSON would give them (see ``ScriptValueEncoder``), without the JSON.
     init(swift value: any Sendable) throws {
         switch value {
         case let script as ScriptValue: self = script
@@ -70,19 +71,29 @@ public enum ScriptValue: Sendable, Hashable {
         case let text as String: self = .string(text)
         case Optional<any Sendable>.none: self = .null
         case let encodable as any Encodable:
-            self = try JSONDecoder().decode(ScriptValue.self, from: JSONEncoder().encode(encodable))
+            self = try ScriptValueEncoder().encode(encodable)
         default:
             throw LuaScriptError("a \(type(of: value)) cannot be seen from Lua")
         }
     }
 }
 
+extension ScriptValue {
+    /// The one key of the table that stands for a float with an integral value (or not finite).
+    static let floatMarker = "$float"
+
+    /// Whether `number` is written as `{"$float": "..."}`: it would read back as an integer otherwise.
+    static func needsFloatMarker(_ number: Double) -> Bool {
+        !number.isFinite || number == number.rounded()
+    }
+}
+
 extension ScriptValue: Codable {
     private struct FloatKey: CodingKey {
-        var stringValue: String { "$float" }
+        var stringValue: String { ScriptValue.floatMarker }
         var intValue: Int? { nil }
         init() {}
-        init?(stringValue: String) { if stringValue != "$float" { return nil } }
+        init?(stringValue: String) { if stringValue != ScriptValue.floatMarker { return nil } }
         init?(intValue: Int) { nil }
     }
 
@@ -107,7 +118,7 @@ extension ScriptValue: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .double(let number) where !number.isFinite || number == number.rounded():
+        case .double(let number) where Self.needsFloatMarker(number):
             var keyed = encoder.container(keyedBy: FloatKey.self)
             try keyed.encode("\(number)", forKey: FloatKey())
         default:

@@ -25,12 +25,18 @@ public final class PreferencesObservation: Sendable {
 
 /// A thread-safe list of handlers, called outside its lock so a handler may register, remove or call
 /// back into whatever notified it.
+///
+/// ``isEmpty`` is one atomic load, so a change nobody listens to costs no lock and builds no event.
 public final class ObserverList<Event: Sendable>: Sendable {
     private struct Handlers {
         var nextID = 0
-        var entries: [(id: Int, handler: @Sendable (Event) -> Void)] = []
+        var ids: [Int] = []
+        /// In step with `ids`; copied out as a whole (a retain) to call them outside the lock.
+        var handlers: [@Sendable (Event) -> Void] = []
     }
 
+    /// How many handlers are registered, kept beside the lock for ``isEmpty``.
+    @usableFromInline let count = Atomic<Int>(0)
     private let handlers = Mutex(Handlers())
 
     /// An empty list.
@@ -40,20 +46,28 @@ public final class ObserverList<Event: Sendable>: Sendable {
     public func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
         let id = handlers.withLock { state in
             state.nextID += 1
-            state.entries.append((state.nextID, handler))
+            state.ids.append(state.nextID)
+            state.handlers.append(handler)
+            count.store(state.ids.count, ordering: .releasing)
             return state.nextID
         }
         return PreferencesObservation { [weak self] in
-            self?.handlers.withLock { state in state.entries.removeAll { $0.id == id } }
+            guard let self else { return }
+            self.handlers.withLock { state in
+                guard let index = state.ids.firstIndex(of: id) else { return }
+                state.ids.remove(at: index)
+                state.handlers.remove(at: index)
+                self.count.store(state.ids.count, ordering: .releasing)
+            }
         }
     }
 
     /// True when nobody listens, so callers can skip building events.
-    public var isEmpty: Bool { handlers.withLock { $0.entries.isEmpty } }
+    @inlinable public var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
     /// Calls every handler registered at the time of the call.
     public func notify(_ event: Event) {
-        let current = handlers.withLock { $0.entries.map(\.handler) }
+        let current = handlers.withLock { $0.handlers }
         for handler in current { handler(event) }
     }
 }

@@ -30,6 +30,7 @@ public final class PreferencesStore: Sendable {
 
     private struct State {
         /// nil until loaded, and again after a failed reload, so nothing is served from a stale file.
+        /// Every change of it advances ``generation``, under the same lock.
         var values: [String: PreferenceValue]?
         /// What changed since the last flush, by path (a key, or a key and entries inside its
         /// dictionary), with the new values (nil: removed).
@@ -39,6 +40,8 @@ public final class PreferencesStore: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Advanced under `state`'s lock whenever `values` change; read without it.
+    private let generationCounter = Atomic<UInt64>(0)
     /// Serialises file reads and writes so two flushes never land out of order and a reload never
     /// interleaves with a flush.
     private let fileLock = Mutex(())
@@ -77,7 +80,27 @@ public final class PreferencesStore: Sendable {
     ///
     /// - Throws: ``PreferencesError/corruptFile(path:reason:)`` if the file cannot be read as a property list.
     public func value(forKey key: String) throws -> PreferenceValue? {
-        try loadedValues()[key]
+        try valueAndGeneration(forKey: key).value
+    }
+
+    /// A number that changes whenever any value of the store may have changed — a set, a removal, a
+    /// reload, other processes' changes adopted by a flush — and only then. A value read together with
+    /// ``valueAndGeneration(forKey:)`` is still the store's value while this number stays the same, so a
+    /// reader may keep what it made of it (a decoded value) and check only this number, one atomic load.
+    public var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
+
+    /// The value stored under `key` (or nil), and the ``generation`` it belongs to, read in one step.
+    ///
+    /// - Throws: as ``value(forKey:)``.
+    public func valueAndGeneration(forKey key: String) throws -> (value: PreferenceValue?, generation: UInt64) {
+        while true {
+            let found = state.withLock { state -> (value: PreferenceValue?, generation: UInt64)? in
+                guard state.values != nil else { return nil }
+                return (state.values![key], generationCounter.load(ordering: .relaxed))
+            }
+            if let found { return found }
+            try ensureLoaded()
+        }
     }
 
     /// All keys and values.
@@ -111,8 +134,33 @@ public final class PreferencesStore: Sendable {
     // MARK: Writing
 
     /// Stores `value` under `key`; nil removes the key.
+    ///
+    /// The work done is that of one key, however many the store holds: the cache changes in place and
+    /// the key is remembered for the next flush (or written at once by a synchronous store).
     public func set(_ value: PreferenceValue?, forKey key: String) throws {
-        try update { values in values[key] = value }
+        var previous: PreferenceValue?
+        while true {
+            try ensureLoaded()
+            // A reload may drop the cache between loading and locking; then load again.
+            let found = state.withLock { state -> PreferenceValue?? in
+                guard state.values != nil else { return nil }
+                let old = state.values![key]
+                if old != value {
+                    state.values![key] = value
+                    generationCounter.add(1, ordering: .releasing)
+                    PendingChanges.record(
+                        from: old, to: value, path: [key], depth: state.entryDepths[key] ?? 0, into: &state.pending)
+                }
+                return .some(old)
+            }
+            if let found {
+                previous = found
+                break
+            }
+        }
+        guard previous != value else { return }
+        if isSynchronous { try flush() }
+        notifyChange(ofKey: key, from: previous, to: value, reason: .set)
     }
 
     /// Removes `key`.
@@ -152,6 +200,7 @@ public final class PreferencesStore: Sendable {
                 let result = try body(&values)
                 if values != before {
                     state.values = values
+                    generationCounter.add(1, ordering: .releasing)
                     for key in Set(before.keys).union(values.keys) where before[key] != values[key] {
                         PendingChanges.record(
                             from: before[key], to: values[key], path: [key], depth: state.entryDepths[key] ?? 0,
@@ -205,8 +254,9 @@ public final class PreferencesStore: Sendable {
     ///
     /// Changes made since the last flush were made against the container left: with a coordinator
     /// that fences writes they are written to that container's file first, wherever it now is; with
-    /// another they are dropped (they would land in the new container), as they are after a clean. Then the coordinator follows
-    /// the live file and the cache is read from it. Observers hear of every key whose value differs.
+    /// another they are dropped (they would land in the new container), as they are after a clean.
+    /// Then the coordinator follows the live file and the cache is read from it. Observers hear of
+    /// every key whose value differs.
     ///
     /// - Throws: ``PreferencesError/corruptFile(path:reason:)``; the cache then stays empty, so later
     ///   reads fail the same way instead of serving the previous file's values. A failure to write
@@ -230,7 +280,10 @@ public final class PreferencesStore: Sendable {
                     let new = try coordinator.withLock(forLiveFile: fileURL, writing: false) { location in
                         try readFile(location.url)
                     }
-                    defer { state.values = new }
+                    defer {
+                        state.values = new
+                        generationCounter.add(1, ordering: .releasing)
+                    }
                     return (state.values, new)
                 }
             }
@@ -238,6 +291,7 @@ public final class PreferencesStore: Sendable {
             state.withLock { state in
                 state.values = nil
                 state.pending = [:]
+                generationCounter.add(1, ordering: .releasing)
             }
             throw error
         }
@@ -285,6 +339,7 @@ public final class PreferencesStore: Sendable {
                 var new = merged
                 for (path, value) in state.pending { PendingChanges.apply(value, at: path[...], to: &new) }
                 state.values = new
+                generationCounter.add(1, ordering: .releasing)
                 return (old, new)
             }
         }
@@ -331,7 +386,10 @@ public final class PreferencesStore: Sendable {
                 try readFile(location.url)
             }
             state.withLock { state in
-                if state.values == nil { state.values = loaded }
+                if state.values == nil {
+                    state.values = loaded
+                    generationCounter.add(1, ordering: .releasing)
+                }
             }
         }
     }
@@ -379,7 +437,14 @@ public final class PreferencesStore: Sendable {
     ) {
         guard !observers.isEmpty else { return }
         for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
-            observers.notify(PreferenceChange(key: key, oldValue: old[key], newValue: new[key], reason: reason))
+            notifyChange(ofKey: key, from: old[key], to: new[key], reason: reason)
         }
+    }
+
+    private func notifyChange(
+        ofKey key: String, from old: PreferenceValue?, to new: PreferenceValue?, reason: PreferenceChange.Reason
+    ) {
+        guard !observers.isEmpty else { return }
+        observers.notify(PreferenceChange(key: key, oldValue: old, newValue: new, reason: reason))
     }
 }
