@@ -34,13 +34,16 @@ let package = Package(
         ),
         // The only code that calls Lua functions which may raise (longjmp).
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
-        .target(name: "LuaBridge", dependencies: ["CLua", "CLuaSupport"]),
+        .target(name: "LuaBridge", dependencies: ["CLua", "CLuaSupport", "Locking"]),
+
+        // A lock ThreadSanitizer understands, shared by every module.
+        .target(name: "Locking"),
 
         // Engines: plain Swift, no Lua.
-        .target(name: "Containers"),
-        .target(name: "Preferences"),
-        .target(name: "Tweaks", dependencies: ["Preferences"]),
-        .target(name: "AppState", dependencies: ["Preferences", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Containers", dependencies: ["Locking"]),
+        .target(name: "Preferences", dependencies: ["Locking"]),
+        .target(name: "Tweaks", dependencies: ["Preferences", "Locking"]),
+        .target(name: "AppState", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Typed tweak accessors: the generator, the tool the build plugin runs, and the plugin.
         .target(name: "TweakAccessorGeneration", dependencies: ["Tweaks"]),
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "EnvScript",
             dependencies: [
-                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState",
+                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -93,7 +96,7 @@ let package = Package(
         ),
 
         // Helpers every test target shares: temporary folders, counters, child processes with a timeout.
-        .target(name: "TestSupport", dependencies: ["Preferences"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Preferences", "Locking"], path: "Tests/TestSupport"),
         .testTarget(
             name: "LuaBridgeTests",
             dependencies: [
@@ -102,18 +105,18 @@ let package = Package(
             ]
         ),
         // A child process for ContainersTests' crash tests: switches a home and dies where told.
-        .executableTarget(name: "ContainersCrashHelper", dependencies: ["Containers"]),
-        .testTarget(name: "ContainersTests", dependencies: ["TestSupport", "Containers"]),
+        .executableTarget(name: "ContainersCrashHelper", dependencies: ["Containers", "Locking"]),
+        .testTarget(name: "ContainersTests", dependencies: ["TestSupport", "Containers", "Locking"]),
         .testTarget(
             name: "PreferencesTests",
-            dependencies: ["TestSupport", "Preferences", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["TestSupport", "Preferences", "Locking", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "TweaksTests", dependencies: ["TestSupport", "Tweaks", "Preferences"]),
-        .testTarget(name: "AppStateTests", dependencies: ["TestSupport", "AppState", "Preferences"]),
+        .testTarget(name: "TweaksTests", dependencies: ["TestSupport", "Tweaks", "Preferences", "Locking"]),
+        .testTarget(name: "AppStateTests", dependencies: ["TestSupport", "AppState", "Preferences", "Locking"]),
         .testTarget(
             name: "EnvScriptTests",
             dependencies: [
-                "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "LuaTypeGeneration", "Scenarios",
+                "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "LuaTypeGeneration", "Scenarios", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // ControlAPITests: a real server on a Unix socket and a real client.
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,6 +1,6 @@
 import Foundation
 import Preferences
-import Synchronization
+import Locking
 
 /// The state and dependencies of an application, living in the active container of its home so that a
 /// container switch swaps all of it.
@@ -45,7 +45,7 @@ public final class Application: Sendable {
         var keptMemoryState: [UUID: [String: any Sendable]] = [:]
     }
 
-    let registry: Mutex<Registry>
+    let registry: Locked<Registry>
     let secureKeys: SecureKeyStore
     let keyObservers = ObserverList<StateKeyChange>()
 
@@ -72,7 +72,7 @@ public final class Application: Sendable {
         self.fileStateFolder = support.appendingPathComponent("State", isDirectory: true)
         self.secureStateFolder = support.appendingPathComponent("SecureState", isDirectory: true)
         self.secureKeys = SecureKeyStore(source: secureKey, home: home)
-        self.registry = Mutex(Registry(containerID: containerID))
+        self.registry = Locked(Registry(containerID: containerID))
     }
 
     /// Loads (creating when missing) the secure key now, so a host can report a bad key file at start-up

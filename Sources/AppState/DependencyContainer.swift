@@ -1,4 +1,5 @@
 import Synchronization
+import Locking
 
 /// The dependencies of an application: services made lazily by registered factories, replaceable by
 /// scoped overrides (for tests, QA scenarios, previews), and — for container-scoped ones — rebuilt after
@@ -21,7 +22,7 @@ public final class DependencyContainer: Sendable {
 
     /// Tells this container's task overrides and resolution chains apart from another's.
     let identity: UInt64
-    private let registrations = Mutex<[String: DependencyRegistration]>([:])
+    private let registrations = Locked<[String: DependencyRegistration]>([:])
 
     /// Creates an empty container.
     public init() {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One registered dependency: its factory, and its instance once made.
 final class DependencyRegistration: Sendable {
@@ -10,7 +10,7 @@ final class DependencyRegistration: Sendable {
     let accepts: @Sendable (any Sendable) -> Bool
     private let factory: @Sendable () throws -> any Sendable
     /// Held while the factory runs, so concurrent first uses make one instance.
-    private let instance = Mutex<(any Sendable)?>(nil)
+    private let instance = Locked<(any Sendable)?>(nil)
 
     init<Value: Sendable>(name: String, scope: DependencyScope, factory: @escaping @Sendable () throws -> Value) {
         self.name = name

@@ -1,6 +1,7 @@
 import Foundation
 import Preferences
 import Synchronization
+import Locking
 
 /// The storage of file and secure state: one file of its own in the container, written atomically
 /// (temporary file, fsync, rename) on every change, and read once and kept until a container switch.
@@ -24,8 +25,8 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     let changes: ChangePublisher<Value>
     private let codec: FileStateCodec<Value>
     private let coordinator: any StoreCoordinator
-    private let fileLock = Mutex(())
-    private let loaded = Mutex<Loaded?>(nil)
+    private let fileLock = Locked(())
+    private let loaded = Locked<Loaded?>(nil)
 
     init(
         key: String, kind: StateKind, initialValue: Value, fileURL: URL, codec: FileStateCodec<Value>,

@@ -1,5 +1,5 @@
 import Preferences
-import Synchronization
+import Locking
 
 /// The storage of memory state: a value under a lock, and whether it differs from the initial value
 /// by having been set (so a switch knows what to keep).
@@ -19,13 +19,13 @@ final class MemorySlot<Value: Sendable>: MemoryStateSlot {
     let key: String
     let initialValue: Value
     @usableFromInline let changes: ChangePublisher<Value>
-    @usableFromInline let storage: Mutex<Storage>
+    @usableFromInline let storage: Locked<Storage>
 
     init(key: String, initialValue: Value, applicationObservers: ObserverList<StateKeyChange>) {
         self.key = key
         self.initialValue = initialValue
         self.changes = ChangePublisher(key: key, kind: .memory, applicationObservers: applicationObservers)
-        self.storage = Mutex(Storage(value: initialValue))
+        self.storage = Locked(Storage(value: initialValue))
     }
 
     var kind: StateKind { .memory }
@@ -40,7 +40,7 @@ final class MemorySlot<Value: Sendable>: MemoryStateSlot {
 
     /// Changes the value in one step; when `body` throws, the value is left as it was.
     func update<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        let (result, newValue) = try storage.withLock { (storage: inout sending Storage) throws(Failure) -> (Result, Value) in
+        let (result, newValue) = try storage.withLock { (storage: inout Storage) throws(Failure) -> (Result, Value) in
             var value = storage.value
             let result = try body(&value)
             storage = Storage(value: value, isSet: true)

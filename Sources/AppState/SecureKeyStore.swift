@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Synchronization
+import Locking
 
 /// Resolves the ``SecureKeySource`` of an ``Application`` once, on first use of secure state, and keeps
 /// the key in memory. A failure is not kept: the next use tries again, so fixing a key file's mode
@@ -8,7 +8,7 @@ import Synchronization
 final class SecureKeyStore: Sendable {
     private let source: SecureKeySource?
     private let home: URL
-    private let cached = Mutex<SealingKey?>(nil)
+    private let cached = Locked<SealingKey?>(nil)
 
     init(source: SecureKeySource?, home: URL) {
         self.source = source

@@ -1,5 +1,5 @@
 import Preferences
-import Synchronization
+import Locking
 
 /// The storage of stored state: one key of the container's ``PreferencesStore``.
 ///
@@ -23,8 +23,8 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     @usableFromInline let store: PreferencesStore
     let changes: ChangePublisher<Value>
     @usableFromInline let codec = PreferenceCodec<Value>()
-    @usableFromInline let kept = Mutex<Kept?>(nil)
-    private let storeObservation = Mutex<PreferencesObservation?>(nil)
+    @usableFromInline let kept = Locked<Kept?>(nil)
+    private let storeObservation = Locked<PreferencesObservation?>(nil)
 
     init(key: String, initialValue: Value, store: PreferencesStore, applicationObservers: ObserverList<StateKeyChange>) {
         self.key = key

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Several complete, switchable environments ("containers") of one application's home directory.
 ///
@@ -35,9 +35,9 @@ public final class AppContainer: Sendable {
         var lastRemoteParticipants: [Int32] = []
     }
 
-    let settings = Mutex(Settings())
+    let settings = Locked(Settings())
     /// Serialises this instance's changing operations; the file lock does the same across processes.
-    private let gate = Mutex(())
+    private let gate = Locked(())
 
     /// Opens the containers of `home`, finishing a switch that a crashed process left half done.
     ///

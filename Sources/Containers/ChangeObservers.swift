@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Identifies a closure hook added with ``AppContainer/addWillChangeHook(_:)`` or
 /// ``AppContainer/addDidChangeHook(_:)``, for ``AppContainer/removeHook(_:)``.
@@ -49,7 +49,7 @@ final class ChangeObservers: Sendable {
         var nextID: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func add(delegate: any AppContainerDelegate) {
         state.withLock { state in

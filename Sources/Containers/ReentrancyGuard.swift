@@ -1,5 +1,5 @@
-import Synchronization
 
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +16,7 @@ enum ReentrancyGuard {
         let thread: UInt
     }
 
-    private static let claims = Mutex<Set<Claim>>([])
+    private static let claims = Locked<Set<Claim>>([])
 
     /// Records that the current thread changes `home`.
     ///

@@ -19,8 +19,8 @@
 
 import Containers
 import Foundation
-import Synchronization
 
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -84,7 +84,7 @@ do {
         if case .keptNewcomer(let kept) = step { say("kept \(kept.path)") }
         if !crashAt.isEmpty, step.description == crashAt { kill(getpid(), SIGKILL) }
     }
-    let switchesMade = Mutex(0)
+    let switchesMade = Locked(0)
     containers.addDidChangeHook { _, _ in switchesMade.withLock { $0 += 1 } }
     /// Activates `target` and says whether this process switched.
     func activate(_ target: Container) throws {

@@ -1,7 +1,7 @@
 import Containers
 import Foundation
 import Preferences
-import Synchronization
+import Locking
 
 /// The ``Preferences/StoreCoordinator`` of a host's stores: the home's stores lock, and fencing by the
 /// container this process last took part in switching to.
@@ -13,9 +13,9 @@ import Synchronization
 final class ContainerStoreCoordinator: StoreCoordinator {
     private let containers: AppContainer
     /// The container the stores read; nil: the live one, adopted at the next locked access.
-    private let view = Mutex<UUID?>(nil)
+    private let view = Locked<UUID?>(nil)
     /// Told (under the stores lock, so it must return at once) after each access that may write.
-    private let writeObserver = Mutex<(@Sendable () -> Void)?>(nil)
+    private let writeObserver = Locked<(@Sendable () -> Void)?>(nil)
 
     init(containers: AppContainer) throws {
         self.containers = containers

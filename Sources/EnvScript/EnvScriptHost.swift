@@ -4,8 +4,8 @@ import Foundation
 import Logging
 import LuaBridge
 import Preferences
-import Synchronization
 import Tweaks
+import Locking
 
 /// The EnvScript runtime: one sandboxed Lua state over an application's home, with the engines
 /// exposed to scripts as the Lua modules `container`, `tweak`, `state`, `dependency` and `crypto`.
@@ -57,7 +57,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Set once, at the end of `init`.
     private var storeAnnouncer: StoreChangeAnnouncer?
     /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
-    private let attachment = Mutex<HostAttachment?>(nil)
+    private let attachment = Locked<HostAttachment?>(nil)
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
     let storeCoordinator: ContainerStoreCoordinator
 

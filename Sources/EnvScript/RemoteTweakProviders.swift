@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Synchronization
 import Tweaks
+import Locking
 
 /// The remote tweak providers a host's scripts declared, and their life in the background: each
 /// fetches off the host's lock from the moment it is declared (then every `refresh` seconds), adopts
@@ -20,7 +20,7 @@ final class RemoteTweakProviders: Sendable {
         weak var provider: RemoteTweakProvider?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let logger: Logger
 
     init(logger: Logger) {

@@ -1,6 +1,7 @@
 import CLua
 import CLuaSupport
 import Synchronization
+import Locking
 
 /// The part of a state shared by everything that must reach it later: refs, Swift function calls, modules.
 ///
@@ -22,7 +23,7 @@ final class LuaStateCore {
     let liveReferences = Atomic<Int>(0)
     /// What was let go of outside the state's lock — references dropped on any thread, Swift objects
     /// released by Lua's finalizers — waiting for the next entry into Lua, made under the lock.
-    private let deferred = Mutex(DeferredReleases())
+    private let deferred = Locked(DeferredReleases())
     @usableFromInline let hasDeferred = Atomic<Bool>(false)
 
     private struct DeferredReleases {

@@ -1,14 +1,15 @@
 import Synchronization
+import Locking
 
 /// Keeps a change observer registered: ``cancel()`` removes it, and so does dropping the last reference,
 /// so an observer never outlives whoever asked for it. Shared by the engines built on preferences
 /// (AppState's `StateObservation` is this type).
 public final class PreferencesObservation: Sendable {
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: Locked<(@Sendable () -> Void)?>
 
     /// An observation that runs `onCancel` once, on ``cancel()`` or when released.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Mutex(onCancel)
+        self.onCancel = Locked(onCancel)
     }
 
     /// Removes the observer; calling it again does nothing.
@@ -37,7 +38,7 @@ public final class ObserverList<Event: Sendable>: Sendable {
 
     /// How many handlers are registered, kept beside the lock for ``isEmpty``.
     @usableFromInline let count = Atomic<Int>(0)
-    private let handlers = Mutex(Handlers())
+    private let handlers = Locked(Handlers())
 
     /// An empty list.
     public init() {}

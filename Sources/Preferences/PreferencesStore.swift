@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// The key-value store of a container — its `UserDefaults` — kept as a property list at
 /// `<home>/Library/Preferences/<appID>.plist`.
@@ -39,12 +40,12 @@ public final class PreferencesStore: Sendable {
         var entryDepths: [String: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Advanced under `state`'s lock whenever `values` change; read without it.
     private let generationCounter = Atomic<UInt64>(0)
     /// Serialises file reads and writes so two flushes never land out of order and a reload never
     /// interleaves with a flush.
-    private let fileLock = Mutex(())
+    private let fileLock = Locked(())
     private let observers = ObserverList<PreferenceChange>()
     /// Takes the cross-process lock around every read and write of the file, and says where it is.
     public let coordinator: any StoreCoordinator

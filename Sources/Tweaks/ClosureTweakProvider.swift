@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A provider whose answers come from closures — how the Lua runtime plugs in providers written in Lua.
 ///
@@ -17,7 +17,7 @@ public final class ClosureTweakProvider: TweakProvider {
     public let name: String
     private let getter: TweakGetter
     private let lister: Lister?
-    private let ownDecryptor: Mutex<TweakDecryptor?>
+    private let ownDecryptor: Locked<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
 
     /// Creates a provider answering with values.
@@ -45,7 +45,7 @@ public final class ClosureTweakProvider: TweakProvider {
         self.name = name
         self.getter = getter
         self.lister = list
-        self.ownDecryptor = Mutex(decryptor)
+        self.ownDecryptor = Locked(decryptor)
     }
 
     /// This provider's own decryptor, winning over the manager's; setting it reports a change.

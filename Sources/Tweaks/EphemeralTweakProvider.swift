@@ -1,11 +1,11 @@
-import Synchronization
+import Locking
 
 /// A mutable provider held in memory only — for tests, scenarios and values set for one run.
 public final class EphemeralTweakProvider: MutableTweakProvider {
     /// The provider's name (default "ephemeral").
     public let name: String
-    private let tweaks: Mutex<[TweakKey: Tweak]>
-    private let ownDecryptor: Mutex<TweakDecryptor?>
+    private let tweaks: Locked<[TweakKey: Tweak]>
+    private let ownDecryptor: Locked<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
 
     /// Creates a provider holding `values`, keyed feature → variable → value.
@@ -22,8 +22,8 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
     /// Creates a provider holding whole tweaks (with titles, groups, encrypted values...).
     public init(name: String = "ephemeral", tweaks: [Tweak], decryptor: TweakDecryptor? = nil) {
         self.name = name
-        self.tweaks = Mutex(Dictionary(tweaks.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }))
-        self.ownDecryptor = Mutex(decryptor)
+        self.tweaks = Locked(Dictionary(tweaks.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last }))
+        self.ownDecryptor = Locked(decryptor)
     }
 
     /// This provider's own decryptor, winning over the manager's; setting it reports a change.

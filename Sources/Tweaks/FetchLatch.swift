@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Whether a fetch has ended since a starting point, for callers that wait on it with a deadline —
 /// from a Swift task (without blocking a thread of the cooperative pool) or from plain threads.
@@ -23,7 +23,7 @@ final class FetchLatch: Sendable {
         var waiters: [UInt64: Waiter] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Whether the latch is open.
     var isOpen: Bool { state.withLock { $0.isOpen } }
@@ -71,7 +71,7 @@ final class FetchLatch: Sendable {
     func waitBlocking(timeout: Duration) -> Bool {
         guard let id = register() else { return true }
         let signal = DispatchSemaphore(value: 0)
-        let outcome = Mutex(false)
+        let outcome = Locked(false)
         install(id) { opened in
             outcome.withLock { $0 = opened }
             signal.signal()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A read-only provider over a tweak file in JustTweak's JSON format (see ``TweakJSON``), usually the
 /// lowest of the stack, holding the defaults.
@@ -11,8 +11,8 @@ public final class LocalJSONTweakProvider: TweakProvider {
     public let name: String
     /// The file read.
     public let fileURL: URL
-    private let tweaks: Mutex<[TweakKey: Tweak]>
-    private let ownDecryptor: Mutex<TweakDecryptor?>
+    private let tweaks: Locked<[TweakKey: Tweak]>
+    private let ownDecryptor: Locked<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
 
     /// Reads `fileURL`.
@@ -22,8 +22,8 @@ public final class LocalJSONTweakProvider: TweakProvider {
         let name = name ?? fileURL.lastPathComponent
         self.name = name
         self.fileURL = fileURL
-        self.tweaks = Mutex(Self.index(try TweakJSON.load(fileURL, source: name)))
-        self.ownDecryptor = Mutex(decryptor)
+        self.tweaks = Locked(Self.index(try TweakJSON.load(fileURL, source: name)))
+        self.ownDecryptor = Locked(decryptor)
     }
 
     /// This provider's own decryptor, winning over the manager's; setting it reports a change.

@@ -1,6 +1,7 @@
 import Foundation
 import Preferences
 import Synchronization
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -125,13 +126,13 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     private static let timerQueue = DispatchQueue(label: "envscript.remote-tweaks.timers")
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held while an answer or the kept copy is applied (file and tweaks together), so that applying,
     /// reloading and closing take turns; true once closed. Taken before `state`, never after.
-    private let applying = Mutex(false)
+    private let applying = Locked(false)
     /// Open once a fetch has ended since the provider was made or its kept copy last reloaded.
     private let fetched = FetchLatch()
-    private let ownDecryptor: Mutex<TweakDecryptor?>
+    private let ownDecryptor: Locked<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
     private let session: URLSession
 
@@ -139,7 +140,7 @@ public final class RemoteTweakProvider: TweakProvider {
     public init(name: String = "remote", configuration: Configuration, decryptor: TweakDecryptor? = nil) {
         self.name = name
         self.configuration = configuration
-        self.ownDecryptor = Mutex(decryptor)
+        self.ownDecryptor = Locked(decryptor)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         // Revalidation is ours (ETag and the kept copy); a URL cache would answer 304s behind our back.
         sessionConfiguration.urlCache = nil
@@ -209,7 +210,7 @@ public final class RemoteTweakProvider: TweakProvider {
     ///   After ``close()``, ``TweakError/remoteClosed(url:)``. Cancelling the calling task cancels the request.
     @discardableResult
     public func refresh() async throws -> RefreshResult {
-        let request = Mutex<(id: Int?, cancelled: Bool)>((nil, false))
+        let request = Locked<(id: Int?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RefreshResult, any Error>) in
                 let id = fetch { outcome in continuation.resume(with: outcome) }
@@ -233,7 +234,7 @@ public final class RemoteTweakProvider: TweakProvider {
     @discardableResult
     public func refreshNow() throws -> RefreshResult {
         let done = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<RefreshResult, any Error>?>(nil)
+        let box = Locked<Result<RefreshResult, any Error>?>(nil)
         _ = fetch { outcome in
             box.withLock { $0 = outcome }
             done.signal()
@@ -305,6 +306,9 @@ public final class RemoteTweakProvider: TweakProvider {
     /// applied is waited for, so that once it returns the kept copy is never written again and the tweaks
     /// no longer change. Lookups keep answering from the current tweaks. Calling it again does nothing.
     public func close() {
+        // Closed to answers first (waiting for one being applied), so that a request cancelled below
+        // is never taken in as a failed fetch that lets waiters through.
+        applying.withLock { $0 = true }
         let (timer, requests) = state.withLock { state in
             defer {
                 state.isClosed = true
@@ -316,7 +320,6 @@ public final class RemoteTweakProvider: TweakProvider {
         }
         timer?.cancel()
         for request in requests { request.cancel() }
-        applying.withLock { $0 = true }
     }
 
     /// Whether ``close()`` was called.

@@ -1,6 +1,6 @@
 import Foundation
 import Preferences
-import Synchronization
+import Locking
 
 /// Looks tweaks up in a stack of providers, first = highest priority, and reports how it got the answer.
 ///
@@ -34,7 +34,7 @@ public final class TweakManager: Sendable {
         var generation: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let observers = ObserverList<TweakChange>()
 
     /// Creates a manager over `providers` (first = highest priority).

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import AppState
 import TestSupport
+import Locking
 
 protocol Greeter: Sendable {
     func greet() -> String
@@ -126,7 +126,7 @@ extension DependencyKey where Value == any Greeter {
         dependencies.register("n") { 0 }
         let entered = DispatchSemaphore(value: 0)
         let checked = DispatchSemaphore(value: 0)
-        let seenElsewhere = Mutex<Int?>(nil)
+        let seenElsewhere = Locked<Int?>(nil)
         Thread.detachNewThread {
             entered.wait()
             seenElsewhere.withLock { $0 = try? dependencies.get("n", as: Int.self) }

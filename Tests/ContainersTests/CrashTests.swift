@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Containers
+import Locking
 
 /// Real processes killed with SIGKILL in the middle of switches; after each kill, opening the home must
 /// repair it so that every container holds exactly its files.
@@ -14,7 +14,7 @@ import Testing
     private func steps(of fixture: SwitchFixture, to target: Container) throws -> [SwitchStep] {
         let trial = try withCopiedHome(fixture, label: "steps")
         defer { trial.home.remove() }
-        let log = Mutex<[SwitchStep]>([])
+        let log = Locked<[SwitchStep]>([])
         let containers = try trial.open()
         containers.observeSwitchSteps { step in log.withLock { $0.append(step) } }
         try containers.activate(container: target)

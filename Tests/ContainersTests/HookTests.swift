@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Containers
+import Locking
 
 /// A thread-safe list of what happened, in order.
 final class EventLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     func append(_ event: String) { storage.withLock { $0.append(event) } }
     var events: [String] { storage.withLock { $0 } }
 }
@@ -65,7 +65,7 @@ struct Refusal: Error, CustomStringConvertible {
         defer { home.remove() }
         let containers = try AppContainer(home: home.url)
         let b = try containers.createNewContainer(name: "B")
-        let seen = Mutex<Container?>(nil)
+        let seen = Locked<Container?>(nil)
         containers.addDidChangeHook { to, _ in seen.withLock { $0 = to } }
         try containers.activate(container: b)
         let announced = try #require(seen.withLock { $0 })
@@ -197,7 +197,7 @@ struct Refusal: Error, CustomStringConvertible {
         containers.removeHook(token)
 
         // A did-change hook may start the next switch: the lock is free by then.
-        let once = Mutex(false)
+        let once = Locked(false)
         containers.addDidChangeHook { to, _ in
             guard to.uuid == b.uuid, !once.withLock({ let was = $0; $0 = true; return was }) else { return }
             do { try containers.activate(container: c) } catch { Issue.record(error) }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Containers
+import Locking
 
 /// Real processes killed with SIGKILL in the middle of switches, with an application writing into the
 /// home between the kill and the recovery: the recovery keeps every newcomer, finishes the switch with
@@ -15,7 +15,7 @@ import Testing
     private func steps(of fixture: SwitchFixture, to target: Container) throws -> [SwitchStep] {
         let trial = try withCopiedHome(fixture, label: "steps")
         defer { trial.home.remove() }
-        let log = Mutex<[SwitchStep]>([])
+        let log = Locked<[SwitchStep]>([])
         let containers = try trial.open()
         containers.observeSwitchSteps { step in log.withLock { $0.append(step) } }
         try containers.activate(container: target)
@@ -113,7 +113,7 @@ import Testing
         let fixture = try SwitchFixture(filesPerContainer: 100)
         defer { fixture.home.remove() }
         let app = try fixture.open()
-        let reported = Mutex<[KeptNewcomer]>([])
+        let reported = Locked<[KeptNewcomer]>([])
         app.observeSwitchSteps { step in
             if case .keptNewcomer(let kept) = step { reported.withLock { $0.append(kept) } }
         }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Containers
 
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,14 +57,14 @@ func keptNewcomers(in home: TemporaryHome, of container: UUID) throws -> (tree: 
         let (containers, b) = try self.home(home)
         let newcomers = ["notes.txt": "newcomer notes", "Documents/new.txt": "newcomer doc"]
         let log = EventLog()
-        let reported = Mutex<[KeptNewcomer]>([])
+        let reported = Locked<[KeptNewcomer]>([])
         containers.observeSwitchSteps { step in
             log.append(step.description)
             // Both entries of DEFAULT are out, B's are not in yet: the app writes where they go.
             if step == .moved(2, of: 4) { Self.appWrites(newcomers, in: home) }
             if case .keptNewcomer(let kept) = step { reported.withLock { $0.append(kept) } }
         }
-        let announced = Mutex<[KeptNewcomer]?>(nil)
+        let announced = Locked<[KeptNewcomer]?>(nil)
         let observer = NotificationCenter.default.addObserver(
             forName: AppContainer.containerDidChangeNotification, object: containers, queue: nil
         ) { notification in
@@ -109,7 +109,7 @@ func keptNewcomers(in home: TemporaryHome, of container: UUID) throws -> (tree: 
         let home = try TemporaryHome()
         defer { home.remove() }
         let (containers, b) = try self.home(home)
-        let keys = Mutex<Set<String>?>(nil)
+        let keys = Locked<Set<String>?>(nil)
         let observer = NotificationCenter.default.addObserver(
             forName: AppContainer.containerDidChangeNotification, object: containers, queue: nil
         ) { notification in

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Containers
+import Locking
 
 /// A journal that does not belong to the home's current state — put back by hand after later
 /// switches, naming a deleted container, or of an older format — is refused with a message naming it,
@@ -11,7 +11,7 @@ import Testing
     private func switchKeepingItsJournal(_ fixture: SwitchFixture, to target: UUID) throws -> Data {
         let containers = try fixture.open()
         let journal = HomeLayout(home: fixture.home.url).journal
-        let copy = Mutex<Data?>(nil)
+        let copy = Locked<Data?>(nil)
         containers.observeSwitchSteps { step in
             if step == .journalWritten { copy.withLock { $0 = FileManager.default.contents(atPath: journal) } }
         }

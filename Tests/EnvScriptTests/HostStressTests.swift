@@ -2,10 +2,10 @@ import Containers
 import EnvScript
 import Foundation
 import LuaBridge
-import Synchronization
 import TestSupport
 import Testing
 import Tweaks
+import Locking
 
 /// One host used from eight threads at once for ten seconds, as an app uses it: flag reads from Swift
 /// and Lua, switches from Swift and Lua, state written from both, overrides set, observers and Lua
@@ -180,7 +180,7 @@ private struct Droppable: @unchecked Sendable {
 /// A slot that keeps what one thread made until another takes it, so that values are mostly dropped
 /// on another thread than the one that made them.
 private final class DropBox: Sendable {
-    private let held = Mutex<Droppable?>(nil)
+    private let held = Locked<Droppable?>(nil)
 
     /// Puts `value` in and returns what was there.
     func put(_ value: Droppable) -> Droppable? {

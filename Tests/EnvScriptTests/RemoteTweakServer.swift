@@ -2,7 +2,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import Synchronization
+import Locking
 
 /// A real Hummingbird server on 127.0.0.1 (a port of its own) serving tweaks at `/tweaks.json`, for
 /// the tests of `tweak.remote`: the document, its ETag (a matching `If-None-Match` gets 304) and a
@@ -31,8 +31,8 @@ final class RemoteTweakServer: Sendable {
 
     /// What the route handler and the tests share.
     private final class Shared: Sendable {
-        let state: Mutex<State>
-        init(_ answer: Answer) { state = Mutex(State(answer: answer)) }
+        let state: Locked<State>
+        init(_ answer: Answer) { state = Locked(State(answer: answer)) }
     }
 
     private let shared: Shared

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import Preferences
 import TestSupport
+import Locking
 
 @Suite struct PreferencesStoreTests {
     struct Profile: Codable, Equatable {
@@ -154,7 +155,7 @@ import TestSupport
         try other.set(true, forKey: "added")
         try other.flush()
 
-        let changes = Mutex<[PreferenceChange]>([])
+        let changes = Locked<[PreferenceChange]>([])
         let observation = store.observe { change in changes.withLock { $0.append(change) } }
         #expect(try store.string(forKey: "name") == "a")
         try store.reload()
@@ -257,7 +258,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = PreferencesStore(home: folder.url, appID: "app")
-        let heard = Mutex<[PreferenceChange]>([])
+        let heard = Locked<[PreferenceChange]>([])
         let observation = store.observe(key: "watched") { change in heard.withLock { $0.append(change) } }
         try store.set(1, forKey: "watched")
         try store.set(2, forKey: "other")

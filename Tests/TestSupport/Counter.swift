@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// A thread-safe counter, for counting factory calls and notifications.
 public final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     /// A counter at zero.
     public init() {}
@@ -22,7 +22,7 @@ public final class Counter: Sendable {
 
 /// A thread-safe list, for collecting what observers and threads report.
 public final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
+    private let elements = Locked<[Element]>([])
 
     /// An empty list.
     public init() {}

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Real threads for tests of code used from many threads at once.
 public enum ThreadGroup {
@@ -26,10 +26,10 @@ public enum ThreadGroup {
 
     /// Resumes a continuation with whichever outcome comes first.
     private final class FirstOutcome: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+        private let continuation: Locked<CheckedContinuation<Bool, Never>?>
 
         init(_ continuation: CheckedContinuation<Bool, Never>) {
-            self.continuation = Mutex(continuation)
+            self.continuation = Locked(continuation)
         }
 
         func resume(_ finished: Bool) {

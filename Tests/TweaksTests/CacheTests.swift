@@ -2,12 +2,13 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tweaks
+import Locking
 
 @Suite struct CacheTests {
     /// A provider that counts how often it is asked, so tests can see whether the cache answered.
     final class CountingProvider: TweakProvider {
         let name = "counting"
-        let value = Mutex<TweakValue>(1)
+        let value = Locked<TweakValue>(1)
         let calls = Atomic<Int>(0)
         func tweak(feature: String, variable: String) throws -> Tweak? {
             calls.add(1, ordering: .relaxed)
@@ -54,7 +55,7 @@ import Testing
 
     @Test func aChangeInsideAProviderInvalidates() throws {
         let ephemeral = EphemeralTweakProvider(name: "e", values: ["f": ["v": 1]])
-        let closureValue = Mutex<TweakValue>("a")
+        let closureValue = Locked<TweakValue>("a")
         let closure = ClosureTweakProvider(name: "lua") { _, variable in
             variable == "c" ? closureValue.withLock { $0 } : nil
         }

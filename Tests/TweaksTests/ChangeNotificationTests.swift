@@ -2,12 +2,13 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tweaks
+import Locking
 
 @Suite struct ChangeNotificationTests {
     /// A mutable provider that does not report its own changes, so the manager must.
     final class SilentProvider: MutableTweakProvider {
         let name = "silent"
-        let values = Mutex<[TweakKey: TweakValue]>([:])
+        let values = Locked<[TweakKey: TweakValue]>([:])
         func tweak(feature: String, variable: String) throws -> Tweak? {
             values.withLock { $0[TweakKey(feature: feature, variable: variable)] }
                 .map { Tweak(feature: feature, variable: variable, value: $0) }
@@ -25,7 +26,7 @@ import Testing
         let overrides = EphemeralTweakProvider(name: "overrides")
         let defaults = EphemeralTweakProvider(name: "defaults", values: ["f": ["v": "default"]])
         let manager = TweakManager(providers: [overrides, defaults])
-        let changes = Mutex<[TweakChange]>([])
+        let changes = Locked<[TweakChange]>([])
         let observation = manager.observe { change in changes.withLock { $0.append(change) } }
 
         try manager.set("custom", feature: "f", variable: "v")
@@ -44,7 +45,7 @@ import Testing
 
     @Test func writesToSilentProvidersAreReportedOnce() throws {
         let manager = TweakManager(providers: [SilentProvider()])
-        let changes = Mutex<[TweakChange]>([])
+        let changes = Locked<[TweakChange]>([])
         let observation = manager.observe { change in changes.withLock { $0.append(change) } }
         try manager.set(1, feature: "f", variable: "v")
         #expect(changes.withLock { $0.map(\.tweak?.value) } == [1])
@@ -65,7 +66,7 @@ import Testing
 
     @Test func aNotificationIsPostedWithTheChange() throws {
         let manager = TweakManager(providers: [EphemeralTweakProvider()])
-        let received = Mutex<[Tweak]>([])
+        let received = Locked<[Tweak]>([])
         let token = NotificationCenter.default.addObserver(forName: .tweakDidChange, object: manager, queue: nil) { note in
             let change = note.userInfo?[TweakManager.changeUserInfoKey] as? TweakChange
             let tweak = note.userInfo?[TweakManager.tweakUserInfoKey] as? Tweak
@@ -79,7 +80,7 @@ import Testing
     @Test func aProviderWideChangeHasNoKey() throws {
         let closure = ClosureTweakProvider(name: "lua") { _, _ in nil }
         let manager = TweakManager(providers: [closure])
-        let changes = Mutex<[TweakChange]>([])
+        let changes = Locked<[TweakChange]>([])
         let observation = manager.observe { change in changes.withLock { $0.append(change) } }
         closure.notifyChanged()
         let seen = changes.withLock { $0 }

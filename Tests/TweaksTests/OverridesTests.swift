@@ -1,9 +1,9 @@
 import Foundation
 import Preferences
-import Synchronization
 import Testing
 @testable import Tweaks
 import TestSupport
+import Locking
 
 @Suite struct OverridesTests {
     @Test func overridesAreKeyedByFeatureAndVariable() throws {
@@ -47,7 +47,7 @@ import TestSupport
         let overrides = OverridesTweakProvider(store: store)
         let defaults = EphemeralTweakProvider(name: "defaults", values: ["f": ["v": "default"]])
         let manager = TweakManager(providers: [overrides, defaults], cacheEnabled: true)
-        let changes = Mutex<[TweakChange]>([])
+        let changes = Locked<[TweakChange]>([])
         let observation = manager.observe { change in changes.withLock { $0.append(change) } }
 
         try manager.set("in A", feature: "f", variable: "v")

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Tweaks
+import Locking
 
 /// Providers, decryptors and observers that call back into the manager must never deadlock — with the
 /// cache on, where JustTweak's could.
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aProviderThatAsksTheManager() throws {
-        let box = Mutex<TweakManager?>(nil)
+        let box = Locked<TweakManager?>(nil)
         let derived = ClosureTweakProvider(name: "derived") { feature, variable in
             guard variable == "double" else { return nil }
             let manager = box.withLock { $0 }!
@@ -39,7 +39,7 @@ import Testing
     @Test func anObserverThatReadsAndWrites() throws {
         let overrides = EphemeralTweakProvider(name: "overrides")
         let manager = TweakManager(providers: [overrides], cacheEnabled: true)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let observation = manager.observe { [unowned manager] change in
             guard let key = change.key else { return }
             let value = manager.value(key.feature, key.variable, default: -1)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func aNotificationCenterObserverThatReads() throws {
         let manager = TweakManager(providers: [EphemeralTweakProvider()], cacheEnabled: true)
-        let seen = Mutex<[Int]>([])
+        let seen = Locked<[Int]>([])
         let token = NotificationCenter.default.addObserver(forName: .tweakDidChange, object: manager, queue: nil) {
             [unowned manager] _ in
             seen.withLock { $0.append(manager.value("f", "v", default: -1)) }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Tweaks
 import TestSupport
+import Locking
 
 /// The remote provider against a real HTTP server on 127.0.0.1.
 @Suite struct RemoteTweakProviderTests {
@@ -44,7 +44,7 @@ import TestSupport
         #expect(server.requests.map { $0.headers["if-none-match"] } == [nil, "\"v1\""])
 
         server.respond(Self.serving(Self.version2, etag: "\"v2\""))
-        let changes = Mutex<Int>(0)
+        let changes = Locked<Int>(0)
         let observation = manager.observe { _ in changes.withLock { $0 += 1 } }
         #expect(try await remote.refresh() == .updated)
         #expect(try manager.value("remote", "banner", as: String.self) == "v2")  // the cache was invalidated
@@ -227,8 +227,9 @@ import TestSupport
         while server.requests.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(server.requests.count == 1)
 
-        server.respond(Self.serving(Self.version1, etag: "\"v1\""))
         remote.close()
+        // The server answers the request that was out only now: the answer must be dropped.
+        server.respond(Self.serving(Self.version1, etag: "\"v1\""))
         #expect(remote.isClosed)
         await #expect {
             try await remote.refresh()

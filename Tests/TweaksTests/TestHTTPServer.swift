@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,12 +28,12 @@ final class TestHTTPServer: Sendable {
 
     let port: UInt16
     private let listener: Int32
-    private let handler: Mutex<@Sendable (Request) -> Response>
-    private let state = Mutex<(requests: [Request], hanging: [Int32])>(([], []))
+    private let handler: Locked<@Sendable (Request) -> Response>
+    private let state = Locked<(requests: [Request], hanging: [Int32])>(([], []))
     private let finished = DispatchSemaphore(value: 0)
 
     init(handler: @escaping @Sendable (Request) -> Response) throws {
-        self.handler = Mutex(handler)
+        self.handler = Locked(handler)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SetupError(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()

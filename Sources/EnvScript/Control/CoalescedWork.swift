@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Blocking work that many callers may ask for at once and that one run serves for all of them: a
 /// host told by seven busy processes that they wrote the stores needs to re-read them once, not seven
@@ -17,7 +17,7 @@ final class CoalescedWork: Sendable {
     }
 
     private let work: @Sendable () throws -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Work that `run()` carries out; it runs on the blocking queue (see ``BlockingWork``).
     init(_ work: @escaping @Sendable () throws -> Void) {

@@ -1,7 +1,7 @@
 import AppState
 import Containers
-import Synchronization
 import Tweaks
+import Locking
 
 /// The observers one `/v1/events` stream keeps on its host — a did-change hook, a tweak observer, a
 /// state observer and a keep-alive timer — and the stream of events they feed.
@@ -18,7 +18,7 @@ final class ControlEventSubscription: Sendable {
 
     /// The events, starting with ``ControlEvent/ready(_:)``.
     let events: AsyncStream<ControlEvent>
-    private let removal: Mutex<(@Sendable () -> Void)?>
+    private let removal: Locked<(@Sendable () -> Void)?>
     private let hostID: ObjectIdentifier
 
     /// Registers the observers on `host` and queues the `ready` event. Call under the host's lock.
@@ -59,7 +59,7 @@ final class ControlEventSubscription: Sendable {
             keepAlive.cancel()
             continuation.finish()
         }
-        removal = Mutex(remove)
+        removal = Locked(remove)
         ControlEventStreams.add(self, host: hostID)
         do {
             let epoch = try containers.epoch
@@ -94,7 +94,7 @@ private final class ReadyGate: Sendable {
     }
 
     private let continuation: AsyncStream<ControlEvent>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(_ continuation: AsyncStream<ControlEvent>.Continuation) {
         self.continuation = continuation
@@ -125,7 +125,7 @@ enum ControlEventStreams {
         weak var subscription: ControlEventSubscription?
     }
 
-    private static let open = Mutex<[ObjectIdentifier: [ObjectIdentifier: Weak]]>([:])
+    private static let open = Locked<[ObjectIdentifier: [ObjectIdentifier: Weak]]>([:])
 
     static func add(_ subscription: ControlEventSubscription, host: ObjectIdentifier) {
         open.withLock { $0[host, default: [:]][ObjectIdentifier(subscription)] = Weak(subscription: subscription) }

@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
+import Locking
 
 /// A host's attachment to its home: the control API served on a Unix domain socket in the home's
 /// bookkeeping folder (Hummingbird 2), and the record by which other processes find it.
@@ -47,7 +47,7 @@ final class HostAttachment: Sendable {
         var logger = Logger(label: "envscript.control")
         logger.logLevel = .critical // a cancelled connection at shutdown is not worth a message
         let ready = DispatchSemaphore(value: 0)
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let application = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath), serverName: "envscript"),

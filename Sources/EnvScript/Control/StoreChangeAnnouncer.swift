@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Tells the other hosts attached to the home that this process wrote the container's stores, so that
 /// a running application sees a flag set from the command line without waiting for its next switch.
@@ -10,7 +10,7 @@ import Synchronization
 final class StoreChangeAnnouncer: Sendable {
     private let participants: RemoteHostParticipants
     private let delay: DispatchTimeInterval
-    private let pending = Mutex(false)
+    private let pending = Locked(false)
     private let queue = DispatchQueue(label: "envscript.store-announcements")
 
     init(participants: RemoteHostParticipants, delay: DispatchTimeInterval = .milliseconds(50)) {
