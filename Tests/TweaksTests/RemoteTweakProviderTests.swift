@@ -204,7 +204,9 @@ import Locking
         defer { folder.remove() }
         let server = try TestHTTPServer { _ in .hang }
         defer { server.stop() }
-        let remote = RemoteTweakProvider(configuration: configuration(server, folder, timeout: 30))
+        // A timeout far longer than the test, so that however long the test's task waits for a thread
+        // (the whole suite shares two), the hanging request cannot end on its own meanwhile.
+        let remote = RemoteTweakProvider(configuration: configuration(server, folder, timeout: 600))
         remote.startRefreshing()
         #expect(await remote.waitUntilFetched(timeout: .milliseconds(200)) == false)
         server.respond(Self.serving(Self.version1, etag: "\"v1\""))
@@ -220,10 +222,11 @@ import Locking
         defer { folder.remove() }
         let server = try TestHTTPServer { _ in .hang }
         defer { server.stop() }
-        let config = configuration(server, folder)
+        // As above: the request out must not time out before the test closes the provider.
+        let config = configuration(server, folder, timeout: 600)
         let remote = RemoteTweakProvider(configuration: config)
         remote.startRefreshing()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while server.requests.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(server.requests.count == 1)
 
