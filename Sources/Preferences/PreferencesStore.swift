@@ -305,10 +305,7 @@ public final class PreferencesStore: Sendable {
     /// with the rest of its content.
     private func writeToTheFileLeft(_ pending: [[String]: PreferenceValue?]) throws {
         try coordinator.withLock(forLiveFile: fileURL, writing: true) { location in
-            guard !location.isLive else { return }
-            var merged = try readFile(location.url)
-            for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
-            try writeFile(merged, to: location.url)
+            if !location.isLive { _ = try merge(pending, into: location.url) }
         }
     }
 
@@ -318,11 +315,17 @@ public final class PreferencesStore: Sendable {
         _ pending: [[String]: PreferenceValue?]
     ) throws -> (merged: [String: PreferenceValue], isLive: Bool) {
         try coordinator.withLock(forLiveFile: fileURL, writing: !pending.isEmpty) { location in
-            var merged = try readFile(location.url)
-            for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
-            if !pending.isEmpty { try writeFile(merged, to: location.url) }
-            return (merged, location.isLive)
+            (try merge(pending, into: location.url), location.isLive)
         }
+    }
+
+    /// Reads the file at `url`, applies `pending`, writes the result when there was anything to apply
+    /// and returns it (under the coordinator's lock).
+    private func merge(_ pending: [[String]: PreferenceValue?], into url: URL) throws -> [String: PreferenceValue] {
+        var merged = try readFile(url)
+        for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
+        if !pending.isEmpty { try writeFile(merged, to: url) }
+        return merged
     }
 
     /// The per-key merge of ``flush()`` and ``synchronize()``.
