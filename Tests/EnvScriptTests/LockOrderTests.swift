@@ -68,6 +68,7 @@ import Testing
         let holdsTheHome = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         asker.containers.addWillChangeHook { _, _ in
+            holdsTheHome.signal() // once for this test, once for the attached host's thread
             holdsTheHome.signal()
             _ = release.wait(timeout: .now() + 60)
         }
@@ -92,8 +93,9 @@ import Testing
                 } catch { outcomes.append("attached: \(error)") }
             },
         ], timeout: .seconds(120))
-        holdsTheHome.wait()
-        holdsTheHome.signal() // for the attached host's thread
+        // Waited for on a thread of its own: blocking the test's task would hold a thread of the pool
+        // that the thread group's own task may need to start.
+        try await onAnotherThread { holdsTheHome.wait() }
         try await Task.sleep(for: .milliseconds(300)) // let that thread reach the home's lock
         release.signal()
         #expect(await finished)
