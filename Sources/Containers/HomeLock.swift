@@ -22,14 +22,6 @@ import Darwin
 /// the lock files with the rest of the bookkeeping; a process that was waiting then holds a lock on a
 /// removed file, notices that the path names another file (or none), and locks again.
 enum HomeLock {
-    /// Runs `body` holding the home's lock, waiting for it as long as needed and creating the
-    /// bookkeeping folder if needed.
-    static func holding<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result {
-        let descriptor = try acquire(layout.lock, layout: layout, waiting: true)!
-        defer { close(descriptor) } // closing the last descriptor releases the flock
-        return try body()
-    }
-
     /// Runs `body` holding the home's lock when no other process holds it now; returns `nil`, having
     /// run nothing, when one does.
     static func holdingIfFree<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result? {

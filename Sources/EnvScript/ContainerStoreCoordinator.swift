@@ -23,9 +23,6 @@ final class ContainerStoreCoordinator: StoreCoordinator {
         view.withLock { $0 = live }
     }
 
-    /// The container this process's stores read and write.
-    var viewedContainer: UUID? { view.withLock { $0 } }
-
     /// Sets the closure told after each access that may have written a store.
     func observeWrites(_ observer: (@Sendable () -> Void)?) {
         writeObserver.withLock { $0 = observer }
