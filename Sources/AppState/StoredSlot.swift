@@ -32,7 +32,11 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
         self.store = store
         self.changes = ChangePublisher(key: key, kind: .stored, applicationObservers: applicationObservers)
         // Every write to this key, by us or anyone else, and every reload reaches observers through the store.
+        // Whether anyone listens is checked on the lists themselves, before anything generic runs, so a
+        // change nobody observes costs two atomic loads.
+        let observers = changes.observers, applicationObservers = changes.applicationObservers
         let observation = store.observe(key: key) { [weak self] change in
+            guard !observers.isEmpty || !applicationObservers.isEmpty else { return }
             self?.storeDidChange(change)
         }
         storeObservation.withLock { $0 = observation }
@@ -116,7 +120,6 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     }
 
     private func storeDidChange(_ change: PreferenceChange) {
-        guard changes.hasObservers else { return }
         let reason: StateChangeReason = change.reason == .reload ? .reloaded : .changed
         guard let stored = change.newValue else {
             changes.publish(initialValue, reason: reason)

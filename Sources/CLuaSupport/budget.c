@@ -70,12 +70,8 @@ int esl_message_handler(lua_State *L) {
     return 1;
 }
 
-void esl_enter_outermost(lua_State *L) {
-    esl_runtime *rt = esl_runtime_of(L);
-    rt->instructions_left = rt->instruction_limit;
-    rt->instruction_exceeded = 0;
-    rt->memory_exceeded = 0;
-    if (rt->instruction_limit > 0 && lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
+void esl_ensure_budget_hook(lua_State *L) {
+    if (lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
 }
 
 int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults) {

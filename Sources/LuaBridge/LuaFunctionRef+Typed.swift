@@ -41,7 +41,7 @@ extension LuaFunctionRef {
     /// Pushes the message handler and the function, lets `pushArguments` push `argumentCount`
     /// values, calls protected and reads one result. The handler is addressed relative to the top,
     /// and the stack is restored by popping the result (or the error) and the handler.
-    @inlinable
+    @inlinable @inline(__always)
     func typedCall<Result: LuaReadable>(argumentCount: Int32, pushArguments: (LuaStackView) -> Void) throws -> Result {
         try checkUsable()
         core.enterCall()

@@ -75,12 +75,12 @@ final class LuaStateCore {
     // MARK: Calls
 
     /// Marks the start of a call into Lua; pair it with ``leaveCall()`` once the stack is restored.
-    @inlinable @inline(__always) func enterCall() { callDepth += 1 }
+    @inlinable @inline(__always) func enterCall() { callDepth &+= 1 }
 
     /// Marks the end of a call into Lua, closing the state if its owner went away meanwhile.
     @inlinable @inline(__always) func leaveCall() {
-        callDepth -= 1
-        if closesWhenIdle && callDepth == 0 { closeAfterLastCall() }
+        callDepth &-= 1
+        if _slowPath(closesWhenIdle) && callDepth == 0 { closeAfterLastCall() }
     }
 
     @usableFromInline func closeAfterLastCall() {

@@ -33,9 +33,8 @@ public final class PreferencesStore: Sendable {
         /// nil until loaded, and again after a failed reload, so nothing is served from a stale file.
         /// Every change of it advances ``generation``, under the same lock.
         var values: [String: PreferenceValue]?
-        /// What changed since the last flush, by path (a key, or a key and entries inside its
-        /// dictionary), with the new values (nil: removed).
-        var pending: [[String]: PreferenceValue?] = [:]
+        /// What changed since the last flush, key by key.
+        var pending = PendingChanges()
         /// Keys whose dictionaries merge entry by entry, with how many levels deep.
         var entryDepths: [String: Int] = [:]
     }
@@ -46,7 +45,7 @@ public final class PreferencesStore: Sendable {
     /// Serialises file reads and writes so two flushes never land out of order and a reload never
     /// interleaves with a flush.
     private let fileLock = Locked(())
-    private let observers = ObserverList<PreferenceChange>()
+    private let observers = StoreObservers()
     /// Takes the cross-process lock around every read and write of the file, and says where it is.
     public let coordinator: any StoreCoordinator
 
@@ -141,16 +140,17 @@ public final class PreferencesStore: Sendable {
     public func set(_ value: PreferenceValue?, forKey key: String) throws {
         var previous: PreferenceValue?
         while true {
-            try ensureLoaded()
-            // A reload may drop the cache between loading and locking; then load again.
+            // Until the first load (or after a reload dropped the cache) there is nothing to change:
+            // load, then try again.
             let found = state.withLock { state -> PreferenceValue?? in
                 guard state.values != nil else { return nil }
-                let old = state.values![key]
+                // One look-up of the key: the old value comes back from the write itself.
+                let old = if let value { state.values!.updateValue(value, forKey: key) }
+                          else { state.values!.removeValue(forKey: key) }
                 if old != value {
-                    state.values![key] = value
                     generationCounter.add(1, ordering: .releasing)
-                    PendingChanges.record(
-                        from: old, to: value, path: [key], depth: state.entryDepths[key] ?? 0, into: &state.pending)
+                    let depth = state.entryDepths.isEmpty ? 0 : state.entryDepths[key] ?? 0
+                    state.pending.record(key: key, from: old, to: value, depth: depth)
                 }
                 return .some(old)
             }
@@ -158,6 +158,7 @@ public final class PreferencesStore: Sendable {
                 previous = found
                 break
             }
+            try ensureLoaded()
         }
         guard previous != value else { return }
         if isSynchronous { try flush() }
@@ -203,9 +204,8 @@ public final class PreferencesStore: Sendable {
                     state.values = values
                     generationCounter.add(1, ordering: .releasing)
                     for key in Set(before.keys).union(values.keys) where before[key] != values[key] {
-                        PendingChanges.record(
-                            from: before[key], to: values[key], path: [key], depth: state.entryDepths[key] ?? 0,
-                            into: &state.pending)
+                        state.pending.record(
+                            key: key, from: before[key], to: values[key], depth: state.entryDepths[key] ?? 0)
                     }
                 }
                 after = values
@@ -276,7 +276,7 @@ public final class PreferencesStore: Sendable {
                             unwritten = error
                         }
                     }
-                    state.pending = [:]
+                    state.pending = PendingChanges()
                     coordinator.followLiveFile()
                     let new = try coordinator.withLock(forLiveFile: fileURL, writing: false) { location in
                         try readFile(location.url)
@@ -291,7 +291,7 @@ public final class PreferencesStore: Sendable {
         } catch {
             state.withLock { state in
                 state.values = nil
-                state.pending = [:]
+                state.pending = PendingChanges()
                 generationCounter.add(1, ordering: .releasing)
             }
             throw error
@@ -303,7 +303,7 @@ public final class PreferencesStore: Sendable {
     /// Merges `pending` into the file it was read from when a switch moved that file away; when the
     /// file read is still the live one (its container was emptied in place: a clean), the changes go
     /// with the rest of its content.
-    private func writeToTheFileLeft(_ pending: [[String]: PreferenceValue?]) throws {
+    private func writeToTheFileLeft(_ pending: PendingChanges) throws {
         try coordinator.withLock(forLiveFile: fileURL, writing: true) { location in
             if !location.isLive { _ = try merge(pending, into: location.url) }
         }
@@ -312,7 +312,7 @@ public final class PreferencesStore: Sendable {
     /// Merges `pending` into the file the coordinator names now, writing it when there is anything to
     /// merge (the caller holds the file lock); returns the file's values and whether it is the live one.
     private func merge(
-        _ pending: [[String]: PreferenceValue?]
+        _ pending: PendingChanges
     ) throws -> (merged: [String: PreferenceValue], isLive: Bool) {
         try coordinator.withLock(forLiveFile: fileURL, writing: !pending.isEmpty) { location in
             (try merge(pending, into: location.url), location.isLive)
@@ -321,9 +321,9 @@ public final class PreferencesStore: Sendable {
 
     /// Reads the file at `url`, applies `pending`, writes the result when there was anything to apply
     /// and returns it (under the coordinator's lock).
-    private func merge(_ pending: [[String]: PreferenceValue?], into url: URL) throws -> [String: PreferenceValue] {
+    private func merge(_ pending: PendingChanges, into url: URL) throws -> [String: PreferenceValue] {
         var merged = try readFile(url)
-        for (path, value) in pending { PendingChanges.apply(value, at: path[...], to: &merged) }
+        pending.apply(to: &merged)
         if !pending.isEmpty { try writeFile(merged, to: url) }
         return merged
     }
@@ -336,12 +336,10 @@ public final class PreferencesStore: Sendable {
             let (merged, isLive) = try merge(pending)
             return state.withLock { state in
                 // Keys changed again while the file was written stay pending, with their newer values.
-                for (key, value) in pending where state.pending[key] == value {
-                    state.pending.removeValue(forKey: key)
-                }
+                state.pending.removeWritten(pending)
                 guard isLive, let old = state.values else { return nil }
                 var new = merged
-                for (path, value) in state.pending { PendingChanges.apply(value, at: path[...], to: &new) }
+                state.pending.apply(to: &new)
                 state.values = new
                 generationCounter.add(1, ordering: .releasing)
                 return (old, new)
@@ -367,9 +365,7 @@ public final class PreferencesStore: Sendable {
     public func observe(
         key: String? = nil, _ handler: @escaping @Sendable (PreferenceChange) -> Void
     ) -> PreferencesObservation {
-        observers.add { change in
-            if key == nil || change.key == key { handler(change) }
-        }
+        observers.add(key: key, handler)
     }
 
     // MARK: Private

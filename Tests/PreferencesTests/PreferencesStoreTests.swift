@@ -298,3 +298,57 @@ import Locking
         #expect(count.load(ordering: .relaxed) == 1)
     }
 }
+
+/// Observers of one key and of every key, kept apart by the store.
+@Suite struct KeyedObserverTests {
+    @Test func eachObserverHearsOnlyItsKeyAndAnObserverOfEveryKeyHearsAll() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let heard = Locked<[String]>([])
+        let observations = ["a", "b", "c"].map { (key: String) in
+            store.observe(key: key) { change in heard.withLock { $0.append("\(key):\(change.key)") } }
+        }
+        let everyKey = store.observe { change in heard.withLock { $0.append("*:\(change.key)") } }
+        try store.set(1, forKey: "a")
+        try store.set(1, forKey: "c")
+        try store.set(1, forKey: "unobserved")
+        #expect(heard.withLock { $0 } == ["a:a", "*:a", "c:c", "*:c", "*:unobserved"])
+        _ = (observations, everyKey)
+    }
+
+    @Test func cancellingOneObserverOfAKeyLeavesTheOthers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let heard = Locked<[String]>([])
+        let first = store.observe(key: "k") { _ in heard.withLock { $0.append("first") } }
+        let second = store.observe(key: "k") { _ in heard.withLock { $0.append("second") } }
+        first.cancel()
+        try store.set(1, forKey: "k")
+        second.cancel()
+        try store.set(2, forKey: "k")
+        let third = store.observe(key: "k") { _ in heard.withLock { $0.append("third") } }
+        try store.set(3, forKey: "k")
+        #expect(heard.withLock { $0 } == ["second", "third"])
+        _ = third
+    }
+
+    @Test func anObserverMayEndAnotherObservationOfTheSameStore() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let other = Locked<PreferencesObservation?>(store.observe(key: "k") { _ in })
+        let observation = store.observe(key: "k") { _ in
+            let ending = other.withLock { observation in
+                defer { observation = nil }
+                return observation
+            }
+            ending?.cancel()
+        }
+        try store.set(1, forKey: "k")
+        try store.set(2, forKey: "k")
+        #expect(other.withLock { $0 == nil })
+        _ = observation
+    }
+}

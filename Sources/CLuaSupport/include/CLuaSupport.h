@@ -80,8 +80,17 @@ int esl_limit_exceeded(lua_State *L);
 
 /* The message handler of every call from Swift: adds a traceback to the message. */
 int esl_message_handler(lua_State *L);
-/* Starts an outermost call into Lua: a fresh instruction budget, limit flags cleared. */
-void esl_enter_outermost(lua_State *L);
+/* Makes sure the count hook that spends the instruction budget is installed on `L`. */
+void esl_ensure_budget_hook(lua_State *L);
+/* Starts an outermost call into Lua: a fresh instruction budget, limit flags cleared. Inline: it runs
+   on every call from Swift. */
+static inline void esl_enter_outermost(lua_State *L) {
+    esl_runtime *rt = esl_runtime_of(L);
+    rt->instructions_left = rt->instruction_limit;
+    rt->instruction_exceeded = 0;
+    rt->memory_exceeded = 0;
+    if (rt->instruction_limit > 0) esl_ensure_budget_hook(L);
+}
 /* Turns a call that returned after a script's pcall swallowed a limit error into that error: drops
    the results (those above `msgh` when it is an absolute index, else the last `nresults`) and pushes
    the message. Returns the status to report. */
