@@ -1,3 +1,4 @@
+#if ENVSCRIPT_PTHREAD_LOCKS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,15 +6,24 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#else
+import Synchronization
+#endif
 
 /// A value that threads share, reached only while holding its lock: `Synchronization.Mutex`'s shape
-/// over a `pthread_mutex_t`.
+/// in a class, so it can be shared by reference and stored anywhere.
 ///
-/// Why not `Mutex` itself: on Linux it locks through raw `futex` calls, which ThreadSanitizer does not
-/// see, so every access it protects is reported as a race and a real race drowns among them.
-/// `pthread_mutex_lock` is intercepted, so `swift test --sanitize=thread` reports only real races. An
-/// uncontended lock and unlock costs about as much as `Mutex`'s.
+/// Two builds of the same lock:
+/// - normally it is a `Mutex`, whose uncontended lock and unlock are inlined atomic operations;
+/// - built with `-DENVSCRIPT_PTHREAD_LOCKS` (as `scripts/test-threads` builds for ThreadSanitizer) it
+///   is a `pthread_mutex_t`. On Linux `Mutex` locks through raw `futex` calls that ThreadSanitizer does
+///   not see, so every access it protects would be reported as a race and a real race would drown
+///   among them; `pthread_mutex_lock` is intercepted, so the sanitizer reports only real races.
+///
+/// Both give the same guarantees: mutual exclusion, and every change made under the lock visible to
+/// the next holder.
 public final class Locked<Value>: @unchecked Sendable {
+#if ENVSCRIPT_PTHREAD_LOCKS
     // Both live out of line: the value is reached through a pointer, so an empty value (a lock that
     // guards only a section, `Locked(())`) never shares an address with the mutex, which
     // ThreadSanitizer would take for a race.
@@ -43,4 +53,29 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&storage.pointee)
     }
+#else
+    // The mutex guards a value of its own kept out of line: `Mutex.withLock` asks for a `sending`
+    // result, which a lock shared by reference cannot promise for every caller's closure.
+    @usableFromInline let mutex = Mutex<Void>(())
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
+
+    /// A lock holding `value`.
+    public init(_ value: Value) {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: value)
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    /// Runs `body` with the value, holding the lock. `body` must not take this lock again.
+    @inlinable
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        mutex._unsafeLock()
+        defer { mutex._unsafeUnlock() }
+        return try body(&storage.pointee)
+    }
+#endif
 }

@@ -5,11 +5,25 @@ extension TweakManager {
     ///
     /// - Throws: the errors of ``lookup(feature:variable:)``, or
     ///   ``TweakError/typeMismatch(feature:variable:expected:found:source:)``.
+    ///
+    /// Inlinable, so the conversion is specialised for `T` where it is called: a cached read then costs
+    /// the cache's look-up and nothing generic.
+    @inlinable
     public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {
         if let value = T(tweakValue: try resolvedValue(feature: feature, variable: variable)) { return value }
-        let tweak = try lookup(feature: feature, variable: variable).tweak
-        throw TweakError.typeMismatch(
-            feature: feature, variable: variable, expected: T.tweakTypeName, found: tweak.value, source: tweak.source)
+        throw typeMismatch(feature: feature, variable: variable, expected: T.tweakTypeName)
+    }
+
+    /// The error of a typed read whose flag holds another type (or the error of looking it up again).
+    @usableFromInline
+    func typeMismatch(feature: String, variable: String, expected: String) -> any Error {
+        do {
+            let tweak = try lookup(feature: feature, variable: variable).tweak
+            return TweakError.typeMismatch(
+                feature: feature, variable: variable, expected: expected, found: tweak.value, source: tweak.source)
+        } catch {
+            return error
+        }
     }
 
     /// The value of the tweak as `T`, or `defaultValue` when it is missing, of another type, or cannot be

@@ -187,6 +187,7 @@ public final class TweakManager: Sendable {
     }
 
     /// The value in effect, straight from the cache when it has it: the path of the typed accessors.
+    @usableFromInline
     func resolvedValue(feature: String, variable: String) throws -> TweakValue {
         let key = TweakKey(feature: feature, variable: variable)
         if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.lookup.tweak.value }
