@@ -7,7 +7,7 @@ import Glibc
 
 /// A built binary running in the background while the test goes on: for processes that share a home
 /// at the same moment, and for signals.
-final class BackgroundProcess {
+final class BackgroundProcess: @unchecked Sendable {
     let process = Process()
     private let outputURL: URL
     private let errorURL: URL

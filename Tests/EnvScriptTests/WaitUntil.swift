@@ -17,9 +17,3 @@ func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: ()
     return true
 }
 
-/// Runs `body` on a thread of its own — not one of Swift's cooperative pool — and returns its result.
-func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}

@@ -1,0 +1,81 @@
+import Dispatch
+import Hummingbird
+import Logging
+import Locking
+import ServiceLifecycle
+
+/// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and
+/// ``stop()`` shuts it down gracefully and returns once it has stopped.
+///
+/// The server's tasks run on a NIO event loop (``EventLoopTaskExecutor``), never on Swift's cooperative
+/// pool, so starting and stopping it from a thread of that pool (a test, an async app) cannot starve it.
+/// Used for a host's control socket and for the control panel.
+public final class BackgroundServer: Sendable {
+    /// The TCP port the server listens on; nil for a Unix domain socket.
+    public let port: Int?
+    private let services: ServiceGroup
+    private let server: Task<Void, Never>
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Where the servers' tasks run, off Swift's cooperative pool.
+    private static let executor = EventLoopTaskExecutor()
+
+    /// Starts serving `router` on `address` and returns once the server listens.
+    ///
+    /// - Throws: ``BackgroundServerError`` when the address cannot be bound.
+    public init<Context: RequestContext>(
+        router: Router<Context>, address: BindAddress, serverName: String
+    ) throws(BackgroundServerError) where Context.Source == ApplicationRequestContextSource {
+        var logger = Logger(label: "envscript.server")
+        logger.logLevel = .critical // a cancelled connection at shutdown is not worth a message
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Locked<(any Error)?>(nil)
+        let boundPort = Locked<Int?>(nil)
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: address, serverName: serverName),
+            onServerRunning: { channel in
+                boundPort.withLock { $0 = channel.localAddress?.port }
+                ready.signal()
+            },
+            logger: logger)
+        let stopped = stopped
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        self.services = services
+        server = Task(executorPreference: Self.executor) {
+            do {
+                try await services.run()
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            ready.signal()
+            stopped.signal()
+        }
+        ready.wait()
+        port = boundPort.withLock { $0 }
+        if let error = failure.withLock({ $0 }) {
+            throw BackgroundServerError(address: "\(address)", reason: "\(error)")
+        }
+    }
+
+    /// Stops serving: connections made meanwhile are finished, then the server stops. Waits up to five
+    /// seconds for that, then cancels what is left.
+    public func stop() {
+        let services = services
+        Task(executorPreference: Self.executor) { await services.triggerGracefulShutdown() }
+        if stopped.wait(timeout: .now() + 5) == .timedOut {
+            server.cancel()
+            _ = stopped.wait(timeout: .now() + 5)
+        }
+    }
+}
+
+/// A server that could not start listening.
+public struct BackgroundServerError: Error, CustomStringConvertible {
+    /// The address it was to listen on.
+    public let address: String
+    /// Why it could not.
+    public let reason: String
+
+    public var description: String { "cannot listen on \(address): \(reason)" }
+}

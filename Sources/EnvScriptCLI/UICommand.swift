@@ -1,0 +1,72 @@
+import ArgumentParser
+import EnvScript
+import EnvScriptPanel
+import Foundation
+
+/// `envscript ui`: serves the control panel of a home until interrupted.
+struct UICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ui",
+        abstract: "Serve the control panel of a home: its containers, flags and state in a browser.",
+        discussion: """
+            Prints the address to open, with its access token, and serves until interrupted (Ctrl-C). \
+            The panel listens on 127.0.0.1 only, unless --bind names another address; every request \
+            must carry the token, and requests from other sites are refused. The command attaches to \
+            the home, so switches made from the panel take every running host of the home along.
+
+            Exit status: 0 stopped by an interrupt; 1 the panel could not start; 2 usage errors.
+            """)
+
+    @OptionGroup var runtime: RuntimeOptions
+
+    @Option(help: ArgumentHelp("The TCP port to listen on (0: any free port).", valueName: "port"))
+    var port: Int = 0
+
+    @Option(name: .customLong("bind"), help: ArgumentHelp(
+        "Listen on this address instead of 127.0.0.1. Anyone who reaches it with the token can change the home.",
+        valueName: "address"))
+    var bindAddress: String = "127.0.0.1"
+
+    @Flag(help: "Open the panel in the default browser (xdg-open).")
+    var open = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535, got \(port)")
+        }
+        if bindAddress.isEmpty { throw ValidationError("--bind needs an address, such as 127.0.0.1") }
+    }
+
+    func run() throws {
+        let home = runtime.configuredHome
+        let host = try runtime.openHost(home: home, scripts: [], writesApplicationData: true, attaches: true)
+        defer { host.close() }
+        let panel: PanelServer
+        do {
+            panel = try host.servePanel(port: port, bindHost: bindAddress)
+        } catch {
+            throw CommandFailure(message: "\(error)", status: ExitStatus.failure)
+        }
+        defer { panel.stop() }
+        if !["127.0.0.1", "localhost", "::1"].contains(bindAddress) {
+            printError("warning: the panel listens on \(bindAddress), not only on this machine: anyone who reaches it with the token can change the home")
+        }
+        print("EnvScript panel of \(home.path)")
+        print("Open \(panel.url.absoluteString)")
+        print("Stop with Ctrl-C.")
+        flushStandardOutput()
+        if open { openInBrowser(panel.url) }
+        InterruptSignal.wait()
+    }
+
+    private func openInBrowser(_ url: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url.absoluteString]
+        do {
+            try process.run()
+        } catch {
+            printError("warning: could not open a browser (\(error)); open the address above yourself")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Who may use a panel: the addresses it answers to and the token every request must carry.
+///
+/// A request is let in only when
+/// - its `Host` is one of ``allowedAuthorities`` (a page served from elsewhere under a name that
+///   resolves to 127.0.0.1 — DNS rebinding — is refused);
+/// - its `Origin`, when it has one, is one of the panel's own (no cross-site request);
+/// - it carries the token: in the panel's cookie, as `Authorization: Bearer <token>`, or (the page
+///   only) as `?token=` in the address printed at start, which sets the cookie;
+/// - and, when the cookie is what lets it in and it changes something, it names its `Origin`, which
+///   browsers always send with such requests (so a form posted from another site cannot use the cookie).
+public struct PanelAccess: Sendable {
+    /// The random secret of this panel: 32 bytes, hex.
+    public let token: String
+    /// `host:port` values accepted in the `Host` header.
+    public let allowedAuthorities: Set<String>
+
+    /// The cookie that carries the token after the first visit.
+    static let cookieName = "envscript_panel"
+
+    /// Access for a panel listening on `port` of `bindHost`, with a new random token.
+    init(bindHost: String, port: Int) {
+        var generator = SystemRandomNumberGenerator()
+        token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        var authorities: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
+        let host = bindHost.contains(":") && !bindHost.hasPrefix("[") ? "[\(bindHost)]" : bindHost
+        if !Self.isWildcard(bindHost) { authorities.insert("\(host):\(port)") }
+        allowedAuthorities = authorities
+    }
+
+    /// Whether `candidate` is the token, compared in time that does not depend on where they differ.
+    func isToken(_ candidate: Substring?) -> Bool {
+        guard let candidate else { return false }
+        let expected = Array(token.utf8), given = Array(candidate.utf8)
+        guard expected.count == given.count else { return false }
+        var difference: UInt8 = 0
+        for index in expected.indices { difference |= expected[index] ^ given[index] }
+        return difference == 0
+    }
+
+    /// Whether `origin` (`scheme://host:port`) is the panel's own.
+    func isOwnOrigin(_ origin: String) -> Bool {
+        guard origin.hasPrefix("http://") else { return false }
+        return allowedAuthorities.contains(String(origin.dropFirst("http://".count)))
+    }
+
+    static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
+}

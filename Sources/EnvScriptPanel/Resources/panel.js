@@ -1,0 +1,334 @@
+// The EnvScript control panel: plain JavaScript over the host's control API (/v1), kept live by its
+// event stream. Every request goes to the same origin, which holds the access cookie.
+'use strict';
+
+const pages = ['containers', 'flags', 'state'];
+const loaders = { containers: loadContainers, flags: loadFlags, state: loadState };
+
+// MARK: Helpers
+
+/** Calls the control API; throws an Error carrying the API's own message on failure. */
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+  if (!response.ok) {
+    throw new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+/** Makes an element with attributes (on* keys become listeners) and children. */
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else if (value === true) node.setAttribute(name, '');
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === undefined || child === null) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function show(id, text) { document.getElementById(id).textContent = text || ''; }
+function segment(text) { return encodeURIComponent(text); }
+function formatDate(text) { return text ? new Date(text).toLocaleString() : '—'; }
+
+function currentPage() {
+  const name = location.hash.slice(1);
+  return pages.includes(name) ? name : 'containers';
+}
+
+function showPage() {
+  const name = currentPage();
+  for (const page of pages) {
+    document.getElementById(`page-${page}`).hidden = page !== name;
+    const link = document.getElementById(`nav-${page}`);
+    if (page === name) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
+  }
+  loaders[name]();
+}
+
+// MARK: Containers
+
+let rowAction = null;
+
+async function loadContainers() {
+  try {
+    const { containers } = await api('GET', '/v1/containers');
+    renderContainers(containers);
+  } catch (error) {
+    show('containers-message', error.message);
+  }
+}
+
+function renderContainers(containers) {
+  const body = document.querySelector('#containers-table tbody');
+  body.replaceChildren(...containers.map((container) => {
+    const name = container.name;
+    const action = (label, handler, disabled) =>
+      element('button', { type: 'button', 'aria-label': `${label} ${name}`, 'data-action': label.toLowerCase(), disabled, onclick: handler }, label);
+    return element('tr', { class: container.is_active ? 'active' : undefined, 'data-name': name, 'data-active': container.is_active ? 'true' : 'false' },
+      element('td', {}, name, container.is_active ? element('span', { class: 'visually-hidden' }, ' (active)') : null),
+      element('td', {}, container.description || ''),
+      element('td', {}, formatDate(container.created_at)),
+      element('td', {}, formatDate(container.last_activated_at)),
+      element('td', {}, container.activated_count),
+      element('td', {},
+        action('Activate', () => activate(container), container.is_active),
+        action('Clone', () => openRowForm('clone', container)),
+        action('Rename', () => openRowForm('rename', container), container.is_default),
+        action('Describe', () => openRowForm('describe', container)),
+        action('Clean', () => clean(container)),
+        action('Delete', () => remove(container), container.is_default || container.is_active)));
+  }));
+}
+
+async function containerChange(work) {
+  show('containers-message', '');
+  try {
+    await work();
+  } catch (error) {
+    show('containers-message', error.message);
+  }
+  await loadContainers();
+}
+
+function activate(container) {
+  return containerChange(() => api('POST', `/v1/containers/${segment(container.uuid)}/activate`));
+}
+
+function clean(container) {
+  if (!confirm(`Clean ${container.name}? Everything stored in it is erased.`)) return;
+  return containerChange(() => api('POST', `/v1/containers/${segment(container.uuid)}/clean`));
+}
+
+function remove(container) {
+  if (!confirm(`Delete ${container.name}? It cannot be undone.`)) return;
+  return containerChange(() => api('DELETE', `/v1/containers/${segment(container.uuid)}`));
+}
+
+function openRowForm(kind, container) {
+  rowAction = { kind, container };
+  const labels = { clone: `Name of the copy of ${container.name}`, rename: `New name of ${container.name}`, describe: `Description of ${container.name}` };
+  show('row-form-label', labels[kind]);
+  show('row-form-error', '');
+  const input = document.getElementById('row-form-input');
+  input.value = kind === 'describe' ? (container.description || '') : '';
+  document.getElementById('row-form').hidden = false;
+  input.focus();
+}
+
+function closeRowForm() {
+  rowAction = null;
+  document.getElementById('row-form').hidden = true;
+}
+
+async function submitRowForm(event) {
+  event.preventDefault();
+  if (!rowAction) return;
+  const { kind, container } = rowAction;
+  const value = document.getElementById('row-form-input').value;
+  const path = `/v1/containers/${segment(container.uuid)}`;
+  try {
+    if (kind === 'clone') await api('POST', `${path}/clone`, { name: value });
+    if (kind === 'rename') await api('PATCH', path, { name: value });
+    if (kind === 'describe') await api('PATCH', path, { description: value });
+    closeRowForm();
+    await loadContainers();
+  } catch (error) {
+    show('row-form-error', error.message);
+  }
+}
+
+async function submitCreate(event) {
+  event.preventDefault();
+  const name = document.getElementById('create-name');
+  const description = document.getElementById('create-description');
+  show('create-error', '');
+  try {
+    const body = { name: name.value };
+    if (description.value) body.description = description.value;
+    await api('POST', '/v1/containers', body);
+    name.value = '';
+    description.value = '';
+    await loadContainers();
+  } catch (error) {
+    show('create-error', error.message);
+  }
+}
+
+// MARK: Flags
+
+let flags = { tweaks: [], overrides: new Map(), failures: [] };
+
+async function loadFlags() {
+  try {
+    const [list, overrides] = await Promise.all([api('GET', '/v1/tweaks'), api('GET', '/v1/tweaks/overrides')]);
+    flags = {
+      tweaks: list.tweaks,
+      failures: list.failures,
+      overrides: new Map(overrides.overrides.map((tweak) => [`${tweak.feature}/${tweak.variable}`, tweak])),
+    };
+    show('flags-message', list.failures.map((failure) => `${failure.provider}: ${failure.message || failure.reason}`).join('; '));
+    renderFlags();
+  } catch (error) {
+    show('flags-message', error.message);
+  }
+}
+
+function renderFlags() {
+  const query = document.getElementById('flag-search').value.trim().toLowerCase();
+  const matching = flags.tweaks.filter((tweak) =>
+    !query || `${tweak.feature} ${tweak.variable} ${tweak.title || ''} ${tweak.group || ''}`.toLowerCase().includes(query));
+  const features = [...new Set(matching.map((tweak) => tweak.feature))];
+  document.getElementById('flag-groups').replaceChildren(...features.map((feature) =>
+    element('section', { class: 'flag-group', 'data-feature': feature, 'aria-label': `Feature ${feature}` },
+      element('h3', {}, feature),
+      ...matching.filter((tweak) => tweak.feature === feature).map(renderFlag))));
+  const sources = [...new Set(flags.tweaks.map((tweak) => tweak.source))];
+  document.getElementById('provider-stack').replaceChildren(...sources.map((source) => element('li', {}, source)));
+}
+
+function renderFlag(tweak) {
+  const key = `${tweak.feature}/${tweak.variable}`;
+  const override = flags.overrides.get(key);
+  const id = `flag-${tweak.feature}-${tweak.variable}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  const error = element('span', { class: 'field-error', role: 'alert', id: `${id}-error` });
+  const details = element('div', { class: 'details', id: `${id}-details`, hidden: true });
+  let editor;
+  if (tweak.encrypted) {
+    editor = element('span', {}, '(sealed: cannot be decrypted)');
+  } else if (typeof tweak.value === 'boolean') {
+    editor = element('input', {
+      type: 'checkbox', role: 'switch', id, checked: tweak.value, 'aria-label': `${tweak.feature} ${tweak.variable}`,
+      onchange: (event) => setOverride(tweak, event.target.checked, error),
+    });
+  } else {
+    const input = element('input', {
+      id, value: String(tweak.value), type: 'text',
+      inputmode: typeof tweak.value === 'number' ? 'decimal' : undefined, 'aria-label': `${tweak.feature} ${tweak.variable}`,
+    });
+    const form = element('form', {
+      class: 'inline-form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const value = parseValue(tweak.value, input.value);
+        if (value.error) { error.textContent = value.error; return; }
+        setOverride(tweak, value.value, error);
+      },
+    }, input, element('button', { type: 'submit', 'aria-label': `Override ${tweak.feature} ${tweak.variable}` }, 'Override'));
+    editor = form;
+  }
+  return element('div', { class: 'flag', 'data-key': key, 'data-overridden': override ? 'true' : 'false' },
+    element('label', { for: id }, tweak.title || tweak.variable),
+    element('div', {}, editor, ' ',
+      element('span', { class: 'source' }, `from ${tweak.source}`), ' ',
+      override ? element('span', { class: 'overridden' }, 'overridden') : null, error),
+    element('div', {},
+      element('button', { type: 'button', 'aria-label': `Why ${tweak.feature} ${tweak.variable}`, onclick: () => explain(tweak, details) }, 'Why?'),
+      override ? element('button', {
+        type: 'button', 'aria-label': `Remove override of ${tweak.feature} ${tweak.variable}`,
+        onclick: () => removeOverride(tweak, override, error),
+      }, 'Remove override') : null),
+    details);
+}
+
+/** The typed value of `text` for a flag whose value is `current`, or the reason it is not one. */
+function parseValue(current, text) {
+  if (typeof current !== 'number') return { value: text };
+  const trimmed = text.trim();
+  if (!/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) {
+    return { error: `'${text}' is not a number: this flag holds a number` };
+  }
+  return { value: Number(trimmed) };
+}
+
+async function setOverride(tweak, value, error) {
+  error.textContent = '';
+  try {
+    await api('PUT', `/v1/tweaks/${segment(tweak.feature)}/${segment(tweak.variable)}`, { value });
+    await loadFlags();
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
+}
+
+async function removeOverride(tweak, override, error) {
+  try {
+    await api('DELETE', `/v1/tweaks/${segment(tweak.feature)}/${segment(tweak.variable)}?provider=${segment(override.source)}`);
+    await loadFlags();
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
+}
+
+async function explain(tweak, details) {
+  try {
+    const lookup = await api('GET', `/v1/tweaks/${segment(tweak.feature)}/${segment(tweak.variable)}`);
+    const passed = lookup.misses.map((miss) => `${miss.provider}: ${miss.message || 'does not have it'}`);
+    details.textContent = `Answered by ${lookup.source}.` + (passed.length ? ` Passed above it: ${passed.join('; ')}.` : ' No provider above it.');
+  } catch (error) {
+    details.textContent = error.message;
+  }
+  details.hidden = false;
+}
+
+async function removeAllOverrides() {
+  if (!confirm('Remove every override of the active container?')) return;
+  try {
+    await api('DELETE', '/v1/tweaks/overrides');
+  } catch (error) {
+    show('flags-message', error.message);
+  }
+  await loadFlags();
+}
+
+// MARK: State
+
+async function loadState() {
+  try {
+    const { state } = await api('GET', '/v1/state');
+    document.querySelector('#state-table tbody').replaceChildren(...state.map((entry) =>
+      element('tr', { 'data-key': entry.key },
+        element('td', {}, entry.key),
+        element('td', {}, entry.kind),
+        element('td', {}, entry.error ? `(${entry.error})` : entry.kind === 'secure' ? '••••••' : JSON.stringify(entry.value)))));
+    show('state-message', '');
+  } catch (error) {
+    show('state-message', error.message);
+  }
+}
+
+// MARK: Live updates
+
+function connectEvents() {
+  const live = document.getElementById('live');
+  const source = new EventSource('/v1/events');
+  source.addEventListener('ready', () => { live.textContent = 'live'; });
+  source.addEventListener('container', () => { loaders[currentPage()](); });
+  source.addEventListener('tweak', () => { if (currentPage() === 'flags') loadFlags(); });
+  source.addEventListener('state', () => { if (currentPage() === 'state') loadState(); });
+  source.onerror = () => { live.textContent = 'reconnecting…'; };
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  document.getElementById('create-form').addEventListener('submit', submitCreate);
+  document.getElementById('row-form').addEventListener('submit', submitRowForm);
+  document.getElementById('row-form-cancel').addEventListener('click', closeRowForm);
+  document.getElementById('flag-search').addEventListener('input', renderFlags);
+  document.getElementById('remove-all-overrides').addEventListener('click', removeAllOverrides);
+  window.addEventListener('hashchange', showPage);
+  showPage();
+  connectEvents();
+});
