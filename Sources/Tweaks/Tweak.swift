@@ -15,7 +15,13 @@ public struct Tweak: Sendable, Hashable {
     /// The name of the provider that supplied it; ``TweakManager`` sets it, so it is always the provider's name.
     public var source: String
     /// True while ``value`` is still encrypted (`"Encrypted": true`); the manager decrypts before returning it.
-    public var isEncrypted: Bool
+    /// Setting it sets ``isSealed`` to the same: a value stored in the clear is no secret.
+    public var isEncrypted: Bool {
+        didSet { isSealed = isEncrypted }
+    }
+    /// True when the provider holds the value sealed, whether or not it has been decrypted since: a
+    /// secret, which displays should mask until asked to reveal it.
+    public var isSealed: Bool
     /// The property name for generated accessors (`"GeneratedPropertyName"`).
     public var generatedPropertyName: String?
 
@@ -32,6 +38,7 @@ public struct Tweak: Sendable, Hashable {
         self.group = group
         self.source = source
         self.isEncrypted = isEncrypted
+        self.isSealed = isEncrypted
         self.generatedPropertyName = generatedPropertyName
     }
 

@@ -253,6 +253,7 @@ public final class TweakManager: Sendable {
                 feature: tweak.feature, variable: tweak.variable, source: tweak.source, underlying: error)
         }
         plain.isEncrypted = false
+        plain.isSealed = true
         return plain
     }
 

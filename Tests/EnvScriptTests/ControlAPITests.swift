@@ -93,6 +93,17 @@ import Testing
         }
     }
 
+    @Test func theProviderStackIsListedHighestPriorityFirst() async throws {
+        try await ControlAPIFixture.with { api in
+            let providers = try await api.send("GET", "/v1/tweaks/providers").json()["providers"]?.array ?? []
+            #expect(providers.map { $0["name"]?.string } == api.host.tweaks.providers.map(\.name))
+            #expect(providers.map { $0["name"]?.string } == ["overrides", "shipped"])
+            #expect(providers.map { $0["kind"]?.string } == ["overrides", "other"])
+            #expect(providers.map { $0["writable"]?.bool } == [true, false])
+            #expect(providers.allSatisfy { $0["status"] == nil })
+        }
+    }
+
     @Test func aTweakSetThroughTheAPIComesFromTheOverrides() async throws {
         try await ControlAPIFixture.with { api in
             let shipped = try await api.send("GET", "/v1/tweaks/checkout/button_color").json()

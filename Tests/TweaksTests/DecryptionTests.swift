@@ -11,7 +11,17 @@ import TestSupport
         let lookup = try manager.lookup(feature: "general", variable: "encrypted_answer_to_the_universe")
         #expect(lookup.value == 24)
         #expect(!lookup.tweak.isEncrypted)
+        #expect(lookup.tweak.isSealed, "decrypted, it is still a secret to mask")
+        #expect(manager.list().tweaks.first { $0.variable == "encrypted_answer_to_the_universe" }?.isSealed == true)
         #expect(lookup.tweak.title == "Encrypted definitive answer")
+    }
+
+    @Test func aValueStoredInTheClearIsNoSecret() throws {
+        let provider = EphemeralTweakProvider(name: "low", values: [:])
+        provider.set(Tweak(feature: "f", variable: "v", value: "sealed", isEncrypted: true))
+        #expect(try provider.tweak(feature: "f", variable: "v")?.isSealed == true)
+        try provider.set("plain", feature: "f", variable: "v")
+        #expect(try provider.tweak(feature: "f", variable: "v")?.isSealed == false)
     }
 
     @Test func anEncryptedValueWithoutADecryptorIsAClearError() throws {

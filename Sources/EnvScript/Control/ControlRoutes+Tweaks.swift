@@ -4,11 +4,19 @@ import Tweaks
 extension ControlRoutes {
     /// `/v1/tweaks`: the flags through the host's provider stack — list with sources, lookup with the
     /// reasons higher providers passed, set and delete through the stack as `tweak.set` and
-    /// `tweak.delete` do, and the overrides of the active container.
+    /// `tweak.delete` do, the overrides of the active container, and the stack itself with each
+    /// provider's status.
     static func registerTweakRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
         router.get("/v1/tweaks") { _, _ in
             await ControlResponse.handling {
                 try ControlResponse.json(try await host.run { TweakListPayload($0.tweaks.list()) })
+            }
+        }
+        router.get("/v1/tweaks/providers") { _, _ in
+            await ControlResponse.handling {
+                try ControlResponse.json(try await host.run { host in
+                    ProviderListPayload(providers: host.tweaks.providers.map(ProviderPayload.init))
+                })
             }
         }
         router.get("/v1/tweaks/overrides") { _, _ in

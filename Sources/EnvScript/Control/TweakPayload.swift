@@ -12,6 +12,8 @@ public struct TweakPayload: Encodable, Sendable {
     public let description: String?
     /// True only for a tweak listed while it could not be decrypted (its value is then the ciphertext).
     public let encrypted: Bool
+    /// True for a secret: a value its provider holds sealed, decrypted or not. Displays mask it.
+    public let sealed: Bool
 
     /// The payload of `tweak`.
     public init(_ tweak: Tweak) {
@@ -23,6 +25,7 @@ public struct TweakPayload: Encodable, Sendable {
         group = tweak.group
         description = tweak.description
         encrypted = tweak.isEncrypted
+        sealed = tweak.isSealed
     }
 }
 

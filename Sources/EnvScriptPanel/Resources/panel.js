@@ -170,14 +170,16 @@ async function submitCreate(event) {
 
 // MARK: Flags
 
-let flags = { tweaks: [], overrides: new Map(), failures: [] };
+let flags = { tweaks: [], overrides: new Map(), failures: [], providers: [] };
 
 async function loadFlags() {
   try {
-    const [list, overrides] = await Promise.all([api('GET', '/v1/tweaks'), api('GET', '/v1/tweaks/overrides')]);
+    const [list, overrides, stack] = await Promise.all([
+      api('GET', '/v1/tweaks'), api('GET', '/v1/tweaks/overrides'), api('GET', '/v1/tweaks/providers')]);
     flags = {
       tweaks: list.tweaks,
       failures: list.failures,
+      providers: stack.providers,
       overrides: new Map(overrides.overrides.map((tweak) => [`${tweak.feature}/${tweak.variable}`, tweak])),
     };
     show('flags-message', list.failures.map((failure) => `${failure.provider}: ${failure.message || failure.reason}`).join('; '));
@@ -196,8 +198,21 @@ function renderFlags() {
     element('section', { class: 'flag-group', 'data-feature': feature, 'aria-label': `Feature ${feature}` },
       element('h3', {}, feature),
       ...matching.filter((tweak) => tweak.feature === feature).map(renderFlag))));
-  const sources = [...new Set(flags.tweaks.map((tweak) => tweak.source))];
-  document.getElementById('provider-stack').replaceChildren(...sources.map((source) => element('li', {}, source)));
+  document.getElementById('provider-stack').replaceChildren(...flags.providers.map(renderProvider));
+}
+
+/** One provider of the stack: its name and kind, and for a remote one how its last fetch went. */
+function renderProvider(provider) {
+  const facts = [provider.kind === 'other' ? null : provider.kind, provider.writable ? 'writable' : 'read-only'];
+  const status = provider.status;
+  if (status) {
+    facts.push(status.last_success ? `last fetched ${formatDate(status.last_success)}` : 'never fetched');
+    if (status.etag) facts.push(`ETag ${status.etag}`);
+    if (status.from_kept_copy) facts.push('answering from the copy kept in the container');
+    if (status.last_error) facts.push(`error: ${status.last_error}`);
+  }
+  return element('li', { 'data-provider': provider.name },
+    element('strong', {}, provider.name), ` — ${facts.filter(Boolean).join(', ')}`);
 }
 
 function renderFlag(tweak) {
@@ -209,6 +224,13 @@ function renderFlag(tweak) {
   let editor;
   if (tweak.encrypted) {
     editor = element('span', {}, '(sealed: cannot be decrypted)');
+  } else if (tweak.sealed) {
+    // A secret: masked until asked for, and changed from the command line rather than here.
+    const shown = element('span', { class: 'sealed', id }, '••••••');
+    editor = element('span', {}, shown, ' ', element('button', {
+      type: 'button', 'aria-label': `Reveal ${tweak.feature} ${tweak.variable}`,
+      onclick: (event) => { shown.textContent = String(tweak.value); event.target.remove(); },
+    }, 'Reveal'));
   } else if (typeof tweak.value === 'boolean') {
     editor = element('input', {
       type: 'checkbox', role: 'switch', id, checked: tweak.value, 'aria-label': `${tweak.feature} ${tweak.variable}`,

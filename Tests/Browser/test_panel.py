@@ -1,0 +1,243 @@
+"""Browser tests of the control panel: a real headless Chromium clicks and types through the page that
+`envscript ui` serves for a fresh home, with the examples' start-up script (its flag stack, its state and
+its hook that refuses to activate `Frozen`). Run by scripts/test-browser."""
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+BINARY = os.environ["ENVSCRIPT_BINARY"]
+SCREENSHOTS = ROOT / ".build" / "panel-screenshots"
+
+
+class PanelTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = Path(tempfile.mkdtemp(prefix="envscript-panel-"))
+        cls.home = cls.scratch / "home"
+        cls.server = subprocess.Popen(
+            [BINARY, "ui", "--home", str(cls.home), "--port", "0"],
+            cwd=EXAMPLES, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cls.address = None
+        for line in cls.server.stdout:
+            if line.startswith("Open "):
+                cls.address = line[len("Open "):].strip()
+                break
+        if cls.address is None:
+            raise RuntimeError("envscript ui printed no address: " + cls.server.stderr.read())
+        cls.base = cls.address.split("/?")[0]
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium")
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1280,900"):
+            options.add_argument(argument)
+        cls.driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+        # The printed address trades its token for a cookie and drops it from the address bar.
+        cls.driver.get(cls.address)
+        WebDriverWait(cls.driver, 15).until(lambda d: d.current_url == cls.base + "/")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.server.send_signal(signal.SIGINT)
+        status = cls.server.wait(timeout=30)
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+        if status != 0:
+            raise AssertionError(f"envscript ui exited {status} after Ctrl-C")
+
+    # MARK: Helpers
+
+    def cli(self, *arguments):
+        """Runs `envscript ARGUMENTS --home HOME` in the examples folder, as a user in a terminal would."""
+        result = subprocess.run([BINARY, *arguments, "--home", str(self.home)], cwd=EXAMPLES,
+                                capture_output=True, text=True, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout
+
+    def wait_until(self, condition, what, timeout=20):
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
+        except TimeoutException:
+            self.fail(f"timed out waiting until {what}")
+
+    def find(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def find_all(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def open_page(self, name):
+        self.find(f"#nav-{name}").click()
+        self.wait_until(lambda: self.find(f"#page-{name}").is_displayed(), f"the {name} page shows")
+
+    def screenshot(self, name):
+        self.driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+    def active_container(self):
+        return self.read('#containers-table tr[data-active="true"]', "data-name")
+
+    def row(self, name):
+        rows = self.find_all(f'#containers-table tr[data-name="{name}"]')
+        return rows[0] if rows else None
+
+    def create_container(self, name):
+        self.open_page("containers")
+        field = self.find("#create-name")
+        field.clear()
+        field.send_keys(name)
+        self.find("#create-button").click()
+        self.wait_until(lambda: self.row(name) is not None, f"{name} is listed")
+
+    def flag(self, key):
+        flags = self.find_all(f'.flag[data-key="{key}"]')
+        return flags[0] if flags else None
+
+    def read(self, selector, attribute=None):
+        """An attribute (or the text) of the element matching `selector` as the page is now: read in one
+        step, so a list the event stream re-renders meanwhile cannot leave a stale element behind."""
+        return self.driver.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            "return e === null ? null : (arguments[1] === null ? e.textContent : e.getAttribute(arguments[1]));",
+            selector, attribute)
+
+    def overridden(self, key):
+        return self.read(f'.flag[data-key="{key}"]', "data-overridden")
+
+    # MARK: Containers
+
+    def test_create_and_activate_moves_the_active_marker(self):
+        self.create_container("Debug")
+        self.assertEqual(self.active_container(), "DEFAULT")
+        self.find('button[aria-label="Activate Debug"]').click()
+        self.wait_until(lambda: self.active_container() == "Debug", "Debug is marked active")
+        self.assertEqual(self.find_all('#containers-table tr[data-name="DEFAULT"][data-active="false"]') != [], True)
+        self.screenshot("containers")
+        self.assertIn("Debug", self.cli("container", "list"))
+        self.find('button[aria-label="Activate DEFAULT"]').click()
+        self.wait_until(lambda: self.active_container() == "DEFAULT", "DEFAULT is active again")
+
+    def test_a_hook_refusal_is_shown_and_nothing_moves(self):
+        self.create_container("Frozen")
+        before = self.active_container()
+        self.find('button[aria-label="Activate Frozen"]').click()
+        self.wait_until(lambda: "kept for the release check" in (self.read("#containers-message") or ""),
+                        "the hook's message is shown")
+        self.assertEqual(self.active_container(), before)
+        self.screenshot("containers-refused")
+
+    def test_a_name_taken_is_answered_next_to_the_field(self):
+        self.open_page("containers")
+        field = self.find("#create-name")
+        field.clear()
+        field.send_keys("DEFAULT")
+        self.find("#create-button").click()
+        self.wait_until(lambda: self.read("#create-error"), "an error is shown next to the field")
+        self.assertIn("DEFAULT", self.read("#create-error"))
+        self.assertEqual(len(self.find_all('#containers-table tr[data-name="DEFAULT"]')), 1)
+
+    def test_a_switch_from_the_command_line_appears_without_a_reload(self):
+        self.create_container("FromCLI")
+        self.driver.execute_script("window.notReloaded = true")
+        self.cli("container", "activate", "FromCLI")
+        self.wait_until(lambda: self.active_container() == "FromCLI", "the switch made from the command line shows")
+        self.assertTrue(self.driver.execute_script("return window.notReloaded === true"))
+        self.cli("container", "activate", "DEFAULT")
+        self.wait_until(lambda: self.active_container() == "DEFAULT", "the switch back shows")
+
+    # MARK: Flags
+
+    def test_an_override_is_set_and_removed(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.flag("checkout/button_color") is not None, "the flags are listed")
+        field = self.find("#flag-checkout-button_color")
+        field.clear()
+        field.send_keys("red")
+        self.find('button[aria-label="Override checkout button_color"]').click()
+        self.wait_until(lambda: self.overridden("checkout/button_color") == "true", "the flag is marked overridden")
+        self.assertIn("from overrides", self.read('.flag[data-key="checkout/button_color"]'))
+        self.assertIn('"red"', self.cli("tweak", "get", "checkout", "button_color", "--json"))
+        self.screenshot("flags")
+        self.find('button[aria-label="Remove override of checkout button_color"]').click()
+        self.wait_until(lambda: self.overridden("checkout/button_color") == "false", "the override is gone")
+        self.assertNotIn('"overrides"', self.cli("tweak", "get", "checkout", "button_color", "--json"))
+
+    def test_remove_all_overrides_after_changes_from_the_command_line(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.flag("checkout/button_color") is not None, "the flags are listed")
+        self.driver.execute_script("window.notReloaded = true")
+        self.cli("tweak", "set", "checkout", "button_color", "green")
+        self.wait_until(lambda: self.overridden("checkout/button_color") == "true",
+                        "the override made from the command line shows without a reload")
+        self.assertTrue(self.driver.execute_script("return window.notReloaded === true"))
+        self.driver.execute_script("window.confirm = () => true")
+        self.find("#remove-all-overrides").click()
+        self.wait_until(lambda: not self.find_all('.flag[data-overridden="true"]'), "no flag is overridden")
+        self.assertNotIn('"overrides"', self.cli("tweak", "get", "checkout", "button_color", "--json"))
+
+    def test_search_keeps_only_the_matching_flags(self):
+        self.open_page("flags")
+        self.wait_until(lambda: len(self.find_all(".flag-group")) > 1, "several features are listed")
+        search = self.find("#flag-search")
+        search.clear()
+        search.send_keys("checkout")
+        self.wait_until(lambda: self.driver.execute_script(
+                            "return [...document.querySelectorAll('.flag-group')].map(g => g.dataset.feature)") == ["checkout"],
+                        "only the checkout feature is left")
+        search.clear()
+        search.send_keys("no-such-flag")
+        self.wait_until(lambda: not self.find_all(".flag"), "nothing is left")
+        search.clear()
+        search.send_keys(" ")
+        search.clear()
+
+    def test_a_number_that_is_not_one_is_answered_next_to_the_field(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.flag("checkout/max_items") is not None, "the flags are listed")
+        field = self.find("#flag-checkout-max_items")
+        field.clear()
+        field.send_keys("many")
+        self.find('button[aria-label="Override checkout max_items"]').click()
+        self.wait_until(lambda: "not a number" in (self.read("#flag-checkout-max_items-error") or ""),
+                        "the error shows next to the field")
+        self.assertEqual(self.overridden("checkout/max_items"), "false")
+
+    def test_a_sealed_value_is_masked_until_revealed(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.flag("api/token") is not None, "the flags are listed")
+        self.assertEqual(self.read("#flag-api-token"), "••••••")
+        self.assertNotIn("demo-token-123", self.driver.page_source)
+        self.find('button[aria-label="Reveal api token"]').click()
+        self.wait_until(lambda: self.read("#flag-api-token") == "demo-token-123", "the value is revealed")
+
+    def test_the_provider_stack_is_shown_highest_priority_first(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.find_all("#provider-stack li"), "the stack is listed")
+        names = self.driver.execute_script(
+            "return [...document.querySelectorAll('#provider-stack li')].map(item => item.dataset.provider)")
+        self.assertEqual(names, ["overrides", "shipped"])
+        self.assertIn("writable", self.read('#provider-stack li[data-provider="overrides"]'))
+
+    # MARK: State
+
+    def test_the_state_page_lists_the_declared_keys(self):
+        self.open_page("state")
+        self.wait_until(lambda: self.find_all('#state-table tr[data-key="session.user"]'), "session.user is listed")
+        self.screenshot("state")
+
+
+if __name__ == "__main__":
+    unittest.main()
