@@ -15,7 +15,8 @@ public final class PanelServer: Sendable {
     /// The rules requests are checked against, with the token.
     public let access: PanelAccess
     private let server: BackgroundServer
-    private let host: EnvScriptHost
+    /// The event streams this panel serves, ended when it stops (the host's others stay open).
+    private let eventStreams = EventStreamGroup()
 
     /// Serves the panel of `host` on `port` of `bindHost` (0: any free port).
     ///
@@ -29,7 +30,7 @@ public final class PanelServer: Sendable {
         router.add(middleware: accessBox)
         router.add(middleware: ControlErrorMiddleware())
         PanelAssets.register(on: router)
-        ControlRoutes.register(on: router, host: host)
+        ControlRoutes.register(on: router, host: host, eventStreams: eventStreams)
         do {
             server = try BackgroundServer(
                 router: router, address: .hostname(bindHost, port: requestedPort), serverName: "envscript-panel")
@@ -41,12 +42,11 @@ public final class PanelServer: Sendable {
         accessBox.set(access)
         let shownHost = PanelAccess.isWildcard(bindHost) ? "127.0.0.1" : (bindHost.contains(":") ? "[\(bindHost)]" : bindHost)
         url = URL(string: "http://\(shownHost):\(port)/?token=\(access.token)")!
-        self.host = host
     }
 
-    /// Stops serving: open event streams end, then the server.
+    /// Stops serving: the panel's open event streams end, then the server.
     public func stop() {
-        ControlRoutes.finishEventStreams(of: host)
+        ControlRoutes.finishEventStreams(in: eventStreams)
         server.stop()
     }
 }

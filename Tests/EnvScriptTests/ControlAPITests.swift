@@ -159,7 +159,7 @@ import Testing
         try await ControlAPIFixture.with { api in
             let hostID = ObjectIdentifier(api.host)
             let events = try await api.openEvents()
-            #expect(ControlEventStreams.count(host: hostID) == 1)
+            #expect(ControlEventStreams.count(key: hostID) == 1)
 
             let staging = try await api.send("POST", "/v1/containers", body: #"{"name": "Staging"}"#)
             #expect(staging.status == 201)
@@ -188,7 +188,7 @@ import Testing
 
             // The client goes away: its observers go with it.
             events.close()
-            try await waitUntil("the event stream's observers are removed") { ControlEventStreams.count(host: hostID) == 0 }
+            try await waitUntil("the event stream's observers are removed") { ControlEventStreams.count(key: hostID) == 0 }
         }
     }
 
@@ -197,7 +197,7 @@ import Testing
             let events = try await api.openEvents()
             ControlRoutes.finishEventStreams(of: api.host)
             await #expect(throws: DocumentError.self) { _ = try await events.next(named: "container") }
-            #expect(ControlEventStreams.count(host: ObjectIdentifier(api.host)) == 0)
+            #expect(ControlEventStreams.count(key: ObjectIdentifier(api.host)) == 0)
         }
     }
 

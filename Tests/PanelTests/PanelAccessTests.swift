@@ -3,6 +3,7 @@ import EnvScriptPanel
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// The panel's security rules, against a real server on 127.0.0.1: without the token, with a wrong
 /// one, from a foreign Host or Origin, every request is answered 403 and nothing changes.
@@ -133,6 +134,22 @@ import Testing
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         return result == 0 ? 0 : errno
+    }
+
+    @Test func stoppingOnePanelEndsItsEventStreamsAndLeavesTheHostsOthersOpen() async throws {
+        try await withPanel { fixture in
+            let other = try fixture.host.servePanel()
+            let first = try await PanelEventStream(client: fixture.client, port: fixture.panel.port, token: fixture.panel.access.token)
+            let second = try await PanelEventStream(client: fixture.client, port: other.port, token: other.access.token)
+            #expect(try await first.waitFor("event: ready"))
+            #expect(try await second.waitFor("event: ready"))
+            let panel = fixture.panel
+            _ = try await onAnotherThread { panel.stop() }
+            #expect(try await first.waitFor("event: tweak") == false, "the stopped panel's stream ended")
+            try fixture.host.tweaks.set(.string("red"), feature: "checkout", variable: "color")
+            #expect(try await second.waitFor("event: tweak"), "the other panel's stream goes on")
+            _ = try await onAnotherThread { other.stop() }
+        }
     }
 
     @Test func aTakenPortIsAClearError() async throws {

@@ -77,3 +77,26 @@ final class PanelFixture: @unchecked Sendable {
         try host.containers.containers.map(\.name)
     }
 }
+
+/// The `/v1/events` stream of a panel, read as text as it arrives.
+final class PanelEventStream {
+    private var chunks: HTTPClientResponse.Body.AsyncIterator
+    private(set) var received = ""
+
+    /// Opens the stream of the panel on `port` with `token`.
+    init(client: HTTPClient, port: Int, token: String) async throws {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await client.execute(request, timeout: .seconds(60))
+        chunks = response.body.makeAsyncIterator()
+    }
+
+    /// Reads until `text` has arrived (true) or the stream ends without it (false).
+    func waitFor(_ text: String) async throws -> Bool {
+        while !received.contains(text) {
+            guard let chunk = try await chunks.next() else { return false }
+            received += String(buffer: chunk)
+        }
+        return true
+    }
+}

@@ -16,6 +16,7 @@ public final class BackgroundServer: Sendable {
     private let services: ServiceGroup
     private let server: Task<Void, Never>
     private let stopped = DispatchSemaphore(value: 0)
+    private let isStopping = Locked(false)
 
     /// Where the servers' tasks run, off Swift's cooperative pool.
     private static let executor = EventLoopTaskExecutor()
@@ -59,8 +60,13 @@ public final class BackgroundServer: Sendable {
     }
 
     /// Stops serving: connections made meanwhile are finished, then the server stops. Waits up to five
-    /// seconds for that, then cancels what is left.
+    /// seconds for that, then cancels what is left. Calling it again does nothing.
     public func stop() {
+        let first = isStopping.withLock { isStopping in
+            defer { isStopping = true }
+            return !isStopping
+        }
+        guard first else { return }
         let services = services
         Task(executorPreference: Self.executor) { await services.triggerGracefulShutdown() }
         if stopped.wait(timeout: .now() + 5) == .timedOut {

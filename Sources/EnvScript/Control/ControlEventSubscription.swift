@@ -19,13 +19,14 @@ final class ControlEventSubscription: Sendable {
     /// The events, starting with ``ControlEvent/ready(_:)``.
     let events: AsyncStream<ControlEvent>
     private let removal: Locked<(@Sendable () -> Void)?>
-    private let hostID: ObjectIdentifier
+    /// The keys it is listed under in ``ControlEventStreams``: its host, and the group of its server.
+    private let keys: Set<ObjectIdentifier>
 
     /// Registers the observers on `host` and queues the `ready` event. Call under the host's lock.
-    init(host: EnvScriptHost) throws {
+    init(host: EnvScriptHost, group: EventStreamGroup?) throws {
         let (events, continuation) = AsyncStream<ControlEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferLimit))
         self.events = events
-        hostID = ObjectIdentifier(host)
+        keys = Set([ObjectIdentifier(host)] + (group.map { [ObjectIdentifier($0)] } ?? []))
 
         // Observers first, then the `ready` event: a change in between is held back by the gate and
         // sent right after `ready`, so the stream starts with `ready` and misses nothing after it.
@@ -60,7 +61,7 @@ final class ControlEventSubscription: Sendable {
             continuation.finish()
         }
         removal = Locked(remove)
-        ControlEventStreams.add(self, host: hostID)
+        ControlEventStreams.add(self, keys: keys)
         do {
             let epoch = try containers.epoch
             let active = try containers.activeContainer
@@ -80,7 +81,7 @@ final class ControlEventSubscription: Sendable {
         }
         guard let remove else { return }
         remove()
-        ControlEventStreams.remove(self, host: hostID)
+        ControlEventStreams.remove(self, keys: keys)
     }
 
     deinit { cancel() }
@@ -125,27 +126,32 @@ enum ControlEventStreams {
         weak var subscription: ControlEventSubscription?
     }
 
+    /// The open streams by key (a host, or an ``EventStreamGroup``), then by stream.
     private static let open = Locked<[ObjectIdentifier: [ObjectIdentifier: Weak]]>([:])
 
-    static func add(_ subscription: ControlEventSubscription, host: ObjectIdentifier) {
-        open.withLock { $0[host, default: [:]][ObjectIdentifier(subscription)] = Weak(subscription: subscription) }
-    }
-
-    static func remove(_ subscription: ControlEventSubscription, host: ObjectIdentifier) {
+    static func add(_ subscription: ControlEventSubscription, keys: Set<ObjectIdentifier>) {
         open.withLock { open in
-            open[host]?[ObjectIdentifier(subscription)] = nil
-            if open[host]?.isEmpty == true { open[host] = nil }
+            for key in keys { open[key, default: [:]][ObjectIdentifier(subscription)] = Weak(subscription: subscription) }
         }
     }
 
-    /// How many event streams of `host` are open.
-    static func count(host: ObjectIdentifier) -> Int {
-        open.withLock { $0[host]?.count ?? 0 }
+    static func remove(_ subscription: ControlEventSubscription, keys: Set<ObjectIdentifier>) {
+        open.withLock { open in
+            for key in keys {
+                open[key]?[ObjectIdentifier(subscription)] = nil
+                if open[key]?.isEmpty == true { open[key] = nil }
+            }
+        }
     }
 
-    /// Ends every event stream of `host`.
-    static func finishAll(host: ObjectIdentifier) {
-        let subscriptions = open.withLock { $0[host].map { Array($0.values) } ?? [] }
+    /// How many event streams are open under `key` (a host, or a group).
+    static func count(key: ObjectIdentifier) -> Int {
+        open.withLock { $0[key]?.count ?? 0 }
+    }
+
+    /// Ends every event stream listed under `key`: all of a host's, or those of one group.
+    static func finishAll(key: ObjectIdentifier) {
+        let subscriptions = open.withLock { $0[key].map { Array($0.values) } ?? [] }
         for entry in subscriptions { entry.subscription?.cancel() }
     }
 }

@@ -12,9 +12,12 @@
 /// can still be released; once it is gone, or closed, requests fail with a clear error.
 struct ControlHost: @unchecked Sendable {
     private weak var host: EnvScriptHost?
+    /// The group the event streams of these routes join, beside their host.
+    let eventStreams: EventStreamGroup?
 
-    init(_ host: EnvScriptHost) {
+    init(_ host: EnvScriptHost, eventStreams: EventStreamGroup? = nil) {
         self.host = host
+        self.eventStreams = eventStreams
     }
 
     /// Runs `body` with the host, holding its lock, on the blocking queue.

@@ -16,7 +16,7 @@ extension ControlRoutes {
                 return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                     // Registered only once the body is being written, so a response that is never sent
                     // registers nothing.
-                    let subscription = try await host.run { try ControlEventSubscription(host: $0) }
+                    let subscription = try await host.run { try ControlEventSubscription(host: $0, group: host.eventStreams) }
                     defer { subscription.cancel() }
                     do {
                         try await request.body.consumeWithCancellationOnInboundClose { _ in
@@ -34,10 +34,16 @@ extension ControlRoutes {
         }
     }
 
-    /// Ends every open `/v1/events` stream of `host` — call it before a graceful shutdown of the
-    /// server, which otherwise waits for the streams' clients to leave.
+    /// Ends every open `/v1/events` stream of `host`, whichever server serves it — call it before a
+    /// graceful shutdown of the host's servers, which otherwise wait for the streams' clients to leave.
     public static func finishEventStreams(of host: EnvScriptHost) {
-        ControlEventStreams.finishAll(host: ObjectIdentifier(host))
+        ControlEventStreams.finishAll(key: ObjectIdentifier(host))
+    }
+
+    /// Ends the open `/v1/events` streams of the routes registered with `group`, and only those — call
+    /// it before stopping that one server.
+    public static func finishEventStreams(in group: EventStreamGroup) {
+        ControlEventStreams.finishAll(key: ObjectIdentifier(group))
     }
 
     /// For a state event, the key's value now (or why it cannot be read).

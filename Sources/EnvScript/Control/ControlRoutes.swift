@@ -18,9 +18,12 @@ public enum ControlRoutes {
     /// Adds the container, tweak, state and event routes for `host` to `router`.
     ///
     /// The routes hold the host weakly: they do not keep it alive, and answer `failed` once it is gone
-    /// or closed. Call once per router.
-    public static func register<Context: RequestContext>(on router: Router<Context>, host: EnvScriptHost) {
-        let host = ControlHost(host)
+    /// or closed. Call once per router. Give a server of its own an `eventStreams` group to end its
+    /// event streams alone when it stops (``finishEventStreams(in:)``).
+    public static func register<Context: RequestContext>(
+        on router: Router<Context>, host: EnvScriptHost, eventStreams: EventStreamGroup? = nil
+    ) {
+        let host = ControlHost(host, eventStreams: eventStreams)
         registerContainerRoutes(on: router, host: host)
         registerTweakRoutes(on: router, host: host)
         registerStateRoutes(on: router, host: host)
