@@ -15,6 +15,9 @@ public struct PanelAccess: Sendable {
     public let token: String
     /// `host:port` values accepted in the `Host` header.
     public let allowedAuthorities: Set<String>
+    /// The `host:port` to open: the bound address (an IPv6 one in brackets), or 127.0.0.1 when the
+    /// panel listens on every address.
+    public let authority: String
 
     /// The cookie that carries the token after the first visit.
     static let cookieName = "envscript_panel"
@@ -23,10 +26,10 @@ public struct PanelAccess: Sendable {
     init(bindHost: String, port: Int) {
         var generator = SystemRandomNumberGenerator()
         token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-        var authorities: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
-        let host = bindHost.contains(":") && !bindHost.hasPrefix("[") ? "[\(bindHost)]" : bindHost
-        if !Self.isWildcard(bindHost) { authorities.insert("\(host):\(port)") }
-        allowedAuthorities = authorities
+        let host = Self.isWildcard(bindHost)
+            ? "127.0.0.1" : (bindHost.contains(":") && !bindHost.hasPrefix("[") ? "[\(bindHost)]" : bindHost)
+        authority = "\(host):\(port)"
+        allowedAuthorities = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)", authority]
     }
 
     /// Whether `candidate` is the token, compared in time that does not depend on where they differ.
@@ -45,5 +48,5 @@ public struct PanelAccess: Sendable {
         return allowedAuthorities.contains(String(origin.dropFirst("http://".count)))
     }
 
-    static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
+    private static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
 }

@@ -40,8 +40,7 @@ public final class PanelServer: Sendable {
         port = server.port ?? requestedPort
         access = PanelAccess(bindHost: bindHost, port: port)
         accessBox.set(access)
-        let shownHost = PanelAccess.isWildcard(bindHost) ? "127.0.0.1" : (bindHost.contains(":") ? "[\(bindHost)]" : bindHost)
-        url = URL(string: "http://\(shownHost):\(port)/?token=\(access.token)")!
+        url = URL(string: "http://\(access.authority)/?token=\(access.token)")!
     }
 
     /// Stops serving: the panel's open event streams end, then the server.
