@@ -59,4 +59,19 @@ extension PreferenceValue {
         default: return false
         }
     }
+
+    /// This value with every float written in the `{"$float": "text"}` notation of script values (a
+    /// one-key dictionary whose text is a number) written as the number itself, so two stored forms of
+    /// the same script value compare equal.
+    public var floatNotationResolved: PreferenceValue {
+        switch self {
+        case .array(let values): return .array(values.map(\.floatNotationResolved))
+        case .dictionary(let entries):
+            if entries.count == 1, case .string(let text)? = entries["$float"], let number = Double(text) {
+                return .double(number)
+            }
+            return .dictionary(entries.mapValues(\.floatNotationResolved))
+        default: return self
+        }
+    }
 }
