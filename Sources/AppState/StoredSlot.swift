@@ -19,6 +19,8 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     }
 
     @usableFromInline let key: String
+    /// The key held in the store, so a write reaches its observers without a look-up.
+    @usableFromInline let storeKey: PreferencesStore.Key
     let initialValue: Value
     @usableFromInline let store: PreferencesStore
     let changes: ChangePublisher<Value>
@@ -30,12 +32,13 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
         self.key = key
         self.initialValue = initialValue
         self.store = store
+        self.storeKey = store.key(key)
         self.changes = ChangePublisher(key: key, kind: .stored, applicationObservers: applicationObservers)
         // Every write to this key, by us or anyone else, and every reload reaches observers through the store.
         // Whether anyone listens is checked on the lists themselves, before anything generic runs, so a
         // change nobody observes costs two atomic loads.
         let observers = changes.observers, applicationObservers = changes.applicationObservers
-        let observation = store.observe(key: key) { [weak self] change in
+        let observation = store.observe(storeKey) { [weak self] change in
             guard !observers.isEmpty || !applicationObservers.isEmpty else { return }
             self?.storeDidChange(change)
         }
@@ -65,7 +68,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
             throw encodingFailed(error)
         }
         do {
-            try store.set(encoded, forKey: key)
+            try store.set(encoded, for: storeKey)
         } catch let error as PreferencesError {
             throw AppStateError.storage(key: key, error)
         }

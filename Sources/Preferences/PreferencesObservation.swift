@@ -29,46 +29,57 @@ public final class PreferencesObservation: Sendable {
 ///
 /// ``isEmpty`` is one atomic load, so a change nobody listens to costs no lock and builds no event.
 public final class ObserverList<Event: Sendable>: Sendable {
-    private struct Handlers {
-        var nextID = 0
-        var ids: [Int] = []
-        /// In step with `ids`; copied out as a whole (a retain) to call them outside the lock.
-        var handlers: [@Sendable (Event) -> Void] = []
+    /// The handlers, in an object of their own: an observation refers to it weakly (a handler may hold
+    /// its own observation), and the list itself is never referred to weakly, so retaining it on the
+    /// path of every change stays the runtime's fast path.
+    @usableFromInline
+    final class Registry: Sendable {
+        struct Handlers {
+            var nextID = 0
+            var ids: [Int] = []
+            /// In step with `ids`; copied out as a whole (a retain) to call them outside the lock.
+            var handlers: [@Sendable (Event) -> Void] = []
+        }
+
+        /// How many handlers are registered, kept beside the lock for ``isEmpty``.
+        @usableFromInline let count = Atomic<Int>(0)
+        let handlers = Locked(Handlers())
+
+        init() {}
+
+        func remove(id: Int) {
+            handlers.withLock { state in
+                guard let index = state.ids.firstIndex(of: id) else { return }
+                state.ids.remove(at: index)
+                state.handlers.remove(at: index)
+                count.store(state.ids.count, ordering: .releasing)
+            }
+        }
     }
 
-    /// How many handlers are registered, kept beside the lock for ``isEmpty``.
-    @usableFromInline let count = Atomic<Int>(0)
-    private let handlers = Locked(Handlers())
+    @usableFromInline let registry = Registry()
 
     /// An empty list.
     public init() {}
 
     /// Registers `handler`; the returned observation removes it.
     public func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
-        let id = handlers.withLock { state in
+        let id = registry.handlers.withLock { state in
             state.nextID += 1
             state.ids.append(state.nextID)
             state.handlers.append(handler)
-            count.store(state.ids.count, ordering: .releasing)
+            registry.count.store(state.ids.count, ordering: .releasing)
             return state.nextID
         }
-        return PreferencesObservation { [weak self] in
-            guard let self else { return }
-            self.handlers.withLock { state in
-                guard let index = state.ids.firstIndex(of: id) else { return }
-                state.ids.remove(at: index)
-                state.handlers.remove(at: index)
-                self.count.store(state.ids.count, ordering: .releasing)
-            }
-        }
+        return PreferencesObservation { [weak registry] in registry?.remove(id: id) }
     }
 
     /// True when nobody listens, so callers can skip building events.
-    @inlinable public var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+    @inlinable public var isEmpty: Bool { registry.count.load(ordering: .acquiring) == 0 }
 
     /// Calls every handler registered at the time of the call.
     public func notify(_ event: Event) {
-        let current = handlers.withLock { $0.handlers }
+        let current = registry.handlers.withLock { $0.handlers }
         for handler in current { handler(event) }
     }
 }

@@ -35,8 +35,15 @@ public final class PreferencesStore: Sendable {
         var values: [String: PreferenceValue]?
         /// What changed since the last flush, key by key.
         var pending = PendingChanges()
-        /// Keys whose dictionaries merge entry by entry, with how many levels deep.
-        var entryDepths: [String: Int] = [:]
+        /// Keys whose dictionaries merge entry by entry, with how many levels deep: a few keys, looked
+        /// through in order, which costs a write less than hashing its key once more.
+        var entryDepths: [(key: String, depth: Int)] = []
+
+        /// How many levels deep the dictionary under `key` merges entry by entry; 0 for a whole value.
+        func entryDepth(ofKey key: String) -> Int {
+            for entry in entryDepths where entry.key == key { return entry.depth }
+            return 0
+        }
     }
 
     private let state = Locked(State())
@@ -45,7 +52,7 @@ public final class PreferencesStore: Sendable {
     /// Serialises file reads and writes so two flushes never land out of order and a reload never
     /// interleaves with a flush.
     private let fileLock = Locked(())
-    private let observers = StoreObservers()
+    let observers = StoreObservers()
     /// Takes the cross-process lock around every read and write of the file, and says where it is.
     public let coordinator: any StoreCoordinator
 
@@ -138,6 +145,12 @@ public final class PreferencesStore: Sendable {
     /// The work done is that of one key, however many the store holds: the cache changes in place and
     /// the key is remembered for the next flush (or written at once by a synchronous store).
     public func set(_ value: PreferenceValue?, forKey key: String) throws {
+        try set(value, forKey: key, keyObservers: nil)
+    }
+
+    /// Stores `value` under `key`, telling the observers of `keyObservers` when the caller holds the
+    /// key's list, else those found by name.
+    func set(_ value: PreferenceValue?, forKey key: String, keyObservers: ObserverList<PreferenceChange>?) throws {
         var previous: PreferenceValue?
         while true {
             // Until the first load (or after a reload dropped the cache) there is nothing to change:
@@ -149,8 +162,7 @@ public final class PreferencesStore: Sendable {
                           else { state.values!.removeValue(forKey: key) }
                 if old != value {
                     generationCounter.add(1, ordering: .releasing)
-                    let depth = state.entryDepths.isEmpty ? 0 : state.entryDepths[key] ?? 0
-                    state.pending.record(key: key, from: old, to: value, depth: depth)
+                    state.pending.record(key: key, from: old, to: value, depth: state.entryDepth(ofKey: key))
                 }
                 return .some(old)
             }
@@ -162,7 +174,7 @@ public final class PreferencesStore: Sendable {
         }
         guard previous != value else { return }
         if isSynchronous { try flush() }
-        notifyChange(ofKey: key, from: previous, to: value, reason: .set)
+        notifyChange(ofKey: key, from: previous, to: value, reason: .set, keyObservers: keyObservers)
     }
 
     /// Removes `key`.
@@ -205,7 +217,7 @@ public final class PreferencesStore: Sendable {
                     generationCounter.add(1, ordering: .releasing)
                     for key in Set(before.keys).union(values.keys) where before[key] != values[key] {
                         state.pending.record(
-                            key: key, from: before[key], to: values[key], depth: state.entryDepths[key] ?? 0)
+                            key: key, from: before[key], to: values[key], depth: state.entryDepth(ofKey: key))
                     }
                 }
                 after = values
@@ -355,7 +367,10 @@ public final class PreferencesStore: Sendable {
     /// dictionaries whose entries are independent values; a `Codable` value must stay whole, or two
     /// writers of different fields would leave a mix neither wrote.
     public func mergeEntries(ofKey key: String, depth: Int) {
-        state.withLock { $0.entryDepths[key] = max(0, depth) }
+        state.withLock { state in
+            state.entryDepths.removeAll { $0.key == key }
+            state.entryDepths.append((key, max(0, depth)))
+        }
     }
 
     // MARK: Observation
@@ -442,9 +457,11 @@ public final class PreferencesStore: Sendable {
     }
 
     private func notifyChange(
-        ofKey key: String, from old: PreferenceValue?, to new: PreferenceValue?, reason: PreferenceChange.Reason
+        ofKey key: String, from old: PreferenceValue?, to new: PreferenceValue?, reason: PreferenceChange.Reason,
+        keyObservers: ObserverList<PreferenceChange>? = nil
     ) {
         guard !observers.isEmpty else { return }
-        observers.notify(PreferenceChange(key: key, oldValue: old, newValue: new, reason: reason))
+        observers.notify(
+            PreferenceChange(key: key, oldValue: old, newValue: new, reason: reason), keyList: keyObservers)
     }
 }

@@ -2,50 +2,40 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs the built `envscript` binary in a folder and captures what it prints.
-struct EnvScriptProcess {
-    struct Outcome {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
+/// Runs the built `envscript` binary (or another of the package's executables) in a folder with
+/// `ENVSCRIPT_HOME` unset unless given, and captures what it prints.
+enum EnvScriptProcess {
+    typealias Outcome = ChildProcess.Outcome
 
-    /// The binary built next to the test bundle (SwiftPM puts both in the same products folder),
-    /// or for `envscript` the one named by `ENVSCRIPT_BINARY`.
+    /// The binary built next to the test runner, or for `envscript` the one named by `ENVSCRIPT_BINARY`.
     static func binary(named name: String = "envscript") throws -> URL {
-        if name == "envscript", let explicit = ProcessInfo.processInfo.environment["ENVSCRIPT_BINARY"] {
-            return URL(fileURLWithPath: explicit)
-        }
-        let candidates = [
-            Bundle.main.bundleURL,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent(name) }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw BinaryMissing(searched: candidates.map(\.path))
-        }
-        return found
+        try BuiltBinary.url(named: name, override: name == "envscript" ? "ENVSCRIPT_BINARY" : nil)
     }
 
-    struct BinaryMissing: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "a binary the tests run was not built; run `swift build` first (looked at \(searched))"
-        }
-    }
-
-    /// Runs `envscript arguments...` (or another built binary) in `directory` with `ENVSCRIPT_HOME` unset
-    /// unless given, reading its output and errors at once; a run past `timeout` seconds is killed and
-    /// fails the test.
+    /// Runs `envscript arguments...` (or another built binary) in `directory` to its end; a run past
+    /// `timeout` seconds is killed and fails the test.
     static func run(
         _ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
         binary name: String = "envscript", timeout: Double = 300
     ) throws -> Outcome {
+        try ChildProcess.run(try binary(named: name), arguments, in: directory, environment: environment(extra), timeout: timeout)
+    }
+
+    /// Starts `envscript arguments...` (or another built binary) in `directory`, running in the
+    /// background while the test goes on: for processes that share a home at once, and for signals.
+    static func start(
+        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:],
+        binary name: String = "envscript"
+    ) throws -> ChildProcess {
+        try ChildProcess(try binary(named: name), arguments, in: directory, environment: environment(extra))
+    }
+
+    /// This process's environment without `ENVSCRIPT_HOME`, with `extra` added.
+    private static func environment(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "ENVSCRIPT_HOME")
         environment.merge(extra) { $1 }
-        let outcome = try ChildProcess.run(try binary(named: name), arguments, in: directory, environment: environment, timeout: timeout)
-        return Outcome(status: outcome.status, standardOutput: outcome.standardOutput, standardError: outcome.standardError)
+        return environment
     }
 }
 

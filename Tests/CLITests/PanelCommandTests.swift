@@ -7,7 +7,7 @@ import TestSupport
 /// `envscript ui`: prints an address with its token, serves the panel there, and stops cleanly on Ctrl-C.
 @Suite struct PanelCommandTests {
     /// The `Open http://...` address `ui` prints, once it has printed it.
-    private func printedAddress(of process: BackgroundProcess) async throws -> URL? {
+    private func printedAddress(of process: ChildProcess) async throws -> URL? {
         for _ in 0..<3000 {
             if let line = process.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("Open ") }) {
                 return URL(string: String(line.dropFirst("Open ".count)))
@@ -21,7 +21,7 @@ import TestSupport
     @Test func servesThePanelOfAHomeAndStopsCleanlyOnInterrupt() async throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home")
-        let process = try BackgroundProcess(["ui", "--home", home.path, "--port", "0"], in: scratch.url)
+        let process = try EnvScriptProcess.start(["ui", "--home", home.path, "--port", "0"], in: scratch.url)
         let address = try #require(try await printedAddress(of: process), "ui printed no address: \(process.standardError)")
         #expect(address.host == "127.0.0.1")
         let token = try #require(URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
@@ -61,7 +61,7 @@ import TestSupport
 
     @Test func listeningBeyondThisMachineIsSaidOutLoud() async throws {
         let scratch = try Scratch()
-        let process = try BackgroundProcess(
+        let process = try EnvScriptProcess.start(
             ["ui", "--home", scratch.url.appendingPathComponent("home").path, "--bind", "0.0.0.0"], in: scratch.url)
         _ = try #require(try await printedAddress(of: process), "ui printed no address: \(process.standardError)")
         #expect(process.standardError.contains("warning: the panel listens on 0.0.0.0"))

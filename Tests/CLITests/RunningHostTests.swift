@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Glibc
     /// appends a line to a file of that folder.
     final class RunningHost {
         let folder: URL
-        let process: BackgroundProcess
+        let process: ChildProcess
 
         init(_ scratch: Scratch, name: String, home: String, script: String) throws {
             folder = scratch.url.appendingPathComponent(name)
@@ -27,8 +28,8 @@ import Glibc
                 """
             let path = folder.appendingPathComponent("host.lua").path
             try (prelude + script).write(toFile: path, atomically: true, encoding: .utf8)
-            process = try BackgroundProcess([home, path, folder.path], in: scratch.url, binary: "AttachedHostHelper")
-            BackgroundProcess.waitForFile(folder.appendingPathComponent("ready").path)
+            process = try EnvScriptProcess.start([home, path, folder.path], in: scratch.url, binary: "AttachedHostHelper")
+            ChildProcess.waitForFile(folder.appendingPathComponent("ready").path)
         }
 
         var pid: Int32 { process.pid }
@@ -207,9 +208,9 @@ import Glibc
         // A second host that never answers keeps the asker waiting between the phases.
         let stuck = try RunningHost(scratch, name: "stuck", home: home, script: "")
         stuck.process.send(SIGSTOP)
-        let asker = try BackgroundProcess(
+        let asker = try EnvScriptProcess.start(
             ["container", "activate", "B", "--home", home, "--no-init", "--timeout", "60"], in: scratch.url)
-        BackgroundProcess.waitForFile(ready.folder.appendingPathComponent("will").path)
+        ChildProcess.waitForFile(ready.folder.appendingPathComponent("will").path)
         asker.send(SIGKILL)
         asker.wait()
         stuck.process.send(SIGCONT)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Several processes writing one home's stores at the same moment: nothing is lost (issue "One home,
@@ -9,10 +10,10 @@ import Testing
 
     /// Starts `count` processes at once, each running `script(index)`, and waits for all of them.
     private func runAtOnce(_ scratch: Scratch, home: String, count: Int, script: (Int) -> String) throws {
-        var running: [BackgroundProcess] = []
+        var running: [ChildProcess] = []
         for index in 1...count {
             let file = try scratch.write("writer\(index).lua", script(index))
-            running.append(try BackgroundProcess(["run", "--home", home, "--no-init", file], in: scratch.url))
+            running.append(try EnvScriptProcess.start(["run", "--home", home, "--no-init", file], in: scratch.url))
         }
         for process in running {
             let outcome = process.wait()
@@ -71,7 +72,7 @@ import Testing
         let rounds = 40
         for round in 1...rounds {
             let running = try (1...Self.processes).map { index in
-                try BackgroundProcess(
+                try EnvScriptProcess.start(
                     ["tweak", "set", "cli\(index)", "k\(round)", "\(round)", "--home", home, "--no-init"], in: scratch.url)
             }
             for process in running {

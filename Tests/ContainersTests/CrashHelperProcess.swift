@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -77,36 +78,8 @@ struct CrashHelperProcess {
         try CrashHelperProcess(arguments, crashAt: crashAt).finish()
     }
 
-    static let executableName = "ContainersCrashHelper"
-
-    /// Finds the helper next to the test bundle in the build products folder (where `swift build` and
-    /// `swift test` put every executable of the package), or at `ENVSCRIPT_CRASH_HELPER`.
+    /// The helper from the build products folder, or at `ENVSCRIPT_CRASH_HELPER`.
     static func executable() throws -> URL {
-        var folders: [URL] = []
-        if let explicit = ProcessInfo.processInfo.environment["ENVSCRIPT_CRASH_HELPER"] {
-            return URL(fileURLWithPath: explicit)
-        }
-        let runner = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
-        folders.append(runner.deletingLastPathComponent())
-        if let main = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            folders.append(main.deletingLastPathComponent())
-        }
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        // Inside an .xctest bundle (Apple platforms) the products are three levels up.
-        folders += folders.map { $0.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent(executableName)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw HelperMissing(searched: folders.map(\.path))
-    }
-
-    struct HelperMissing: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String {
-            "the \(CrashHelperProcess.executableName) executable was not found in \(searched); build it with `swift build --target \(CrashHelperProcess.executableName)` (swift test builds it too) or set ENVSCRIPT_CRASH_HELPER to its path"
-        }
+        try BuiltBinary.url(named: "ContainersCrashHelper", override: "ENVSCRIPT_CRASH_HELPER")
     }
 }

@@ -352,3 +352,82 @@ import Locking
         _ = observation
     }
 }
+
+/// Keys held with `PreferencesStore.key(_:)`: one observer list per key, shared with observers by name.
+@Suite struct HeldKeyTests {
+    @Test func changesThroughAHeldKeyAndByNameReachTheSameObservers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let key = store.key("k")
+        let heard = Locked<[String]>([])
+        let byName = store.observe(key: "k") { change in heard.withLock { $0.append("name:\(change.newValue!)") } }
+        let byKey = store.observe(key) { change in heard.withLock { $0.append("held:\(change.newValue!)") } }
+        let everyKey = store.observe { change in heard.withLock { $0.append("*:\(change.newValue!)") } }
+        try store.set(1, for: key)
+        try store.set(2, forKey: "k")
+        try store.set(3, forKey: "other")
+        #expect(heard.withLock { $0 } == [
+            "name:1", "held:1", "*:1", "name:2", "held:2", "*:2", "*:3",
+        ])
+        #expect(try store.int(forKey: "k") == 2)
+        _ = (byName, byKey, everyKey)
+    }
+
+    @Test func theListOutlivesAnyOneOfItsUsers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let heard = Locked<[Int]>([])
+        var key: PreferencesStore.Key? = store.key("k")
+        // The observation by name is made after the key and outlives it; the key's writes reach it, and
+        // once the key is gone, writes by name still do.
+        let observation = store.observe(key: "k") { change in heard.withLock { $0.append(change.newValue!.intValue!) } }
+        try store.set(1, for: key!)
+        key = nil
+        try store.set(2, forKey: "k")
+        // A key made after every earlier user has gone gets a fresh list that a new observer shares.
+        observation.cancel()
+        let again = store.key("k")
+        let later = store.observe(key: "k") { change in heard.withLock { $0.append(10 * change.newValue!.intValue!) } }
+        try store.set(3, for: again)
+        #expect(heard.withLock { $0 } == [1, 2, 30])
+        _ = later
+    }
+
+    @Test func anObservationOfAHeldKeyKeepsHearingAfterTheKeyIsDropped() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let count = Atomic<Int>(0)
+        let observation = store.observe(store.key("k")) { _ in count.add(1, ordering: .relaxed) }
+        try store.set(1, forKey: "k")
+        observation.cancel()
+        try store.set(2, forKey: "k")
+        #expect(count.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func manyThreadsMakeAndDropKeysWhileOthersWrite() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = PreferencesStore(home: folder.url, appID: "app")
+        let heard = Atomic<Int>(0)
+        let steady = store.observe(key: "k") { _ in heard.add(1, ordering: .relaxed) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<200 {
+                        let key = store.key("k")
+                        let observation = store.observe(key) { _ in }
+                        try store.set(.int(task * 1000 + index), for: key)
+                        observation.cancel()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Every write changed the value (each is unique), and the steady observer heard each one.
+        #expect(heard.load(ordering: .relaxed) == 8 * 200)
+        _ = steady
+    }
+}

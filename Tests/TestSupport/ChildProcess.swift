@@ -5,11 +5,14 @@ import Testing
 import Glibc
 #endif
 
-/// Runs a program to its end and captures what it prints: standard output and standard error are
-/// read at the same time, each on a thread of its own (a child that fills one pipe while the test
-/// waits on the other would otherwise hang), and a child that outlives `timeout` is killed and fails
-/// the test instead of hanging the suite.
-public enum ChildProcess {
+/// A program run by a test as a child process, with what it prints captured.
+///
+/// ``run(_:_:in:environment:timeout:sourceLocation:)`` runs one to its end; ``init(_:_:in:environment:)``
+/// starts one that goes on in the background while the test does something else (shares its home,
+/// sends it signals) and ends with ``wait(seconds:sourceLocation:)``. Standard output and standard
+/// error go to files, read whenever the test asks, so a child never blocks on a full pipe; a child
+/// that outlives its time is killed and fails the test instead of hanging the suite.
+public final class ChildProcess: @unchecked Sendable {
     /// How a program ended and what it printed.
     public struct Outcome: Sendable {
         public var status: Int32
@@ -17,48 +20,81 @@ public enum ChildProcess {
         public var standardError: String
     }
 
-    /// Runs `executable` with `arguments` in `directory` with `environment`.
-    public static func run(
-        _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String],
-        timeout: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Outcome {
-        let process = Process()
+    /// The running process (set up before ``init(_:_:in:environment:)`` returns, read-only after).
+    public let process = Process()
+    private let outputURL: URL
+    private let errorURL: URL
+
+    /// Starts `executable` with `arguments` in `directory` with exactly `environment`; its standard
+    /// input is empty.
+    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        let captures = FileManager.default.temporaryDirectory
+        outputURL = captures.appendingPathComponent("child-stdout-\(UUID().uuidString)")
+        errorURL = captures.appendingPathComponent("child-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outputData = Collected()
-        let errorData = Collected()
-        let readers = DispatchGroup()
-        for (pipe, collected) in [(output, outputData), (error, errorData)] {
-            DispatchQueue.global().async(group: readers) {
-                collected.set(pipe.fileHandleForReading.readDataToEndOfFile())
-            }
+    }
+
+    /// A child still running when the test lets go of it is killed.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        try? FileManager.default.removeItem(at: outputURL)
+        try? FileManager.default.removeItem(at: errorURL)
+    }
+
+    /// Runs `executable` to its end and returns how it ended; past `timeout` seconds it is killed and
+    /// the test fails.
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String],
+        timeout: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Outcome {
+        try ChildProcess(executable, arguments, in: directory, environment: environment)
+            .wait(seconds: timeout, sourceLocation: sourceLocation)
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// What it printed on standard output so far.
+    public var standardOutput: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+    /// What it printed on standard error so far.
+    public var standardError: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to the process.
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end, at most `seconds`; past that it is killed and the test fails.
+    @discardableResult
+    public func wait(seconds: Double = 120, sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
+        let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning {
-            Issue.record("\(executable.lastPathComponent) \(arguments) did not end within \(timeout) s; killed", sourceLocation: sourceLocation)
+            let name = process.executableURL?.lastPathComponent ?? "child"
+            Issue.record("\(name) \(process.arguments ?? []) did not end within \(seconds) s; killed", sourceLocation: sourceLocation)
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
-        readers.wait()
-        return Outcome(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData.data, as: UTF8.self),
-            standardError: String(decoding: errorData.data, as: UTF8.self))
+        return Outcome(status: process.terminationStatus, standardOutput: standardOutput, standardError: standardError)
     }
 
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var bytes = Data()
-        func set(_ data: Data) { lock.withLock { bytes = data } }
-        var data: Data { lock.withLock { bytes } }
+    /// Waits until `path` exists (a child's "I am here" mark), at most `seconds`; past that the test fails.
+    public static func waitForFile(_ path: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: path) && Date() < deadline { usleep(10_000) }
+        if !FileManager.default.fileExists(atPath: path) {
+            Issue.record("\(path) did not appear within \(seconds) s", sourceLocation: sourceLocation)
+        }
     }
 }
