@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "EnvScriptPanel",
             dependencies: [
-                "EnvScript", "Locking",
+                "EnvScript", "Scenarios", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

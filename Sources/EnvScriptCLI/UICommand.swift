@@ -7,7 +7,7 @@ import Foundation
 struct UICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
-        abstract: "Serve the control panel of a home: its containers, flags and state in a browser.",
+        abstract: "Serve the control panel of a home: its containers, flags, state and scenarios in a browser.",
         discussion: """
             Prints the address to open, with its access token, and serves until interrupted (Ctrl-C). \
             The panel listens on 127.0.0.1 only, unless --bind names another address; every request \
@@ -30,11 +30,31 @@ struct UICommand: ParsableCommand {
     @Flag(help: "Open the panel in the default browser (xdg-open).")
     var open = false
 
+    @Option(help: ArgumentHelp(
+        "The folder of scenario files the Scenarios page runs (default: scenarios/ when it exists). Each run gets a fresh temporary home, as envscript run does.",
+        valueName: "dir"))
+    var scenarios: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
         if bindAddress.isEmpty { throw ValidationError("--bind needs an address, such as 127.0.0.1") }
+        if let scenarios {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: scenarios, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--scenarios: \(scenarios) is not a folder; give the folder that holds the scenario files")
+            }
+        }
+    }
+
+    /// The scenario folder given, or `scenarios/` when it exists; nil for none.
+    private var scenarioFolder: URL? {
+        if let scenarios { return URL(fileURLWithPath: scenarios, isDirectory: true).standardizedFileURL }
+        var isFolder: ObjCBool = false
+        let standard = URL(fileURLWithPath: "scenarios", isDirectory: true).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: standard.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        return standard
     }
 
     func run() throws {
@@ -43,7 +63,14 @@ struct UICommand: ParsableCommand {
         defer { host.close() }
         let panel: PanelServer
         do {
-            panel = try host.servePanel(port: port, bindHost: bindAddress)
+            let runtime = runtime
+            // A run opens its host as `envscript run` would, start-up scripts included, over its own home.
+            let scenarios = scenarioFolder.map { folder in
+                PanelScenarios(folder: folder) { home, files in
+                    try runtime.openHost(home: home, scripts: files, writesApplicationData: true)
+                }
+            }
+            panel = try host.servePanel(port: port, bindHost: bindAddress, scenarios: scenarios)
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitStatus.failure)
         }
@@ -52,6 +79,7 @@ struct UICommand: ParsableCommand {
             printError("warning: the panel listens on \(bindAddress), not only on this machine: anyone who reaches it with the token can change the home")
         }
         print("EnvScript panel of \(home.path)")
+        if let folder = scenarioFolder { print("Scenarios from \(folder.path)") }
         print("Open \(panel.url.absoluteString)")
         print("Stop with Ctrl-C.")
         flushStandardOutput()

@@ -1,4 +1,5 @@
 import EnvScript
+import Foundation
 
 extension EnvScriptHost {
     /// Serves this host's control panel — its containers, flags and state in a browser — until the
@@ -8,8 +9,16 @@ extension EnvScriptHost {
     ///   - port: the TCP port; 0 picks a free one (read it from the result).
     ///   - bindHost: the address to listen on. Keep the default, 127.0.0.1, unless other machines must
     ///     reach the panel: anyone who can reach it and knows its token can change the app's data.
+    ///   - scenarios: the scenario files the Scenarios page offers to run (none by default); see
+    ///     ``servePanel(port:bindHost:scenarioFolder:)`` for a folder run with this host's configuration.
     /// - Returns: the running panel; open its ``PanelServer/url``, which carries the access token.
-    public func servePanel(port: Int = 0, bindHost: String = "127.0.0.1") throws -> PanelServer {
-        try PanelServer(host: self, bindHost: bindHost, port: port)
+    public func servePanel(port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil) throws -> PanelServer {
+        try PanelServer(host: self, bindHost: bindHost, port: port, scenarios: scenarios)
+    }
+
+    /// Serves the panel as ``servePanel(port:bindHost:scenarios:)`` does, offering the scenario files of
+    /// `scenarioFolder`, each run in a fresh host configured as this one over a temporary home.
+    public func servePanel(port: Int = 0, bindHost: String = "127.0.0.1", scenarioFolder: URL) throws -> PanelServer {
+        try servePanel(port: port, bindHost: bindHost, scenarios: PanelScenarios(folder: scenarioFolder, configuration: configuration))
     }
 }

@@ -2,7 +2,7 @@ import EnvScript
 import Foundation
 import Hummingbird
 
-/// The control panel of a host: a local web page with its containers, flags and state, served over
+/// The control panel of a host: a local web page with its containers, flags, state and scenarios, served over
 /// HTTP with the host's control API under `/v1`, for as long as the server runs.
 ///
 /// It listens on 127.0.0.1 unless told otherwise, and lets in only requests that carry its random
@@ -17,12 +17,14 @@ public final class PanelServer: Sendable {
     private let server: BackgroundServer
     /// The event streams this panel serves, ended when it stops (the host's others stay open).
     private let eventStreams = EventStreamGroup()
+    /// The scenario runs of this panel, when it offers scenarios.
+    private let scenarioRuns: ScenarioRunBoard?
 
     /// Serves the panel of `host` on `port` of `bindHost` (0: any free port).
     ///
     /// - Throws: ``PanelError/cannotListen(address:reason:)`` when the port is taken or the address
     ///   cannot be bound.
-    init(host: EnvScriptHost, bindHost: String, port requestedPort: Int) throws {
+    init(host: EnvScriptHost, bindHost: String, port requestedPort: Int, scenarios: PanelScenarios?) throws {
         // The router needs the token and the token names the port: bind first, on a router whose guard
         // reads the access once it is known.
         let accessBox = AccessBox()
@@ -31,6 +33,8 @@ public final class PanelServer: Sendable {
         router.add(middleware: ControlErrorMiddleware())
         PanelAssets.register(on: router)
         ControlRoutes.register(on: router, host: host, eventStreams: eventStreams)
+        scenarioRuns = scenarios.map(ScenarioRunBoard.init)
+        if let scenarioRuns { PanelScenarioRoutes.register(on: router, board: scenarioRuns) }
         do {
             server = try BackgroundServer(
                 router: router, address: .hostname(bindHost, port: requestedPort), serverName: "envscript-panel")
@@ -46,6 +50,7 @@ public final class PanelServer: Sendable {
     /// Stops serving: the panel's open event streams end, then the server.
     public func stop() {
         ControlRoutes.finishEventStreams(in: eventStreams)
+        scenarioRuns?.finishWatching()
         server.stop()
     }
 }

@@ -238,6 +238,41 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: self.find_all('#state-table tr[data-key="session.user"]'), "session.user is listed")
         self.screenshot("state")
 
+    # MARK: Scenarios (the examples folder's scenarios/, the default folder of `envscript ui`)
+
+    def run_status(self):
+        return self.read("#scenario-run-status") or ""
+
+    def test_a_scenario_run_is_shown_live(self):
+        self.open_page("scenarios")
+        self.wait_until(lambda: self.find_all('#scenario-files li[data-file="debug_login.lua"]'), "the files are listed")
+        files = self.driver.execute_script(
+            "return [...document.querySelectorAll('#scenario-files li')].map(item => item.dataset.file)")
+        self.assertEqual(files, ["debug_login.lua", "provider_priority.lua", "refusing_hook.lua"])
+        containers_before = self.cli("container", "list")
+        # A mark on the page: it is still there at the end only if the page never reloaded.
+        self.driver.execute_script("window.stillTheSamePage = true")
+        self.find('button[aria-label="Run debug_login.lua"]').click()
+        self.wait_until(lambda: "2 passed, 0 failed" in self.run_status(), "the run ends with its summary")
+        outcomes = self.driver.execute_script(
+            "return [...document.querySelectorAll('#scenario-results tbody tr')].map(row => [row.dataset.name, row.dataset.outcome])")
+        self.assertEqual(outcomes, [["a Debug login leaves the original session untouched", "passed"],
+                                    ["a Debug login keeps the Debug login for next time", "passed"]])
+        self.assertTrue(self.driver.execute_script("return window.stillTheSamePage === true"))
+        self.screenshot("scenarios")
+        # The run had a home of its own: the panel's home is as it was.
+        self.assertEqual(self.cli("container", "list"), containers_before)
+
+    def test_run_all_reports_passed_and_skipped_tests(self):
+        self.open_page("scenarios")
+        self.wait_until(lambda: not self.driver.execute_script(
+            "return document.getElementById('run-all-scenarios').disabled"), "Run all can be pressed")
+        self.find("#run-all-scenarios").click()
+        self.wait_until(lambda: "8 passed, 0 failed, 1 skipped" in self.run_status(), "the run ends with its summary",
+                        timeout=60)
+        skipped = self.find_all('#scenario-results tr[data-outcome="skipped"]')
+        self.assertEqual(len(skipped), 1)
+
 
 if __name__ == "__main__":
     unittest.main()

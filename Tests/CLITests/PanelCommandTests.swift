@@ -59,6 +59,19 @@ import TestSupport
         #expect(outcome.standardError.contains("--port"))
     }
 
+    @Test func aScenarioFolderThatIsNotOneIsAUsageError() throws {
+        let scratch = try Scratch()
+        try scratch.write("file.lua", "print(1)")
+        for given in ["missing", "file.lua"] {
+            let outcome = try EnvScriptProcess.run(
+                ["ui", "--home", scratch.url.appendingPathComponent("home").path, "--scenarios", given], in: scratch.url)
+            #expect(outcome.status == 2)
+            #expect(outcome.standardError.contains("--scenarios: \(given) is not a folder"), "\(outcome.standardError)")
+        }
+        // Nothing was started: the home was never created.
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("home").path))
+    }
+
     @Test func listeningBeyondThisMachineIsSaidOutLoud() async throws {
         let scratch = try Scratch()
         let process = try EnvScriptProcess.start(

@@ -14,10 +14,37 @@ final class PanelFixture: @unchecked Sendable {
     let panel: PanelServer
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
+    /// A panel without scenarios.
     init() throws {
         folder = try TemporaryFolder()
         host = try EnvScriptHost(configuration: HostConfiguration(home: folder.url.appendingPathComponent("home")))
         panel = try host.servePanel()
+    }
+
+    /// A panel offering the scenario files `scenarios` (relative path → Lua source), written under the
+    /// folder's `scenarios/`; `makeHost`, when given, opens each run's host instead of the default.
+    init(
+        scenarios: [String: String],
+        makeHost: (@Sendable (_ home: URL, _ files: [String]) throws -> EnvScriptHost)? = nil
+    ) throws {
+        folder = try TemporaryFolder()
+        let scenarioFolder = folder.url.appendingPathComponent("scenarios", isDirectory: true)
+        for (path, source) in scenarios {
+            let file = scenarioFolder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try source.write(to: file, atomically: true, encoding: .utf8)
+        }
+        host = try EnvScriptHost(configuration: HostConfiguration(home: folder.url.appendingPathComponent("home")))
+        if let makeHost {
+            panel = try host.servePanel(scenarios: PanelScenarios(folder: scenarioFolder, makeHost: makeHost))
+        } else {
+            panel = try host.servePanel(scenarioFolder: scenarioFolder)
+        }
+    }
+
+    /// Opens the event stream at `path` with the panel's token.
+    func events(_ path: String = "/v1/events") async throws -> PanelEventStream {
+        try await PanelEventStream(client: client, port: panel.port, token: panel.access.token, path: path)
     }
 
     /// Stops the panel, the client and the host, and removes the home.
@@ -78,14 +105,14 @@ final class PanelFixture: @unchecked Sendable {
     }
 }
 
-/// The `/v1/events` stream of a panel, read as text as it arrives.
+/// An event stream of a panel (`/v1/events` unless told otherwise), read as text as it arrives.
 final class PanelEventStream {
     private var chunks: HTTPClientResponse.Body.AsyncIterator
     private(set) var received = ""
 
-    /// Opens the stream of the panel on `port` with `token`.
-    init(client: HTTPClient, port: Int, token: String) async throws {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+    /// Opens the stream at `path` of the panel on `port` with `token`.
+    init(client: HTTPClient, port: Int, token: String, path: String = "/v1/events") async throws {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         let response = try await client.execute(request, timeout: .seconds(60))
         chunks = response.body.makeAsyncIterator()

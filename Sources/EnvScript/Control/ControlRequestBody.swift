@@ -7,7 +7,7 @@ import Tweaks
 ///
 /// Values are read as ``ScriptValue``s, the same values the `state` module stores, so a state value
 /// sent over HTTP is exactly what `state.set` would store from Lua.
-struct ControlRequestBody: Sendable {
+package struct ControlRequestBody: Sendable {
     /// The largest body read; control requests are small.
     static let maximumSize = 1024 * 1024
 
@@ -18,7 +18,7 @@ struct ControlRequestBody: Sendable {
     ///
     /// - Parameter example: a valid body, shown in the error when the body is empty or not an object.
     /// - Throws: ``ControlError`` `bad_request` naming what is wrong.
-    static func read(_ request: Request, allowed: [String], example: String) async throws -> ControlRequestBody {
+    package static func read(_ request: Request, allowed: [String], example: String) async throws -> ControlRequestBody {
         let buffer = try await request.body.collect(upTo: maximumSize)
         let data = Data(buffer.readableBytesView)
         return try parse(data, allowed: allowed, example: example)
@@ -65,6 +65,21 @@ struct ControlRequestBody: Sendable {
             throw ControlError(.badRequest, "field '\(name)' is required (a string)")
         }
         return text
+    }
+
+    /// The field `name` as an array of strings; nil when absent or null.
+    package func stringArray(_ name: String) throws -> [String]? {
+        switch fields[name] {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            return try items.enumerated().map { index, item in
+                guard case .string(let text) = item else {
+                    throw ControlError(.badRequest, "field '\(name)' must hold strings; item \(index + 1) is \(item.jsonTypeName)")
+                }
+                return text
+            }
+        case let other?: throw ControlError(.badRequest, "field '\(name)' must be an array of strings, not \(other.jsonTypeName)")
+        }
     }
 
     /// The field `name` as any JSON value (null included).

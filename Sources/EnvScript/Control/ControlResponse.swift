@@ -2,17 +2,17 @@ import Foundation
 import Hummingbird
 
 /// How the control API answers: JSON bodies, and every error as ``ControlErrorBody``.
-enum ControlResponse {
+package enum ControlResponse {
     /// Sorted keys, so answers are stable for diffing and tests; one line, so an answer is also a valid
     /// server-sent event data line.
-    static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
     /// `value` as a JSON answer.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    package static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try encoder().encode(value)
         return Response(
             status: status,
@@ -21,7 +21,7 @@ enum ControlResponse {
     }
 
     /// The JSON error answer of `error`.
-    static func error(_ error: ControlError) -> Response {
+    package static func error(_ error: ControlError) -> Response {
         do {
             return try json(ControlErrorBody(error: error), status: HTTPResponse.Status(code: error.code.status))
         } catch {
@@ -31,7 +31,7 @@ enum ControlResponse {
     }
 
     /// Runs a handler's `body`, answering any error it throws as JSON (see ``ControlError/init(describing:)``).
-    static func handling(_ body: () async throws -> Response) async -> Response {
+    package static func handling(_ body: () async throws -> Response) async -> Response {
         do {
             return try await body()
         } catch {
@@ -41,7 +41,7 @@ enum ControlResponse {
 
     /// The path parameter `name`, percent-decoded (the router matches the raw path, so a container named
     /// `Debug build` arrives as `Debug%20build`).
-    static func parameter(_ name: String, of context: some RequestContext) throws -> String {
+    package static func parameter(_ name: String, of context: some RequestContext) throws -> String {
         guard let raw = context.parameters.get(name) else {
             throw ControlError(.badRequest, "the path has no '\(name)' segment")
         }

@@ -2,8 +2,8 @@
 // event stream. Every request goes to the same origin, which holds the access cookie.
 'use strict';
 
-const pages = ['containers', 'flags', 'state'];
-const loaders = { containers: loadContainers, flags: loadFlags, state: loadState };
+const pages = ['containers', 'flags', 'state', 'scenarios'];
+const loaders = { containers: loadContainers, flags: loadFlags, state: loadState, scenarios: loadScenarios };
 
 // MARK: Helpers
 
@@ -19,7 +19,9 @@ async function api(method, path, body) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
   if (!response.ok) {
-    throw new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    const error = new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -332,6 +334,80 @@ async function loadState() {
   }
 }
 
+// MARK: Scenarios
+
+let scenarioEvents = null;
+
+async function loadScenarios() {
+  let listing;
+  try {
+    listing = await api('GET', '/v1/scenarios');
+  } catch (error) {
+    show('scenarios-message', error.status === 404
+      ? 'This panel offers no scenarios: start it with envscript ui --scenarios DIR (or from a folder holding scenarios/).'
+      : error.message);
+    document.getElementById('run-all-scenarios').disabled = true;
+    return;
+  }
+  show('scenarios-message', '');
+  show('scenario-folder', `Files of ${listing.folder}; each run gets a fresh temporary home.`);
+  document.getElementById('scenario-files').replaceChildren(...listing.files.map((file) =>
+    element('li', { 'data-file': file }, file, ' ',
+      element('button', { type: 'button', 'aria-label': `Run ${file}`, onclick: () => runScenarios([file]) }, 'Run'))));
+  document.getElementById('run-all-scenarios').disabled = listing.files.length === 0;
+  renderRun(listing.run);
+  // Results arrive through their own stream, opened once the panel is known to offer scenarios.
+  if (!scenarioEvents) {
+    scenarioEvents = new EventSource('/v1/scenarios/events');
+    scenarioEvents.addEventListener('run', (event) => renderRun(JSON.parse(event.data).run));
+    scenarioEvents.addEventListener('result', (event) => {
+      const { run, result } = JSON.parse(event.data);
+      if (shownRun && run === shownRun.id) {
+        shownRun.results.push(result);
+        renderRun(shownRun);
+      }
+    });
+  }
+}
+
+let shownRun = null;
+
+/** Shows a whole run: its status line and every result so far. */
+function renderRun(run) {
+  shownRun = run;
+  document.querySelector('#scenario-results tbody').replaceChildren();
+  if (!run) { show('scenario-run-status', 'No run yet.'); return; }
+  for (const result of run.results) appendResult(result);
+  const status = document.getElementById('scenario-run-status');
+  status.dataset.phase = run.phase;
+  if (run.phase === 'running') {
+    status.textContent = `Run ${run.id} of ${run.files.join(', ')}: running` + (run.total === undefined ? '…' : `, ${run.results.length} of ${run.total} done`);
+  } else if (run.phase === 'finished') {
+    status.textContent = `Run ${run.id}: ${run.summary.line}`;
+  } else {
+    status.textContent = `Run ${run.id} failed: ${run.error}`;
+  }
+  document.getElementById('run-all-scenarios').disabled = run.phase === 'running';
+}
+
+function appendResult(result) {
+  const body = document.querySelector('#scenario-results tbody');
+  const outcome = element('td', { class: `outcome-${result.outcome}` }, result.outcome);
+  if (result.message) outcome.append(element('pre', { class: 'failure' }, result.message));
+  body.append(element('tr', { 'data-outcome': result.outcome, 'data-name': result.name },
+    element('td', {}, result.name), element('td', {}, result.file), outcome,
+    element('td', {}, `${result.duration_ms.toFixed(1)} ms`)));
+}
+
+async function runScenarios(files) {
+  show('scenarios-message', '');
+  try {
+    await api('POST', '/v1/scenarios/runs', { files });
+  } catch (error) {
+    show('scenarios-message', error.message);
+  }
+}
+
 // MARK: Live updates
 
 function connectEvents() {
@@ -350,6 +426,7 @@ document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('row-form-cancel').addEventListener('click', closeRowForm);
   document.getElementById('flag-search').addEventListener('input', renderFlags);
   document.getElementById('remove-all-overrides').addEventListener('click', removeAllOverrides);
+  document.getElementById('run-all-scenarios').addEventListener('click', () => runScenarios([]));
   window.addEventListener('hashchange', showPage);
   showPage();
   connectEvents();

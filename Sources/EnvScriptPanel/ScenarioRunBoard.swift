@@ -1,0 +1,169 @@
+import EnvScript
+import Foundation
+import Locking
+import Scenarios
+
+/// The scenario runs of one panel: one at a time, on a thread of its own, each in a fresh host over a
+/// fresh temporary home; the latest run and its results so far, and the pages watching them.
+final class ScenarioRunBoard: Sendable {
+    private struct Board {
+        var latest: ScenarioRunPayload?
+        var watchers: [UUID: AsyncStream<ScenarioRunEvent>.Continuation] = [:]
+        var isFinishing = false
+
+        /// Sends `event` to every watcher (continuations buffer it: nothing runs here).
+        func publish(_ event: ScenarioRunEvent) {
+            for watcher in watchers.values { watcher.yield(event) }
+        }
+    }
+
+    let scenarios: PanelScenarios
+    private let board = Locked(Board())
+
+    init(scenarios: PanelScenarios) {
+        self.scenarios = scenarios
+    }
+
+    /// The latest run (running or ended), nil before the first.
+    var latest: ScenarioRunPayload? { board.withLock { $0.latest } }
+
+    /// Starts running `files` (paths relative to the folder; all of them when empty) and returns the
+    /// run's number; results arrive through ``watch()``.
+    ///
+    /// - Throws: ``ControlError`` `conflict` while another run is going on, `not_found` for a file that
+    ///   is not one of the folder's scenario files, `bad_request` when the folder has none.
+    func start(files requested: [String]) throws -> Int {
+        let available = try scenarios.files()
+        if let unknown = requested.first(where: { !available.contains($0) }) {
+            throw ControlError(.notFound, "no scenario file '\(unknown)' in \(scenarios.folder.path); the files are \(available.joined(separator: ", "))")
+        }
+        let files = requested.isEmpty ? available : requested
+        if files.isEmpty {
+            throw ControlError(.badRequest, "\(scenarios.folder.path) holds no scenario files (.lua)")
+        }
+        let run = try board.withLock { board -> ScenarioRunPayload in
+            if let latest = board.latest, latest.phase == .running {
+                throw ControlError(.conflict, "run \(latest.id) is still going on; wait for it to end")
+            }
+            let run = ScenarioRunPayload(id: (board.latest?.id ?? 0) + 1, files: files)
+            board.latest = run
+            board.publish(.run(run))
+            return run
+        }
+        let paths = files.map { scenarios.folder.appendingPathComponent($0).path }
+        let thread = Thread { [self] in perform(run.id, paths: paths) }
+        thread.name = "envscript-panel-scenarios"
+        thread.start()
+        return run.id
+    }
+
+    /// The events of the runs from now on, starting with the latest run as it stands.
+    func watch() -> AsyncStream<ScenarioRunEvent> {
+        let (stream, continuation) = AsyncStream<ScenarioRunEvent>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        let registered = board.withLock { board in
+            guard !board.isFinishing else { return false }
+            board.watchers[id] = continuation
+            // Under the lock that every change is made and published under: what follows the snapshot
+            // is exactly what changed after it.
+            continuation.yield(.run(board.latest))
+            return true
+        }
+        guard registered else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.board.withLock { _ = $0.watchers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Ends every stream of ``watch()``, for a panel that stops.
+    func finishWatching() {
+        let watchers = board.withLock { board in
+            board.isFinishing = true
+            defer { board.watchers = [:] }
+            return board.watchers
+        }
+        for watcher in watchers.values { watcher.finish() }
+    }
+
+    /// Changes run `id` if it is still the latest, and tells the watchers with the event `announce`
+    /// makes of it, in one step under the lock, so watchers see changes in the order they were made.
+    @discardableResult
+    private func update(
+        _ id: Int, _ change: (inout ScenarioRunPayload) -> Void,
+        announce: (ScenarioRunPayload) -> ScenarioRunEvent = { .run($0) }
+    ) -> Bool {
+        board.withLock { board in
+            guard board.latest?.id == id else { return false }
+            change(&board.latest!)
+            board.publish(announce(board.latest!))
+            return true
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs the files of run `id` in a fresh host, reporting as it goes; the temporary home is removed
+    /// afterwards.
+    private func perform(_ id: Int, paths: [String]) {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("envscript-panel-run-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        do {
+            let host = try scenarios.makeHost(root.appendingPathComponent("home", isDirectory: true), paths)
+            defer { host.close() }
+            let runner = try ScenarioRunner(host: host)
+            // Compile everything first, so a syntax error in the last file runs nothing.
+            let chunks = try paths.map { try host.compileScript(atPath: $0) }
+            var tests: [ScenarioRunner.Test] = []
+            for (path, chunk) in zip(paths, chunks) { tests += try runner.load(chunk, file: relative(path)) }
+            runner.run(tests, reporter: BoardReporter(board: self, run: id))
+        } catch let error as ScenarioRunner.LoadError {
+            fail(id, "error while loading the scenarios of \(error.file): \(error)")
+        } catch {
+            fail(id, "\(error)")
+        }
+    }
+
+    private func relative(_ path: String) -> String {
+        let prefix = scenarios.folder.path + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    private func fail(_ id: Int, _ message: String) {
+        update(id) { run in
+            run.phase = .error
+            run.error = message
+        }
+    }
+
+    /// Passes the runner's reports to the board.
+    private final class BoardReporter: ScenarioReporter {
+        let board: ScenarioRunBoard
+        let run: Int
+
+        init(board: ScenarioRunBoard, run: Int) {
+            self.board = board
+            self.run = run
+        }
+
+        func runWillStart(testCount: Int) {
+            board.update(run) { $0.total = testCount }
+        }
+
+        func testDidFinish(_ result: ScenarioResult) {
+            let payload = ScenarioResultPayload(result)
+            board.update(run, { $0.results.append(payload) }, announce: { .result(run: $0.id, payload) })
+        }
+
+        func runDidFinish(_ summary: ScenarioSummary) {
+            board.update(run) { run in
+                run.phase = .finished
+                run.summary = ScenarioSummaryPayload(summary)
+            }
+        }
+    }
+}
