@@ -40,21 +40,20 @@ struct UICommand: ParsableCommand {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
         if bindAddress.isEmpty { throw ValidationError("--bind needs an address, such as 127.0.0.1") }
-        if let scenarios {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: scenarios, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("--scenarios: \(scenarios) is not a folder; give the folder that holds the scenario files")
-            }
+        if let scenarios, !Self.isFolder(scenarios) {
+            throw ValidationError("--scenarios: \(scenarios) is not a folder; give the folder that holds the scenario files")
         }
     }
 
     /// The scenario folder given, or `scenarios/` when it exists; nil for none.
-    private var scenarioFolder: URL? {
-        if let scenarios { return URL(fileURLWithPath: scenarios, isDirectory: true).standardizedFileURL }
+    private func scenarioFolder() -> URL? {
+        guard let path = scenarios ?? (Self.isFolder("scenarios") ? "scenarios" : nil) else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
         var isFolder: ObjCBool = false
-        let standard = URL(fileURLWithPath: "scenarios", isDirectory: true).standardizedFileURL
-        guard FileManager.default.fileExists(atPath: standard.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
-        return standard
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     func run() throws {
@@ -62,6 +61,7 @@ struct UICommand: ParsableCommand {
         let host = try runtime.openHost(home: home, scripts: [], writesApplicationData: true, attaches: true)
         defer { host.close() }
         let panel: PanelServer
+        let scenarioFolder = scenarioFolder()
         do {
             let runtime = runtime
             // A run opens its host as `envscript run` would, start-up scripts included, over its own home.

@@ -1,4 +1,4 @@
-import Foundation
+import EnvScript
 import HTTPTypes
 import Hummingbird
 
@@ -43,19 +43,9 @@ struct PanelAccessGuard<Context: RequestContext>: RouterMiddleware {
 
     /// 403 with `message`: the control API's JSON error under `/v1`, plain text elsewhere.
     private static func forbidden(_ request: Request, _ message: String) -> Response {
-        if request.uri.path.hasPrefix("/v1/") {
-            let body = #"{"error":{"code":"forbidden","message":"# + jsonString(message) + "}}"
-            return Response(
-                status: .forbidden, headers: [.contentType: "application/json; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-        }
+        if request.uri.path.hasPrefix("/v1/") { return ControlResponse.error(ControlError(.forbidden, message)) }
         return Response(
             status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: "Forbidden: \(message)\n")))
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"forbidden\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -25,20 +25,9 @@ enum PanelScenarioRoutes {
             }
         }
         router.get("/v1/scenarios/events") { request, _ in
-            let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                let events = board.watch()
-                do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        for await event in events {
-                            try await writer.write(ByteBuffer(string: try event.wireText()))
-                        }
-                    }
-                } catch is CancellationError {
-                    return // the page went away
-                }
-                try await writer.finish(nil)
-            })
+            ServerSentEvents.response(to: request) { send in
+                for await event in board.watch() { try await send(try event.wireText()) }
+            }
         }
     }
 

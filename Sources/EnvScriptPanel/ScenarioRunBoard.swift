@@ -50,8 +50,7 @@ final class ScenarioRunBoard: Sendable {
             board.publish(.run(run))
             return run
         }
-        let paths = files.map { scenarios.folder.appendingPathComponent($0).path }
-        let thread = Thread { [self] in perform(run.id, paths: paths) }
+        let thread = Thread { [self] in perform(run.id, files: files) }
         thread.name = "envscript-panel-scenarios"
         thread.start()
         return run.id
@@ -106,12 +105,13 @@ final class ScenarioRunBoard: Sendable {
 
     // MARK: Running
 
-    /// Runs the files of run `id` in a fresh host, reporting as it goes; the temporary home is removed
-    /// afterwards.
-    private func perform(_ id: Int, paths: [String]) {
+    /// Runs `files` (relative to the folder) as run `id` in a fresh host, reporting as it goes; the
+    /// temporary home is removed afterwards.
+    private func perform(_ id: Int, files: [String]) {
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("envscript-panel-run-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: root) }
+        let paths = files.map { scenarios.folder.appendingPathComponent($0).path }
         do {
             let host = try scenarios.makeHost(root.appendingPathComponent("home", isDirectory: true), paths)
             defer { host.close() }
@@ -119,18 +119,14 @@ final class ScenarioRunBoard: Sendable {
             // Compile everything first, so a syntax error in the last file runs nothing.
             let chunks = try paths.map { try host.compileScript(atPath: $0) }
             var tests: [ScenarioRunner.Test] = []
-            for (path, chunk) in zip(paths, chunks) { tests += try runner.load(chunk, file: relative(path)) }
+            // Results name each file as the page lists it, relative to the folder.
+            for (file, chunk) in zip(files, chunks) { tests += try runner.load(chunk, file: file) }
             runner.run(tests, reporter: BoardReporter(board: self, run: id))
         } catch let error as ScenarioRunner.LoadError {
             fail(id, "error while loading the scenarios of \(error.file): \(error)")
         } catch {
             fail(id, "\(error)")
         }
-    }
-
-    private func relative(_ path: String) -> String {
-        let prefix = scenarios.folder.path + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
     private func fail(_ id: Int, _ message: String) {

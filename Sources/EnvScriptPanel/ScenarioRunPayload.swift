@@ -1,3 +1,4 @@
+import EnvScript
 import Foundation
 import Scenarios
 
@@ -77,13 +78,9 @@ enum ScenarioRunEvent: Sendable {
 
     /// The event in the `text/event-stream` format.
     func wireText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         switch self {
-        case .run(let run):
-            return "event: run\ndata: \(String(decoding: try encoder.encode(RunBody(run: run)), as: UTF8.self))\n\n"
-        case .result(let id, let result):
-            return "event: result\ndata: \(String(decoding: try encoder.encode(ResultBody(run: id, result: result)), as: UTF8.self))\n\n"
+        case .run(let run): try ServerSentEvents.frame("run", RunBody(run: run))
+        case .result(let id, let result): try ServerSentEvents.frame("result", ResultBody(run: id, result: result))
         }
     }
 

@@ -30,6 +30,9 @@ import TestSupport
             let refused = try await panel.send("POST", "/v1/containers", body: create)
             #expect(refused.status == 403)
             #expect(refused.text.contains("token"))
+            // Under /v1 the refusal is the control API's own error answer.
+            let body = try JSONDecoder().decode(ControlErrorBody.self, from: Data(refused.text.utf8))
+            #expect(body.error.code == .forbidden)
             #expect(try panel.containerNames() == ["DEFAULT"])
         }
     }

@@ -19,6 +19,9 @@ public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringCon
         case conflict
         /// 500: the operation failed on the host's side (a file, a provider, a closed host).
         case failed
+        /// 403: the request may not come in — the control panel's access rules refused it before
+        /// anything ran (no token, another Host, another site's Origin).
+        case forbidden
 
         /// The HTTP status of the code.
         public var status: Int {
@@ -27,6 +30,7 @@ public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringCon
             case .badRequest: return 400
             case .refused, .conflict: return 409
             case .failed: return 500
+            case .forbidden: return 403
             }
         }
     }

@@ -97,18 +97,13 @@ extension ControlEvent {
     /// The event in the `text/event-stream` format: `event:` and one `data:` line of JSON, then a blank
     /// line; a keep-alive is a comment line.
     func wireText(stateEntry: StateEntryPayload?) throws -> String {
-        let encoder = ControlResponse.encoder()
-        func frame(_ name: String, _ payload: some Encodable) throws -> String {
-            // The encoder writes one line: newlines inside strings are escaped as \n.
-            "event: \(name)\ndata: \(String(decoding: try encoder.encode(payload), as: UTF8.self))\n\n"
-        }
         switch self {
-        case .ready(let payload): return try frame("ready", payload)
-        case .container(let payload): return try frame("container", payload)
-        case .tweak(let payload): return try frame("tweak", payload)
+        case .ready(let payload): return try ServerSentEvents.frame("ready", payload)
+        case .container(let payload): return try ServerSentEvents.frame("container", payload)
+        case .tweak(let payload): return try ServerSentEvents.frame("tweak", payload)
         case .state(let change):
             let entry = stateEntry ?? StateEntryPayload(key: change.key, kind: change.kind, error: "the value could not be read")
-            return try frame("state", StateEventPayload(entry: entry, reason: change.reason == .changed ? "changed" : "reloaded"))
+            return try ServerSentEvents.frame("state", StateEventPayload(entry: entry, reason: change.reason == .changed ? "changed" : "reloaded"))
         case .keepAlive: return ": keep-alive\n\n"
         }
     }

@@ -12,24 +12,15 @@ extension ControlRoutes {
         router.get("/v1/events") { request, _ in
             await ControlResponse.handling {
                 try host.checkAvailable()
-                let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
-                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                return ServerSentEvents.response(to: request) { send in
                     // Registered only once the body is being written, so a response that is never sent
                     // registers nothing.
                     let subscription = try await host.run { try ControlEventSubscription(host: $0, group: host.eventStreams) }
                     defer { subscription.cancel() }
-                    do {
-                        try await request.body.consumeWithCancellationOnInboundClose { _ in
-                            for await event in subscription.events {
-                                let text = try event.wireText(stateEntry: await stateEntry(for: event, host: host))
-                                try await writer.write(ByteBuffer(string: text))
-                            }
-                        }
-                    } catch is CancellationError {
-                        return // the client went away; there is no one left to finish the body for
+                    for await event in subscription.events {
+                        try await send(try event.wireText(stateEntry: await stateEntry(for: event, host: host)))
                     }
-                    try await writer.finish(nil)
-                })
+                }
             }
         }
     }
