@@ -10,13 +10,15 @@ extension AppContainer {
     @discardableResult
     public func createNewContainer(name: String, description: String? = nil) throws -> Container {
         try ContainerName.validate(name)
-        return try exclusively("create a container") { _ in
+        let container = try exclusively("create a container") { _ in
             try requireUnused(name)
             let container = Container(
                 uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
             try install(container) { _ in }
             return container
         }
+        announceListChange(ContainerListChange(kind: .created, uuid: container.uuid))
+        return container
     }
 
     /// Deletes a container and its entries. Deleting the active container first activates DEFAULT (a
@@ -45,6 +47,7 @@ extension AppContainer {
             for participant in observers.participants() { participant.object.containerWasRemoved(uuid) }
             try FileSystem.removeTree(layout.absolute(trash))
         }
+        announceListChange(ContainerListChange(kind: .deleted, uuid: uuid))
     }
 
     /// Deletes the container with the UUID written as `uuid`; see ``delete(container:)``.
@@ -113,7 +116,7 @@ extension AppContainer {
     @discardableResult
     public func clone(container source: Container, name: String, description: String? = nil) throws -> Container {
         try ContainerName.validate(name)
-        return try exclusively("clone a container") { _ in
+        let copy = try exclusively("clone a container") { _ in
             _ = try existing(source.uuid)
             try requireUnused(name)
             let copy = Container(uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
@@ -138,6 +141,8 @@ extension AppContainer {
             }
             return copy
         }
+        announceListChange(ContainerListChange(kind: .created, uuid: copy.uuid))
+        return copy
     }
 
     /// Changes a container's name or description.
@@ -149,7 +154,7 @@ extension AppContainer {
     @discardableResult
     public func updateInfo(container: Container, name: String? = nil, description: String? = nil) throws -> Container {
         if let name { try ContainerName.validate(name) }
-        return try exclusively("update a container") { _ in
+        let updated = try exclusively("update a container") { _ in
             var updated = try existing(container.uuid)
             if let name, name != updated.name {
                 guard !updated.isDefault else { throw ContainerError.cannotRenameDefault }
@@ -160,6 +165,8 @@ extension AppContainer {
             try store.write(updated)
             return updated
         }
+        announceListChange(ContainerListChange(kind: .updated, uuid: updated.uuid))
+        return updated
     }
 
     /// Returns the home to its state before any container existed: activates DEFAULT (a full switch,
@@ -190,6 +197,7 @@ extension AppContainer {
                 for uuid in removed { participant.object.containerWasRemoved(uuid) }
             }
         }
+        announceListChange(ContainerListChange(kind: .reset, uuid: nil))
     }
 
     // MARK: Helpers

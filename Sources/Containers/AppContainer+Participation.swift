@@ -28,6 +28,19 @@ extension AppContainer {
         settings.withLock { $0.lastRemoteParticipants = committed ? prepared.participants : [] }
     }
 
+    /// Tells this instance's list hooks, then the other attached processes, that the list of containers
+    /// changed; call once the home's lock is released.
+    func announceListChange(_ change: ContainerListChange) {
+        hearListChange(change)
+        remoteParticipants?.announce(change)
+    }
+
+    /// Runs the list hooks for a change of the list of containers that another process made — what its
+    /// ``RemoteParticipants/announce(_:)`` reached this process for.
+    public func hearListChange(_ change: ContainerListChange) {
+        for hook in observers.listHooks() { hook(change) }
+    }
+
     /// Runs `body`; if it throws after other processes prepared, tells them the change did not happen.
     func abandoningRemote<T>(_ prepared: PreparedHomeChange?, _ body: () throws -> T) throws -> T {
         do {

@@ -133,7 +133,16 @@ public final class AppContainer: Sendable {
         observers.addDidChange(hook)
     }
 
-    /// Removes a hook added with ``addWillChangeHook(_:)`` or ``addDidChangeHook(_:)``.
+    /// Adds a closure run after the list of containers changed — one created, cloned, renamed, described
+    /// or deleted, or the home reset — by this instance or by another process attached to the home (those
+    /// are heard of through ``remoteParticipants``). Remove it with ``removeHook(_:)``.
+    @discardableResult
+    public func addContainerListHook(_ hook: @escaping ContainerListHook) -> HookToken {
+        observers.addListChange(hook)
+    }
+
+    /// Removes a hook added with ``addWillChangeHook(_:)``, ``addDidChangeHook(_:)`` or
+    /// ``addContainerListHook(_:)``.
     ///
     /// - Returns: whether the hook was registered.
     @discardableResult

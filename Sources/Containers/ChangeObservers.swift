@@ -41,6 +41,7 @@ final class ChangeObservers: Sendable {
         case delegate(WeakReference<AnyObject>)
         case willHook(HookToken, WillChangeHook)
         case didHook(HookToken, DidChangeHook)
+        case listHook(HookToken, ContainerListHook)
     }
 
     private struct State: Sendable {
@@ -96,6 +97,15 @@ final class ChangeObservers: Sendable {
         }
     }
 
+    func addListChange(_ hook: @escaping ContainerListHook) -> HookToken {
+        state.withLock { state in
+            let token = HookToken(id: state.nextID)
+            state.nextID += 1
+            state.entries.append(.listHook(token, hook))
+            return token
+        }
+    }
+
     /// Removes the hook; returns whether it was registered.
     @discardableResult
     func remove(hook token: HookToken) -> Bool {
@@ -103,7 +113,8 @@ final class ChangeObservers: Sendable {
             let before = state.entries.count
             state.entries.removeAll { entry in
                 switch entry {
-                case .willHook(let candidate, _), .didHook(let candidate, _): return candidate == token
+                case .willHook(let candidate, _), .didHook(let candidate, _), .listHook(let candidate, _):
+                    return candidate == token
                 case .delegate: return false
                 }
             }
@@ -138,7 +149,18 @@ final class ChangeObservers: Sendable {
                     return .delegate(Retained(object: delegate))
                 case .willHook(_, let hook): return .willHook(hook)
                 case .didHook(_, let hook): return .didHook(hook)
+                case .listHook: return nil
                 }
+            }
+        }
+    }
+
+    /// The hooks that hear of changes of the list of containers, in registration order.
+    func listHooks() -> [ContainerListHook] {
+        state.withLock { state in
+            state.entries.compactMap { entry in
+                if case .listHook(_, let hook) = entry { return hook }
+                return nil
             }
         }
     }

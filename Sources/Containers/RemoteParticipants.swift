@@ -45,6 +45,15 @@ public protocol RemoteParticipants: Sendable {
 
     /// Tells the processes that prepared whether the change happened.
     func finish(_ prepared: PreparedHomeChange, committed: Bool)
+
+    /// Tells every other attached process that the list of containers changed (best effort, once the
+    /// home's lock is released): they pass it to ``AppContainer/hearListChange(_:)``.
+    func announce(_ change: ContainerListChange)
+}
+
+extension RemoteParticipants {
+    /// Tells no one: for participants that only take part in switches.
+    public func announce(_ change: ContainerListChange) {}
 }
 
 /// The outcome of ``RemoteParticipants/prepare(_:)``: the change and who prepared for it.

@@ -38,7 +38,8 @@ struct ContainerCommand: ParsableCommand {
             try runtime.withHost { host in
                 let active = try host.containers.activeContainer
                 let shown = try container.map { try host.containers.resolve($0) } ?? active
-                let record = ContainerRecord(shown, activeUUID: active.uuid)
+                var record = ContainerRecord(shown, activeUUID: active.uuid)
+                record.diskUsage = try host.containers.diskUsage(of: shown)
                 if json { return try printJSON(record) }
                 printTable(header: ["FIELD", "VALUE"], rows: record.fields)
             }
@@ -157,6 +158,8 @@ struct ContainerRecord: Encodable {
     var createdAt: Date
     var lastActivatedAt: Date?
     var activatedCount: Int
+    /// Measured for `info` only: the list does not walk every container.
+    var diskUsage: ContainerDiskUsage?
 
     init(_ container: Container, activeUUID: UUID) {
         uuid = container.uuid.uuidString
@@ -171,9 +174,16 @@ struct ContainerRecord: Encodable {
 
     /// The fields as `info` lists them.
     var fields: [[String]] {
-        [["name", name], ["uuid", uuid], ["description", description ?? ""], ["default", "\(isDefault)"],
-         ["active", "\(isActive)"], ["created", createdAt.formatted(.iso8601)],
-         ["last activated", lastActivatedAt?.formatted(.iso8601) ?? "never"], ["activations", "\(activatedCount)"]]
+        var fields = [
+            ["name", name], ["uuid", uuid], ["description", description ?? ""], ["default", "\(isDefault)"],
+            ["active", "\(isActive)"], ["created", createdAt.formatted(.iso8601)],
+            ["last activated", lastActivatedAt?.formatted(.iso8601) ?? "never"], ["activations", "\(activatedCount)"],
+        ]
+        if let diskUsage {
+            let size = ByteCountFormatter.string(fromByteCount: diskUsage.bytes, countStyle: .file)
+            fields.append(["size on disk", "\(size) in \(diskUsage.entries) \(diskUsage.entries == 1 ? "entry" : "entries")"])
+        }
+        return fields
     }
 }
 

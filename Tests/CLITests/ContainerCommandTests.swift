@@ -22,6 +22,13 @@ import Testing
         #expect(table.standardOutput.contains("*  DEFAULT"))
         let info = try scratch.run("container", "info", "Debug", "--home", "home")
         #expect(info.standardOutput.contains("QA account"))
+        // Debug's stash holds session.txt alone.
+        #expect(info.standardOutput.contains("size on disk") && info.standardOutput.contains("in 1 entry"), "\(info.standardOutput)")
+        let json = try scratch.run("container", "info", "Debug", "--home", "home", "--json")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let usage = try #require(record["diskUsage"] as? [String: Any], "\(json.standardOutput)")
+        #expect(usage["entries"] as? Int == 1)
+        #expect((usage["bytes"] as? Int ?? 0) > 0)
     }
 
     @Test func hooksOfTheStartUpScriptRunAroundCommandLineSwitches() throws {

@@ -3,6 +3,7 @@ import Containers
 @testable import EnvScript
 import Foundation
 import Hummingbird
+import TestSupport
 import Testing
 
 /// The control API over a real Unix socket: every operation of the OpenAPI document, and the cases
@@ -189,6 +190,58 @@ import Testing
             // The client goes away: its observers go with it.
             events.close()
             try await waitUntil("the event stream's observers are removed") { ControlEventStreams.count(key: hostID) == 0 }
+        }
+    }
+
+    @Test func theEventStreamReportsChangesOfTheContainerListMadeHereOrByAnotherProcess() async throws {
+        let document = try OpenAPIDocument.load()
+        let schema = try #require(document.json["paths"]?["/v1/events"]?["get"]?["x-events"]?["containers"])
+        try await ControlAPIFixture.with { api in
+            let events = try await api.openEvents()
+            let created = try await api.send("POST", "/v1/containers", body: #"{"name": "Staging"}"#)
+            #expect(created.status == 201)
+            let uuid = try #require(try created.json()["uuid"]?.string)
+            let heard = try await events.next(named: "containers")
+            #expect(heard["change"]?.string == "created")
+            #expect(heard["uuid"]?.string == uuid)
+            #expect(document.problems(of: heard, against: schema).isEmpty, "\(heard)")
+
+            // Another host of the home, opened as the command line opens one (not attached), renames it:
+            // this host hears of it through its control socket.
+            let other = try EnvScriptHost(configuration: HostConfiguration(
+                home: api.host.configuration.home, appID: "tests", attachesToHome: false))
+            defer { other.close() }
+            let otherContainers = other.containers
+            try await onAnotherThread { try otherContainers.updateInfo(container: otherContainers.resolve("Staging"), name: "QA") }
+            let renamed = try await events.next(named: "containers")
+            #expect(renamed["change"]?.string == "updated")
+            #expect(renamed["uuid"]?.string == uuid)
+            let list = try await api.send("GET", "/v1/containers")
+            #expect(list.text.contains(#""name":"QA""#), "\(list)")
+
+            try await onAnotherThread { try otherContainers.reset() }
+            let reset = try await events.next(named: "containers")
+            #expect(reset["change"]?.string == "reset")
+            #expect(reset["uuid"] == .null)
+            #expect(document.problems(of: reset, against: schema).isEmpty, "\(reset)")
+            events.close()
+        }
+    }
+
+    @Test func oneContainerIsAnsweredWithItsRoomOnDisk() async throws {
+        try await ControlAPIFixture.with { api in
+            let home = api.host.configuration.home
+            try Data(count: 64 * 1024).write(to: home.appendingPathComponent("big.bin"))
+            _ = try await api.send("POST", "/v1/containers", body: #"{"name": "Empty"}"#)
+
+            let active = try await api.send("GET", "/v1/containers/DEFAULT")
+            let usage = try #require(try active.json()["disk_usage"], "\(active)")
+            #expect((usage["bytes"]?.int ?? 0) >= 64 * 1024, "\(usage)")
+            #expect((usage["entries"]?.int ?? 0) >= 1, "\(usage)")
+            let empty = try await api.send("GET", "/v1/containers/Empty")
+            #expect(try empty.json()["disk_usage"] == .object(["bytes": .int(0), "entries": .int(0)]), "\(empty)")
+            let list = try await api.send("GET", "/v1/containers")
+            #expect(!list.text.contains("disk_usage"), "the list does not walk every container")
         }
     }
 

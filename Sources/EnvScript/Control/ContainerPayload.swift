@@ -4,6 +4,7 @@ import Foundation
 /// A container as the control API shows it: the fields and names of the Lua table
 /// (`uuid, name, description, is_default, is_active, created_at, last_activated_at, activated_count`),
 /// dates as ISO 8601 text; `description` and `last_activated_at` are absent when there is none.
+/// `disk_usage` (bytes and entries) is there only when one container is asked for: measuring walks its tree.
 struct ContainerPayload: Codable, Sendable, Equatable {
     let uuid: String
     let name: String
@@ -13,6 +14,7 @@ struct ContainerPayload: Codable, Sendable, Equatable {
     let createdAt: String
     let lastActivatedAt: String?
     let activatedCount: Int
+    var diskUsage: ContainerDiskUsage?
 
     init(_ container: Container, activeUUID: UUID?) {
         uuid = container.uuid.uuidString
@@ -37,6 +39,7 @@ struct ContainerPayload: Codable, Sendable, Equatable {
         case createdAt = "created_at"
         case lastActivatedAt = "last_activated_at"
         case activatedCount = "activated_count"
+        case diskUsage = "disk_usage"
     }
 }
 

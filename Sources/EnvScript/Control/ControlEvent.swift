@@ -9,6 +9,9 @@ enum ControlEvent: Sendable {
     case ready(ReadyEventPayload)
     /// A switch finished (after the did-change hooks of the host ran).
     case container(ContainerEventPayload)
+    /// The list of containers changed: one created, cloned, renamed, described or deleted, or the home
+    /// reset — here or in another process attached to the home.
+    case containers(ContainerListChangePayload)
     /// A tweak changed, or the whole stack did.
     case tweak(TweakEventPayload)
     /// A piece of state changed; its value is read when the event is sent.
@@ -48,6 +51,26 @@ struct ContainerEventPayload: Encodable, Sendable {
         try container.encode(to, forKey: .to)
         try container.encode(from, forKey: .from) // `null` when there was no previous container
         try container.encodeIfPresent(generation, forKey: .generation)
+    }
+}
+
+/// `event: containers`: what happened to the list of containers (`created`, `updated`, `deleted` or
+/// `reset`) and to which container (`null` for a reset). Read `/v1/containers` again for the list.
+struct ContainerListChangePayload: Encodable, Sendable {
+    let change: String
+    let uuid: String?
+
+    init(_ change: ContainerListChange) {
+        self.change = change.kind.rawValue
+        uuid = change.uuid?.uuidString
+    }
+
+    private enum CodingKeys: String, CodingKey { case change, uuid }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(change, forKey: .change)
+        try container.encode(uuid, forKey: .uuid)
     }
 }
 
@@ -100,6 +123,7 @@ extension ControlEvent {
         switch self {
         case .ready(let payload): return try ServerSentEvents.frame("ready", payload)
         case .container(let payload): return try ServerSentEvents.frame("container", payload)
+        case .containers(let payload): return try ServerSentEvents.frame("containers", payload)
         case .tweak(let payload): return try ServerSentEvents.frame("tweak", payload)
         case .state(let change):
             let entry = stateEntry ?? StateEntryPayload(key: change.key, kind: change.kind, error: "the value could not be read")

@@ -3,8 +3,8 @@ import Containers
 import Tweaks
 import Locking
 
-/// The observers one `/v1/events` stream keeps on its host — a did-change hook, a tweak observer, a
-/// state observer and a keep-alive timer — and the stream of events they feed.
+/// The observers one `/v1/events` stream keeps on its host — a did-change hook, a container-list hook,
+/// a tweak observer, a state observer and a keep-alive timer — and the stream of events they feed.
 ///
 /// ``cancel()`` removes every observer and ends the stream; the route calls it however the stream
 /// ends (the client went away, ``ControlRoutes/finishEventStreams(of:)``, the host released), so a
@@ -37,6 +37,9 @@ final class ControlEventSubscription: Sendable {
         let hook = containers.addDidChangeHook { to, from in
             gate.send(.container(ContainerEventPayload(to: to, from: from, generation: try? containers.epoch.generation)))
         }
+        let listHook = containers.addContainerListHook { change in
+            gate.send(.containers(ContainerListChangePayload(change)))
+        }
         let tweakObservation = host.tweaks.observe { change in
             gate.send(.tweak(TweakEventPayload(change)))
         }
@@ -55,6 +58,7 @@ final class ControlEventSubscription: Sendable {
         }
         let remove: @Sendable () -> Void = {
             containers.removeHook(hook)
+            containers.removeHook(listHook)
             tweakObservation.remove()
             stateObservation.cancel()
             keepAlive.cancel()

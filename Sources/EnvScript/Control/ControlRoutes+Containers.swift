@@ -37,7 +37,10 @@ extension ControlRoutes {
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
                 return try ControlResponse.json(try await host.run { host in
-                    try ContainerPayload(try host.containers.resolve(id), in: host.containers)
+                    let container = try host.containers.resolve(id)
+                    var payload = try ContainerPayload(container, in: host.containers)
+                    payload.diskUsage = try host.containers.diskUsage(of: container)
+                    return payload
                 })
             }
         }

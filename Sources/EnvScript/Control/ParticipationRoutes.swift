@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 
 /// The operations of the control API by which other processes learn who this host is and give it its
-/// part in their changes of the home: `GET /v1/host`, `POST /v1/participation/prepare` and
-/// `POST /v1/participation/finish` (see ``RemoteHostParticipants`` for the asking side).
+/// part in their changes of the home: `GET /v1/host`, `POST /v1/participation/prepare`,
+/// `POST /v1/participation/finish`, `POST /v1/participation/containers-changed` and
+/// `POST /v1/stores/synchronize` (see ``RemoteHostParticipants`` for the asking side).
 extension ControlRoutes {
     static func registerParticipationRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
         router.get("/v1/host") { _, _ -> Response in
@@ -52,6 +53,14 @@ extension ControlRoutes {
         router.post("/v1/stores/synchronize") { _, _ -> Response in
             await ControlResponse.handling {
                 try await synchronization.run()
+                return try ControlResponse.json(ParticipationMessages.Done())
+            }
+        }
+
+        router.post("/v1/participation/containers-changed") { request, _ -> Response in
+            await ControlResponse.handling {
+                let change = try await decodeParticipation(ContainerListChange.self, from: request)
+                try host.withHostTakingPart { host in host.containers.hearListChange(change) }
                 return try ControlResponse.json(ParticipationMessages.Done())
             }
         }

@@ -101,15 +101,27 @@ final class RemoteHostParticipants: RemoteParticipants {
     /// Asks every other attached host to adopt what this process wrote to the stores (best effort:
     /// a host that does not answer in time catches up at its next flush or switch).
     func announceStoreChanges() {
+        tellOthers(ParticipationMessages.Done(), at: "/v1/stores/synchronize", what: "the store changes")
+    }
+
+    /// Tells every other attached host that the list of containers changed (best effort: a host that
+    /// does not answer in time shows the list as it reads it next).
+    func announce(_ change: ContainerListChange) {
+        tellOthers(change, at: "/v1/participation/containers-changed", what: "the change of the containers")
+    }
+
+    /// Posts `body` to `path` of every other attached host at once and waits for their answers, logging
+    /// those that did not hear it.
+    private func tellOthers<Body: Encodable>(_ body: Body, at path: String, what: String) {
         let others = ((try? hosts.live()) ?? []).filter { $0.id != ownID }
         let requests = others.compactMap { record in
-            (try? post(ParticipationMessages.Done(), to: "/v1/stores/synchronize", of: record)).map { (record, $0) }
+            (try? post(body, to: path, of: record)).map { (record, $0) }
         }
         for (record, request) in requests {
             do {
                 _ = try request.wait()
             } catch {
-                logger.debug("running host pid \(record.pid) was not told of the store changes: \(error)")
+                logger.debug("running host pid \(record.pid) was not told of \(what): \(error)")
             }
         }
     }
