@@ -76,9 +76,12 @@ let package = Package(
         .target(
             name: "EnvScriptPanel",
             dependencies: [
-                "EnvScript", "Scenarios", "Locking",
+                "EnvScript", "Scenarios", "Containers", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [
                 .embedInCode("Resources/index.html"),
@@ -140,14 +143,14 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // A running application attached to its home, for CLITests of many processes on one home.
         .testTarget(
             name: "PanelTests",
             dependencies: [
-                "TestSupport", "EnvScript", "EnvScriptPanel",
+                "TestSupport", "EnvScript", "EnvScriptPanel", "AttachedHostHelper",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // A running application attached to its home, for the tests of many processes on one home.
         .executableTarget(name: "AttachedHostHelper", dependencies: ["EnvScript", "LuaBridge"]),
         .testTarget(
             name: "CLITests",

@@ -8,6 +8,14 @@ import Musl
 import Darwin
 #endif
 
+/// What a host attached to a home is to the other processes of that home.
+public enum AttachedHostRole: String, Codable, Sendable {
+    /// An application: the process whose flags and state a panel of the home shows.
+    case application
+    /// A tool working on the home for a while, such as the `envscript` command or its panel.
+    case tool
+}
+
 /// What a running host publishes about itself in the home's bookkeeping (`hosts/<id>.json`), so that
 /// other processes can reach it before and after every change of the home.
 public struct AttachedHostRecord: Codable, Sendable, Equatable {
@@ -23,15 +31,40 @@ public struct AttachedHostRecord: Codable, Sendable, Equatable {
     public var attachedAt: Date
     /// The version of the control API it speaks.
     public var apiVersion: Int
+    /// An application or a tool; records written before roles existed read as applications.
+    public var role: AttachedHostRole
+    /// The name of the host's program, for people to recognise it ("MyApp", "envscript").
+    public var program: String
 
     /// A record.
-    public init(id: String, pid: Int32, socketPath: String, appID: String, attachedAt: Date, apiVersion: Int) {
+    public init(
+        id: String, pid: Int32, socketPath: String, appID: String, attachedAt: Date, apiVersion: Int,
+        role: AttachedHostRole = .application, program: String = ProcessInfo.processInfo.processName
+    ) {
         self.id = id
         self.pid = pid
         self.socketPath = socketPath
         self.appID = appID
         self.attachedAt = attachedAt
         self.apiVersion = apiVersion
+        self.role = role
+        self.program = program
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, pid, socketPath, appID, attachedAt, apiVersion, role, program
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        pid = try container.decode(Int32.self, forKey: .pid)
+        socketPath = try container.decode(String.self, forKey: .socketPath)
+        appID = try container.decode(String.self, forKey: .appID)
+        attachedAt = try container.decode(Date.self, forKey: .attachedAt)
+        apiVersion = try container.decode(Int.self, forKey: .apiVersion)
+        role = try container.decodeIfPresent(AttachedHostRole.self, forKey: .role) ?? .application
+        program = try container.decodeIfPresent(String.self, forKey: .program) ?? ""
     }
 }
 

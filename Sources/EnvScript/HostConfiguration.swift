@@ -1,3 +1,4 @@
+import Containers
 import Foundation
 import LuaBridge
 
@@ -34,6 +35,11 @@ public struct HostConfiguration: Sendable {
     public var attachesToHome: Bool
     /// How long a change waits for each attached host to answer before it is cancelled (default 10 s).
     public var participationTimeout: Duration
+    /// What the host, once attached, is to the other processes of the home (default
+    /// ``AttachedHostRole/application``): the panel of `envscript ui` shows the flags and state of the
+    /// application attached to its home. Tools that attach for a while, like the `envscript` command,
+    /// say ``AttachedHostRole/tool``.
+    public var role: AttachedHostRole = .application
 
     /// A configuration over `home` with the default sandbox and limits.
     public init(

@@ -121,9 +121,11 @@ struct RuntimeOptions: ParsableArguments {
     func openHost(home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false) throws -> EnvScriptHost {
         let host: EnvScriptHost
         do {
-            host = try EnvScriptHost(configuration: HostConfiguration(
+            var configuration = HostConfiguration(
                 home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
-                attachesToHome: attaches, participationTimeout: .milliseconds(Int64(timeout * 1000))))
+                attachesToHome: attaches, participationTimeout: .milliseconds(Int64(timeout * 1000)))
+            configuration.role = .tool
+            host = try EnvScriptHost(configuration: configuration)
         } catch {
             throw ErrorReport.failure(for: error)
         }

@@ -11,8 +11,10 @@ struct UICommand: ParsableCommand {
         discussion: """
             Prints the address to open, with its access token, and serves until interrupted (Ctrl-C). \
             The panel listens on 127.0.0.1 only, unless --bind names another address; every request \
-            must carry the token, and requests from other sites are refused. The command attaches to \
-            the home, so switches made from the panel take every running host of the home along.
+            must carry the token, and requests from other sites are refused. While an application is \
+            attached to the home, the panel shows that application (its flags, its state in memory) and \
+            its changes go to it; otherwise the command serves the home itself. Either way, switches \
+            made from the panel take every running host of the home along.
 
             Exit status: 0 stopped by an interrupt; 1 the panel could not start; 2 usage errors.
             """)
@@ -70,7 +72,7 @@ struct UICommand: ParsableCommand {
                     try runtime.openHost(home: home, scripts: files, writesApplicationData: true)
                 }
             }
-            panel = try host.servePanel(port: port, bindHost: bindAddress, scenarios: scenarios)
+            panel = try host.servePanel(port: port, bindHost: bindAddress, scenarios: scenarios, followsApplication: true)
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitStatus.failure)
         }

@@ -11,9 +11,15 @@ extension EnvScriptHost {
     ///     reach the panel: anyone who can reach it and knows its token can change the app's data.
     ///   - scenarios: the scenario files the Scenarios page offers to run (none by default); see
     ///     ``servePanel(port:bindHost:scenarioFolder:)`` for a folder run with this host's configuration.
+    ///   - followsApplication: false (the default) for an application's own panel, which shows this
+    ///     host. True for a tool's panel (what `envscript ui` serves): while an application is attached
+    ///     to the home (``HostConfiguration/role``), the page shows that application — its flags, its
+    ///     state in memory, its providers — and changes go to it; otherwise it shows this host.
     /// - Returns: the running panel; open its ``PanelServer/url``, which carries the access token.
-    public func servePanel(port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil) throws -> PanelServer {
-        try PanelServer(host: self, bindHost: bindHost, port: port, scenarios: scenarios)
+    public func servePanel(
+        port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil, followsApplication: Bool = false
+    ) throws -> PanelServer {
+        try PanelServer(host: self, bindHost: bindHost, port: port, scenarios: scenarios, followsApplication: followsApplication)
     }
 
     /// Serves the panel as ``servePanel(port:bindHost:scenarios:)`` does, offering the scenario files of

@@ -14,12 +14,17 @@ final class PanelFixture: @unchecked Sendable {
     let panel: PanelServer
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
-    /// A panel without scenarios.
-    init() throws {
+    /// A panel without scenarios: an application's own, or — `followsApplication` — a tool's (as
+    /// `envscript ui` serves it) that shows the application attached to the home while there is one.
+    init(followsApplication: Bool = false) throws {
         folder = try TemporaryFolder()
-        host = try EnvScriptHost(configuration: HostConfiguration(home: folder.url.appendingPathComponent("home")))
-        panel = try host.servePanel()
+        var configuration = HostConfiguration(home: folder.url.appendingPathComponent("home"))
+        if followsApplication { configuration.role = .tool }
+        host = try EnvScriptHost(configuration: configuration)
+        panel = try host.servePanel(followsApplication: followsApplication)
     }
+
+    var home: URL { host.configuration.home }
 
     /// A panel offering the scenario files `scenarios` (relative path → Lua source), written under the
     /// folder's `scenarios/`; `makeHost`, when given, opens each run's host instead of the default.
@@ -45,6 +50,11 @@ final class PanelFixture: @unchecked Sendable {
     /// Opens the event stream at `path` with the panel's token.
     func events(_ path: String = "/v1/events") async throws -> PanelEventStream {
         try await PanelEventStream(client: client, port: panel.port, token: panel.access.token, path: path)
+    }
+
+    /// A test that failed before ``close()`` still shuts its client down (which must happen before it goes).
+    deinit {
+        try? client.syncShutdown()
     }
 
     /// Stops the panel, the client and the host, and removes the home.
@@ -99,10 +109,24 @@ final class PanelFixture: @unchecked Sendable {
         return Answer(status: Int(response.status.code), headers: response.headers, text: String(buffer: bytes))
     }
 
+    /// `GET path` with the token, its body parsed as a JSON object.
+    func json(_ path: String) async throws -> [String: Any] {
+        let answer = try await send("GET", path, credential: .bearer(panel.access.token))
+        guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any] else {
+            throw PanelTestError("GET \(path) answered \(answer)")
+        }
+        return object
+    }
+
     /// The names of the home's containers, read from the engine rather than through the panel.
     func containerNames() throws -> [String] {
         try host.containers.containers.map(\.name)
     }
+}
+
+struct PanelTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// An event stream of a panel (`/v1/events` unless told otherwise), read as text as it arrives.

@@ -29,7 +29,7 @@ final class HostAttachment: Sendable {
         unlink(socketPath)
         record = AttachedHostRecord(
             id: id, pid: getpid(), socketPath: socketPath, appID: host.appID, attachedAt: Date(),
-            apiVersion: Self.apiVersion)
+            apiVersion: Self.apiVersion, role: host.configuration.role)
 
         let router = Router()
         router.add(middleware: ControlErrorMiddleware())

@@ -87,6 +87,7 @@ function renderContainers(containers) {
       element('td', {}, formatDate(container.last_activated_at)),
       element('td', {}, container.activated_count),
       element('td', {},
+        action('Info', () => showInfo(container)),
         action('Activate', () => activate(container), container.is_active),
         action('Clone', () => openRowForm('clone', container)),
         action('Rename', () => openRowForm('rename', container), container.is_default),
@@ -94,6 +95,37 @@ function renderContainers(containers) {
         action('Clean', () => clean(container)),
         action('Delete', () => remove(container), container.is_default || container.is_active)));
   }));
+}
+
+function formatBytes(bytes) {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Shows one container's details, its size on disk included (measured on request: it walks the tree). */
+async function showInfo(container) {
+  const panel = document.getElementById('container-info');
+  show('container-info-title', container.name);
+  const list = document.getElementById('container-info-fields');
+  list.replaceChildren(element('dd', {}, 'Measuring…'));
+  panel.hidden = false;
+  try {
+    const info = await api('GET', `/v1/containers/${segment(container.uuid)}`);
+    const usage = info.disk_usage;
+    const fields = [
+      ['UUID', info.uuid], ['Description', info.description || '—'], ['Active', info.is_active ? 'yes' : 'no'],
+      ['Created', formatDate(info.created_at)], ['Last activated', formatDate(info.last_activated_at)],
+      ['Activations', info.activated_count],
+      ['Size on disk', usage ? `${formatBytes(usage.bytes)} in ${usage.entries} ${usage.entries === 1 ? 'entry' : 'entries'}` : '—'],
+    ];
+    list.replaceChildren(...fields.flatMap(([name, value]) =>
+      [element('dt', {}, name), element('dd', { 'data-field': name.toLowerCase().replaceAll(' ', '-') }, value)]));
+  } catch (error) {
+    list.replaceChildren(element('dd', { class: 'message' }, error.message));
+  }
 }
 
 async function containerChange(work) {
@@ -410,11 +442,34 @@ async function runScenarios(files) {
 
 // MARK: Live updates
 
+/** Says whose data the page shows: an application's (the panel's own, or the one attached to the home) or the home's. */
+async function loadShown() {
+  try {
+    const { home, shows } = await api('GET', '/v1/panel');
+    const text = shows.kind === 'application'
+      ? `${shows.program || shows.app_id} (pid ${shows.pid})`
+      : 'the home (no application attached)';
+    const label = document.getElementById('shows');
+    label.textContent = text;
+    label.title = home;
+    label.dataset.kind = shows.kind;
+  } catch (error) {
+    show('shows', error.message);
+  }
+}
+
 function connectEvents() {
   const live = document.getElementById('live');
   const source = new EventSource('/v1/events');
-  source.addEventListener('ready', () => { live.textContent = 'live'; });
+  let connections = 0;
+  source.addEventListener('ready', () => {
+    live.textContent = 'live';
+    // A stream that starts again may come from another application (it came, or left): read all anew.
+    connections += 1;
+    if (connections > 1) { loadShown(); loaders[currentPage()](); }
+  });
   source.addEventListener('container', () => { loaders[currentPage()](); });
+  source.addEventListener('containers', () => { if (currentPage() === 'containers') loadContainers(); });
   source.addEventListener('tweak', () => { if (currentPage() === 'flags') loadFlags(); });
   source.addEventListener('state', () => { if (currentPage() === 'state') loadState(); });
   source.onerror = () => { live.textContent = 'reconnecting…'; };
@@ -427,7 +482,9 @@ document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('flag-search').addEventListener('input', renderFlags);
   document.getElementById('remove-all-overrides').addEventListener('click', removeAllOverrides);
   document.getElementById('run-all-scenarios').addEventListener('click', () => runScenarios([]));
+  document.getElementById('container-info-close').addEventListener('click', () => { document.getElementById('container-info').hidden = true; });
   window.addEventListener('hashchange', showPage);
+  loadShown();
   showPage();
   connectEvents();
 });
