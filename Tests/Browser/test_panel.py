@@ -20,6 +20,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 BINARY = os.environ["ENVSCRIPT_BINARY"]
+APP_HELPER = os.environ["ENVSCRIPT_APP_HELPER"]
 SCREENSHOTS = ROOT / ".build" / "panel-screenshots"
 
 
@@ -55,6 +56,8 @@ class PanelTests(unittest.TestCase):
         cls.driver.quit()
         cls.server.send_signal(signal.SIGINT)
         status = cls.server.wait(timeout=30)
+        cls.server.stdout.close()
+        cls.server.stderr.close()
         shutil.rmtree(cls.scratch, ignore_errors=True)
         if status != 0:
             raise AssertionError(f"envscript ui exited {status} after Ctrl-C")
@@ -157,6 +160,58 @@ class PanelTests(unittest.TestCase):
         self.assertTrue(self.driver.execute_script("return window.notReloaded === true"))
         self.cli("container", "activate", "DEFAULT")
         self.wait_until(lambda: self.active_container() == "DEFAULT", "the switch back shows")
+
+    def test_containers_made_and_removed_from_the_command_line_appear_without_a_reload(self):
+        self.open_page("containers")
+        self.driver.execute_script("window.notReloaded = true")
+        self.cli("container", "create", "FromTerminal")
+        self.wait_until(lambda: self.row("FromTerminal") is not None, "the container made in a terminal is listed")
+        self.cli("container", "update", "FromTerminal", "--name", "Renamed")
+        self.wait_until(lambda: self.row("Renamed") is not None and self.row("FromTerminal") is None, "the new name shows")
+        self.cli("container", "delete", "Renamed")
+        self.wait_until(lambda: self.row("Renamed") is None, "the deleted container leaves the list")
+        self.assertTrue(self.driver.execute_script("return window.notReloaded === true"))
+
+    def test_info_shows_a_containers_size_on_disk(self):
+        self.create_container("Measured")
+        self.find('button[aria-label="Info Measured"]').click()
+        self.wait_until(lambda: self.read('#container-info dd[data-field="size-on-disk"]'), "the size is shown")
+        self.assertEqual(self.read('#container-info dd[data-field="size-on-disk"]'), "0 bytes in 0 entries")
+        self.assertEqual(self.read("#container-info-title"), "Measured")
+        self.find('button[aria-label="Info DEFAULT"]').click()
+        self.wait_until(lambda: self.read("#container-info-title") == "DEFAULT"
+                        and "in " in (self.read('#container-info dd[data-field="size-on-disk"]') or ""),
+                        "DEFAULT's size is shown")
+        self.assertNotEqual(self.read('#container-info dd[data-field="size-on-disk"]'), "0 bytes in 0 entries",
+                            "DEFAULT holds the application's files")
+        self.screenshot("container-info")
+        self.find("#container-info-close").click()
+        self.wait_until(lambda: not self.find("#container-info").is_displayed(), "the details close")
+
+    # MARK: An application attached to the home
+
+    def test_the_panel_follows_an_application_attached_to_the_home(self):
+        self.wait_until(lambda: self.read("#shows") == "the home (no application attached)", "the home is shown")
+        folder = self.scratch / "app"
+        folder.mkdir(exist_ok=True)
+        (folder / "app.lua").write_text("state.memory('cart.count', 3)\n")
+        application = subprocess.Popen([APP_HELPER, str(self.home), str(folder / "app.lua"), str(folder)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.wait_until(lambda: (folder / "ready").exists(), "the application is running", timeout=60)
+            self.open_page("state")
+            self.wait_until(lambda: self.read("#shows") == f"AttachedHostHelper (pid {application.pid})",
+                            "the page says it shows the application")
+            self.wait_until(lambda: self.read('#state-table tr[data-key="cart.count"]'),
+                            "the application's state in memory is listed")
+            self.assertIn("3", self.read('#state-table tr[data-key="cart.count"]'))
+            self.screenshot("state-of-an-application")
+        finally:
+            application.kill()
+            application.wait(timeout=30)
+        self.wait_until(lambda: self.read("#shows") == "the home (no application attached)",
+                        "the page goes back to the home once the application is gone")
+        self.wait_until(lambda: not self.read('#state-table tr[data-key="cart.count"]'), "its state leaves the page")
 
     # MARK: Flags
 

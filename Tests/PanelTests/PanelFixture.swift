@@ -138,6 +138,9 @@ final class PanelEventStream {
     init(client: HTTPClient, port: Int, token: String, path: String = "/v1/events") async throws {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        // A stream's connection is not reused: the server may close it once the stream ends, as a
+        // browser's EventSource expects, and a later request must not be sent on it.
+        request.headers.add(name: "Connection", value: "close")
         let response = try await client.execute(request, timeout: .seconds(60))
         chunks = response.body.makeAsyncIterator()
     }
