@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "PanelTests",
             dependencies: [
-                "TestSupport", "EnvScript", "EnvScriptPanel", "AttachedHostHelper",
+                "TestSupport", "EnvScript", "EnvScriptPanel", "AttachedHostHelper", "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

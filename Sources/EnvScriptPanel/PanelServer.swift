@@ -71,7 +71,7 @@ public final class PanelServer: Sendable {
         targetWatch?.cancel()
         try? forwardingClient?.syncShutdown()
         ControlRoutes.finishEventStreams(in: eventStreams)
-        scenarioRuns?.finishWatching()
+        scenarioRuns?.finish()
         server.stop()
     }
 

@@ -10,6 +10,8 @@ final class ScenarioRunBoard: Sendable {
         var latest: ScenarioRunPayload?
         var watchers: [UUID: AsyncStream<ScenarioRunEvent>.Continuation] = [:]
         var isFinishing = false
+        /// The temporary folder of the run going on, if any.
+        var runningRoot: URL?
 
         /// Sends `event` to every watcher (continuations buffer it: nothing runs here).
         func publish(_ event: ScenarioRunEvent) {
@@ -19,6 +21,11 @@ final class ScenarioRunBoard: Sendable {
 
     let scenarios: PanelScenarios
     private let board = Locked(Board())
+    /// Entered while a run's thread works, so a panel that stops can wait for it.
+    private let runs = DispatchGroup()
+
+    /// How long a panel that stops waits for the run going on before it removes the run's home anyway.
+    static let finishingGrace: DispatchTimeInterval = .seconds(5)
 
     init(scenarios: PanelScenarios) {
         self.scenarios = scenarios
@@ -50,7 +57,11 @@ final class ScenarioRunBoard: Sendable {
             board.publish(.run(run))
             return run
         }
-        let thread = Thread { [self] in perform(run.id, files: files) }
+        runs.enter()
+        let thread = Thread { [self] in
+            defer { runs.leave() }
+            perform(run.id, files: files)
+        }
         thread.name = "envscript-panel-scenarios"
         thread.start()
         return run.id
@@ -78,14 +89,20 @@ final class ScenarioRunBoard: Sendable {
         return stream
     }
 
-    /// Ends every stream of ``watch()``, for a panel that stops.
-    func finishWatching() {
+    /// For a panel that stops: ends every stream of ``watch()``, then waits a little for the run going
+    /// on, if any. Should it still run after ``finishingGrace``, its temporary home is removed now,
+    /// since the process may end before the run does and nothing would remove it then.
+    func finish() {
         let watchers = board.withLock { board in
             board.isFinishing = true
             defer { board.watchers = [:] }
             return board.watchers
         }
         for watcher in watchers.values { watcher.finish() }
+        if runs.wait(timeout: .now() + Self.finishingGrace) == .timedOut,
+           let root = board.withLock({ $0.runningRoot }) {
+            try? FileManager.default.removeItem(at: root)
+        }
     }
 
     /// Changes run `id` if it is still the latest, and tells the watchers with the event `announce`
@@ -110,7 +127,11 @@ final class ScenarioRunBoard: Sendable {
     private func perform(_ id: Int, files: [String]) {
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("envscript-panel-run-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: root) }
+        board.withLock { $0.runningRoot = root }
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            board.withLock { $0.runningRoot = nil }
+        }
         let paths = files.map { scenarios.folder.appendingPathComponent($0).path }
         do {
             let host = try scenarios.makeHost(root.appendingPathComponent("home", isDirectory: true), paths)

@@ -1,6 +1,7 @@
 import EnvScript
 import EnvScriptPanel
 import Foundation
+import Locking
 import Testing
 import TestSupport
 
@@ -102,6 +103,27 @@ import TestSupport
             Issue.record(error)
         }
         await fixture.close()
+    }
+
+    @Test func aPanelStoppedMidRunLeavesNoTemporaryHomeBehind() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let homes = Locked<[URL]>([])
+        let fixture = try PanelFixture(scenarios: Self.files) { home, _ in
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            homes.withLock { $0.append(home) }
+            // Stuck, as a scenario in an endless loop would be, until the test lets it go.
+            gate.wait()
+            return try EnvScriptHost(configuration: HostConfiguration(home: home, attachesToHome: false))
+        }
+        let token = fixture.panel.access.token
+        let started = try await fixture.send("POST", "/v1/scenarios/runs", credential: .bearer(token), body: "{}")
+        #expect(started.status == 202)
+        try await waitUntil("the run made its home") { !homes.withLock { $0.isEmpty } }
+        let root = try #require(homes.withLock { $0.first }).deletingLastPathComponent()
+        #expect(FileManager.default.fileExists(atPath: root.path))
+        await fixture.close()
+        #expect(!FileManager.default.fileExists(atPath: root.path), "the run's temporary folder was removed when the panel stopped")
+        gate.signal()
     }
 
     @Test func badRequestsNameWhatIsWrong() async throws {
