@@ -80,28 +80,23 @@ final class ChangeObservers: Sendable {
     }
 
     func addWillChange(_ hook: @escaping WillChangeHook) -> HookToken {
-        state.withLock { state in
-            let token = HookToken(id: state.nextID)
-            state.nextID += 1
-            state.entries.append(.willHook(token, hook))
-            return token
-        }
+        add { .willHook($0, hook) }
     }
 
     func addDidChange(_ hook: @escaping DidChangeHook) -> HookToken {
-        state.withLock { state in
-            let token = HookToken(id: state.nextID)
-            state.nextID += 1
-            state.entries.append(.didHook(token, hook))
-            return token
-        }
+        add { .didHook($0, hook) }
     }
 
     func addListChange(_ hook: @escaping ContainerListHook) -> HookToken {
+        add { .listHook($0, hook) }
+    }
+
+    /// Appends the hook entry `make` builds with a new token, and returns the token.
+    private func add(_ make: (HookToken) -> Entry) -> HookToken {
         state.withLock { state in
             let token = HookToken(id: state.nextID)
             state.nextID += 1
-            state.entries.append(.listHook(token, hook))
+            state.entries.append(make(token))
             return token
         }
     }

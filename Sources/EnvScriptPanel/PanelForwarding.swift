@@ -37,7 +37,7 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
             if !stillThere && Self.isReadOnly(request.method) { return try await next(request, context) }
             let outcome = Self.isReadOnly(request.method) ? "" : " It may or may not have been done: look before trying again."
             return ControlResponse.error(ControlError(
-                .failed, "the application pid \(application.pid) did not answer (\(Self.reason(error))).\(outcome)"))
+                .failed, "the application pid \(application.pid) did not answer (\(error)).\(outcome)"))
         }
     }
 
@@ -80,10 +80,5 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
 
     private static func isReadOnly(_ method: HTTPRequest.Method) -> Bool {
         method == .get || method == .head
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let clientError = error as? HTTPClientError { return "\(clientError)" }
-        return "\(error)"
     }
 }
