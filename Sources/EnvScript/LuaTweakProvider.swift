@@ -22,10 +22,11 @@ enum LuaTweakProvider {
     static func decryptor(_ decrypt: LuaCallback) -> TweakDecryptor {
         { tweak in
             let answer = try decrypt.callFirst(tweak.luaTable)
-            guard let value = TweakValue(lua: answer) else {
-                throw LuaScriptError("the decryptor returned a \(answer.typeName) for \(tweak.feature).\(tweak.variable); return a boolean, number or string")
+            do {
+                return try TweakValue(lua: answer)
+            } catch {
+                throw LuaScriptError("the decryptor's answer for \(tweak.feature).\(tweak.variable) is not a value: \(error)")
             }
-            return value
         }
     }
 
@@ -46,17 +47,23 @@ enum LuaTweakProvider {
         }
     }
 
-    /// The tweak an answer of a Lua provider stands for, or nil for `nil`.
+    /// The tweak an answer of a Lua provider stands for, or nil for `nil`: a value, or a table with a
+    /// `value` field (and `title`, `description`, `group`, `encrypted`). A table without `value` is a
+    /// structured value itself; an object that has a field named `value` is answered as `{value = ...}`.
     static func tweak(from answer: LuaValue, feature: String, variable: String, provider: String) throws -> Tweak? {
         if answer == .nil { return nil }
-        if let value = TweakValue(lua: answer) {
-            return Tweak(feature: feature, variable: variable, value: value, source: provider)
+        guard case .table = answer, answer["value"] != .nil else {
+            do {
+                return Tweak(feature: feature, variable: variable, value: try TweakValue(lua: answer), source: provider)
+            } catch {
+                throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with something that is not a value: \(error)")
+            }
         }
-        guard case .table = answer else {
-            throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with a \(answer.typeName); return nil, a boolean, a number, a string or a table with 'value'")
-        }
-        guard let value = TweakValue(lua: answer["value"]) else {
-            throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with a table whose 'value' is a \(answer["value"].typeName); it must be a boolean, a number or a string")
+        let value: TweakValue
+        do {
+            value = try TweakValue(lua: answer["value"])
+        } catch {
+            throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with a table whose 'value' is not a value: \(error)")
         }
         return Tweak(
             feature: feature, variable: variable, value: value,

@@ -51,10 +51,14 @@ enum TweakModule {
                     throw call.argumentError(1, "expected {feature = {variable = value}}, found a \(featureKey.typeName) key with a \(variables.typeName)")
                 }
                 for (variableKey, value) in variableTable.fields {
-                    guard let variable = variableKey.stringValue, let tweakValue = TweakValue(lua: value) else {
-                        throw call.argumentError(1, "\(feature).\(variableKey.stringValue ?? variableKey.typeName) must be a boolean, number or string, not a \(value.typeName)")
+                    guard let variable = variableKey.stringValue else {
+                        throw call.argumentError(1, "expected {feature = {variable = value}}, found a \(variableKey.typeName) key in \(feature)")
                     }
-                    values[feature, default: [:]][variable] = tweakValue
+                    do {
+                        values[feature, default: [:]][variable] = try TweakValue(lua: value)
+                    } catch {
+                        throw call.argumentError(1, "\(feature).\(variable): \(error)")
+                    }
                 }
             }
             call.push(TweakProviderHandle(EphemeralTweakProvider(name: name, values: values)).luaValue)
@@ -152,8 +156,11 @@ enum TweakModule {
         module.function("set") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
-            guard let value = TweakValue(lua: try call.value(3)) else {
-                throw call.argumentError(3, "boolean, number or string expected, got \(try call.value(3).typeName)")
+            let value: TweakValue
+            do {
+                value = try TweakValue(lua: try call.value(3))
+            } catch {
+                throw call.argumentError(3, "\(error)")
             }
             let provider = try call.argument(4, as: String?.self)
             try tweaks.set(value, feature: feature, variable: variable, provider: provider)

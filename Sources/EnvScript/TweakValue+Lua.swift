@@ -2,26 +2,42 @@ import LuaBridge
 import Tweaks
 
 extension TweakValue {
-    /// The Lua value: booleans, integers, floats and strings keep their kinds.
+    /// The Lua value: booleans, integers, floats and strings keep their kinds; arrays become sequences
+    /// and objects tables with string keys.
     var luaValue: LuaValue {
         switch self {
         case .bool(let value): return .boolean(value)
         case .int(let value): return .integer(value)
         case .double(let value): return .number(value)
         case .string(let value): return .string(value)
+        case .array(let elements): return .array(elements.map(\.luaValue))
+        case .object(let fields): return .dictionary(fields.mapValues(\.luaValue))
         }
     }
 
-    /// The tweak value of a Lua value, or nil for anything but a boolean, a number or a UTF-8 string.
-    init?(lua value: LuaValue) {
+    /// The tweak value of a Lua value: a boolean, a number, a UTF-8 string, or a table of those — a
+    /// sequence for an array, string keys for an object (an empty table is an empty object).
+    ///
+    /// - Throws: ``LuaScriptError`` saying what cannot be a tweak value (nil, a function, a table with
+    ///   other keys…).
+    init(lua value: LuaValue) throws {
         switch value {
         case .boolean(let flag): self = .bool(flag)
         case .integer(let number): self = .int(number)
         case .number(let number): self = .double(number)
         case .string(let text): self = .string(text)
-        default: return nil
+        case .table:
+            guard let converted = TweakValue(script: try ScriptValue(lua: value)) else {
+                throw LuaScriptError("nil is not a tweak value; leave the field out instead")
+            }
+            self = converted
+        case .nil:
+            throw LuaScriptError("nil is not a tweak value; give a boolean, a number, a string or a table of those")
+        case .bytes, .function, .object, .opaque:
+            throw LuaScriptError("a \(value.typeName) is not a tweak value; give a boolean, a number, a string or a table of those")
         }
     }
+
 }
 
 extension Tweak {

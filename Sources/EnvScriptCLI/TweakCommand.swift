@@ -45,7 +45,8 @@ struct TweakCommand: ParsableCommand {
                 if json {
                     try printJSON(TweakPayload(lookup.tweak))
                 } else {
-                    print(lookup.value.stringValue ?? "\(lookup.value)")
+                    // A string as it is; anything else as JSON, so arrays and objects can be piped on.
+                    print(lookup.value.stringValue ?? lookup.value.jsonText)
                 }
             }
         }
@@ -54,17 +55,38 @@ struct TweakCommand: ParsableCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a flag in the highest mutable provider (the overrides by default).",
-            discussion: "VALUE reads as true/false, an integer, a decimal number, or else a string; --string keeps it a string.")
+            discussion: """
+                VALUE reads as true/false, an integer, a decimal number, or else a string; --string keeps it a \
+                string, --json reads it as JSON (an object or array for a structured flag, such as \
+                '{"columns": 3}'). A flag keeps its type: a value of another type than the one the other \
+                providers define is refused (exit 1).
+                """)
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String
         @Argument(help: "The variable.") var variable: String
         @Argument(help: "The value.") var value: String
         @Flag(help: "Store the value as a string whatever it looks like.") var string = false
+        @Flag(help: "Read the value as JSON: an object, an array, a number, a string in quotes, true or false.") var json = false
         @Option(help: "The provider to write to, by name.") var provider: String?
 
+        func validate() throws {
+            if string && json { throw ValidationError("--string and --json cannot be given together") }
+            if json { _ = try jsonValue() }
+        }
+
+        /// VALUE read as JSON.
+        private func jsonValue() throws -> TweakValue {
+            do {
+                return try JSONDecoder().decode(TweakValue.self, from: Data(value.utf8))
+            } catch {
+                throw ValidationError("--json: '\(value)' is not a JSON value a flag can hold (an object, an array, a number, a string in quotes, true or false; no null)")
+            }
+        }
+
         func run() throws {
+            let parsed = json ? try jsonValue() : TweakValue(parsing: value, forceString: string)
             try runtime.withHost(writesApplicationData: true) { host in
-                try host.tweaks.set(TweakValue(parsing: value, forceString: string), feature: feature, variable: variable, provider: provider)
+                try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider)
             }
         }
     }

@@ -86,7 +86,7 @@ public struct AccessorGenerator: Sendable {
         let kind: AccessorGenerationError.Kind
         if reason.hasPrefix("missing ") {
             kind = .missingField
-        } else if reason.hasPrefix("unsupported value") {
+        } else if reason.hasPrefix("unsupported value") || reason.hasPrefix("null is not a tweak value") {
             kind = .unsupportedValue
         } else {
             kind = .invalidTweaks

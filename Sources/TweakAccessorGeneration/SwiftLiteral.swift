@@ -10,6 +10,7 @@ enum SwiftLiteral {
         case .int: return "Int"
         case .double: return "Double"
         case .string: return "String"
+        case .array, .object: return "TweakValue"
         }
     }
 
@@ -23,7 +24,23 @@ enum SwiftLiteral {
             // The shortest text that reads back as the same double; always has a '.' or an exponent.
             return "\(number)"
         case .string(let text): return string(text)
+        case .array(let elements):
+            let parts = elements.map { element in literal(element).map { "\(caseName(of: element))(\($0))" } }
+            guard !parts.contains(nil) else { return nil }
+            return "[" + parts.map { $0! }.joined(separator: ", ") + "]"
+        case .object(let fields):
+            if fields.isEmpty { return "[:]" }
+            let parts = fields.sorted { $0.key < $1.key }.map { name, field in
+                literal(field).map { "\(string(name)): \(caseName(of: field))(\($0))" }
+            }
+            guard !parts.contains(nil) else { return nil }
+            return "[" + parts.map { $0! }.joined(separator: ", ") + "]"
         }
+    }
+
+    /// The case of ``TweakValue`` that wraps the literal of `value`, such as `.int`.
+    private static func caseName(of value: TweakValue) -> String {
+        ".\(value.typeName)"
     }
 
     /// `text` as a one-line string literal, every character that could end the literal, start an

@@ -67,14 +67,7 @@ public final class OverridesTweakProvider: MutableTweakProvider {
 
     /// Stores an override.
     public func set(_ value: TweakValue, feature: String, variable: String) throws {
-        let stored: PreferenceValue
-        switch value {
-        case .bool(let value): stored = .bool(value)
-        case .int(let value): stored = .int(value)
-        case .double(let value): stored = .double(value)
-        case .string(let value): stored = .string(value)
-        }
-        try change(feature: feature, variable: variable, to: stored)
+        try change(feature: feature, variable: variable, to: value.preferenceValue)
     }
 
     /// Removes an override.
@@ -125,17 +118,13 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     }
 
     private func convert(_ stored: PreferenceValue, _ feature: String, _ variable: String) throws -> TweakValue {
-        switch stored {
-        case .bool(let value): return .bool(value)
-        case .int(let value): return .int(value)
-        case .double(let value): return .double(value)
-        case .string(let value): return .string(value)
-        default:
+        guard let value = TweakValue(preference: stored) else {
             throw TweakError.providerFailed(
                 provider: name, feature: feature, variable: variable,
                 underlying: OverridesShapeError(
-                    message: "the override in \(store.fileURL.path) is a \(stored.typeName), expected a Boolean, number or string"))
+                    message: "the override in \(store.fileURL.path) holds data or a date, which no tweak value can; set it again or remove it"))
         }
+        return value
     }
 
     /// Wraps store errors so they name this provider and the tweak.

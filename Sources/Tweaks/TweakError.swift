@@ -7,6 +7,12 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     case notFound(feature: String, variable: String, misses: [TweakProviderMiss])
     /// The tweak exists but holds another type than the one asked for.
     case typeMismatch(feature: String, variable: String, expected: String, found: TweakValue, source: String)
+    /// The tweak's structured value does not decode as the Swift type asked for; `field` is the coding
+    /// path of the part that did not fit (empty for the whole value).
+    case decodingFailed(feature: String, variable: String, type: String, field: String, reason: String, source: String)
+    /// A write would change the tweak's type: another provider of the stack (`definedBy`) defines it as
+    /// `expected`, and `given` is of another type.
+    case typeRefused(feature: String, variable: String, expected: String, given: TweakValue, definedBy: String)
     /// The tweak is marked `"Encrypted": true` but neither its provider nor the manager has a decryptor.
     case decryptorMissing(feature: String, variable: String, source: String)
     /// The decryptor threw while decrypting the tweak.
@@ -35,6 +41,11 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     /// A remote provider was closed (its runtime closed); it fetches no more.
     case remoteClosed(url: String)
 
+    /// "an int", "an object", "a string".
+    private static func withArticle(_ typeName: String) -> String {
+        (typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + typeName
+    }
+
     /// A message that says what failed and what to do.
     public var description: String {
         switch self {
@@ -49,6 +60,11 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
             return text
         case .typeMismatch(let feature, let variable, let expected, let found, let source):
             return "tweak '\(feature).\(variable)' from \(source) is a \(found.typeName) (\(found)), expected \(expected)"
+        case .decodingFailed(let feature, let variable, let type, let field, let reason, let source):
+            let place = field.isEmpty ? "" : " at '\(field)'"
+            return "tweak '\(feature).\(variable)' from \(source) cannot be read as \(type)\(place): \(reason)"
+        case .typeRefused(let feature, let variable, let expected, let given, let definedBy):
+            return "tweak '\(feature).\(variable)' is \(Self.withArticle(expected)) (as \(definedBy) defines it), not \(Self.withArticle(given.typeName)) (\(given)); give a value of that type"
         case .decryptorMissing(let feature, let variable, let source):
             return "tweak '\(feature).\(variable)' from \(source) is encrypted but no decryptor is set; set one on the manager or on the provider"
         case .decryptionFailed(let feature, let variable, let source, let underlying):

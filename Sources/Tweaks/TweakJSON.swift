@@ -30,7 +30,9 @@ public enum TweakJSON {
         func fail(_ position: JSONScanner.Position, _ key: [String], _ reason: String) -> TweakError {
             .invalidJSON(
                 file: file, line: position.line, column: position.column,
-                key: key.isEmpty ? nil : key.joined(separator: "."), reason: reason)
+                key: key.isEmpty ? nil : key.reduce("") { path, part in
+                    path.isEmpty || part.hasPrefix("[") ? path + part : path + "." + part
+                }, reason: reason)
         }
 
         guard case .object(let features) = root.value else {
@@ -64,16 +66,7 @@ public enum TweakJSON {
                     }
                     switch field.key {
                     case "Value":
-                        switch field.node.value {
-                        case .bool(let value): tweak.value = .bool(value)
-                        case .int(let value): tweak.value = .int(value)
-                        case .double(let value): tweak.value = .double(value)
-                        case .string(let value): tweak.value = .string(value)
-                        default:
-                            throw fail(
-                                field.node.position, fieldPath,
-                                "unsupported value type \(field.node.value.typeName); use a Boolean, a number or a string")
-                        }
+                        tweak.value = try tweakValue(of: field.node, path: fieldPath, fail: fail)
                         hasValue = true
                     case "Title": tweak.title = try string()
                     case "Description": tweak.description = try string()
@@ -102,6 +95,31 @@ public enum TweakJSON {
     /// Reads and parses a tweak file.
     ///
     /// - Throws: ``TweakError/readFailed(file:reason:)`` or ``TweakError/invalidJSON(file:line:column:key:reason:)``.
+    /// The tweak value of a parsed JSON value; a null, at any depth, is refused where it stands.
+    static func tweakValue(
+        of node: JSONScanner.Node, path: [String],
+        fail: (JSONScanner.Position, [String], String) -> TweakError
+    ) throws -> TweakValue {
+        switch node.value {
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(value)
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .array(let elements):
+            return .array(try elements.enumerated().map { index, element in
+                try tweakValue(of: element, path: path + ["[\(index)]"], fail: fail)
+            })
+        case .object(let members):
+            var fields: [String: TweakValue] = [:]
+            for member in members {
+                fields[member.key] = try tweakValue(of: member.node, path: path + [member.key], fail: fail)
+            }
+            return .object(fields)
+        case .null:
+            throw fail(node.position, path, "null is not a tweak value; leave the field out instead")
+        }
+    }
+
     public static func load(_ url: URL, source: String = "") throws -> [Tweak] {
         let data: Data
         do {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Typed reads: the strict accessors and the forgiving ones with a default.
 extension TweakManager {
     /// The value of the tweak as `T`, strictly typed (an `Int` is never read as a `Bool`; only `Double`
@@ -49,5 +51,48 @@ extension TweakManager {
     /// ``enabled(_:)``, false when the flag is missing, not a Boolean or cannot be read.
     public func isEnabled(_ feature: String) -> Bool {
         (try? enabled(feature)) ?? false
+    }
+}
+
+/// Structured reads: a flag's array or object decoded into a Swift type.
+extension TweakManager {
+    /// The value of the tweak decoded as `T` through its `Decodable` conformance — for a structured flag
+    /// such as `{"columns": 3, "style": "grid"}` read as a `Layout` struct. Scalar types (`Bool`, `Int`,
+    /// `Double`, `String`, ``TweakValue``) are read by the strict ``value(_:_:as:)`` instead.
+    ///
+    /// - Throws: the errors of ``lookup(feature:variable:)``, or
+    ///   ``TweakError/decodingFailed(feature:variable:type:field:reason:source:)`` naming the field
+    ///   that did not fit.
+    @_disfavoredOverload
+    public func value<T: Decodable>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {
+        let value = try resolvedValue(feature: feature, variable: variable)
+        do {
+            return try value.decode(as: T.self)
+        } catch let error as DecodingError {
+            let source = (try? lookup(feature: feature, variable: variable).tweak.source) ?? "its provider"
+            let (field, reason) = Self.describe(error)
+            throw TweakError.decodingFailed(
+                feature: feature, variable: variable, type: String(describing: T.self), field: field, reason: reason, source: source)
+        }
+    }
+
+    /// The field path and the reason of a decoding error, in words.
+    private static func describe(_ error: DecodingError) -> (field: String, reason: String) {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return (path(context.codingPath), "expected \(type), found something else (\(context.debugDescription))")
+        case .valueNotFound(let type, let context):
+            return (path(context.codingPath), "expected \(type), found nothing")
+        case .keyNotFound(let key, let context):
+            return (path(context.codingPath + [key]), "the field is missing")
+        case .dataCorrupted(let context):
+            return (path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return ("", "\(error)")
+        }
     }
 }

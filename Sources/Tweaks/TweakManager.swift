@@ -261,12 +261,34 @@ public final class TweakManager: Sendable {
 
     /// Stores `value` in the provider named `provider`, or in the highest mutable provider.
     ///
-    /// - Throws: ``TweakError/noMutableProvider(available:)``, ``TweakError/unknownProvider(name:available:)``,
+    /// The type is kept: when another provider of the stack defines the tweak (its highest one, sealed
+    /// values aside), `value` must be of that type — an integer passes for a double, any array for an
+    /// array and any object for an object.
+    ///
+    /// - Throws: ``TweakError/typeRefused(feature:variable:expected:given:definedBy:)``,
+    ///   ``TweakError/noMutableProvider(available:)``, ``TweakError/unknownProvider(name:available:)``,
     ///   ``TweakError/providerNotMutable(name:)``, or ``TweakError/providerFailed(provider:feature:variable:underlying:)``.
     public func set(_ value: TweakValue, feature: String, variable: String, provider: String? = nil) throws {
         try write(feature: feature, variable: variable, provider: provider) { target in
+            if let defined = definition(feature: feature, variable: variable, besides: target.name),
+               !defined.value.acceptsType(of: value) {
+                throw TweakError.typeRefused(
+                    feature: feature, variable: variable, expected: defined.value.typeName, given: value, definedBy: defined.source)
+            }
             try target.set(value, feature: feature, variable: variable)
         }
+    }
+
+    /// The tweak as the highest provider other than `excluded` defines it, sealed values and failing
+    /// providers skipped: what sets the type a write must keep.
+    private func definition(feature: String, variable: String, besides excluded: String) -> Tweak? {
+        let providers = state.withLock { $0.providers }
+        for provider in providers where provider.name != excluded {
+            if let tweak = try? provider.tweak(feature: feature, variable: variable), !tweak.isEncrypted {
+                return tweak
+            }
+        }
+        return nil
     }
 
     /// Stores a typed value (see ``set(_:feature:variable:provider:)``).

@@ -11,6 +11,7 @@ import Tweaks
         let accessor = FixtureTweaks.accessor(providers: [EphemeralTweakProvider()])
         #expect(accessor.isTapGestureToChangeColorEnabled == true)
         #expect(accessor.meaningOfLife == 42)
+        #expect(accessor.checkoutLayout == ["columns": 3, "badges": ["new", "sale"], "ratio": 1.5, "compact": false])
         #expect(accessor.default == false)
         #expect(accessor.greeting == "Hello \"world\" \\ \\(not interpolated) #{x}\n\tünïcödé 🎉 \u{2028} end")
         #expect(accessor.redViewAlphaComponent == 1.0)

@@ -59,11 +59,11 @@ import TestSupport
     func reportsErrorsLikeACompiler() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let tweaks = try folder.write("{\"f\": {\n\"v\": {\"Value\": [1]}}}", to: "Tweaks.json")
+        let tweaks = try folder.write("{\"f\": {\n\"v\": {\"Value\": [null]}}}", to: "Tweaks.json")
         let config = try folder.write(#"{"accessorName": "Flags"}"#, to: "config.json")
         let outcome = try run(["--tweaks", tweaks.path, "--config", config.path, "--output", folder.url.path], in: folder)
         #expect(outcome.status == 1)
-        #expect(outcome.error.hasPrefix("\(tweaks.path):2:16: error: 'f.v.Value': unsupported value type array"))
+        #expect(outcome.error.hasPrefix("\(tweaks.path):2:17: error: 'f.v.Value[0]': null is not a tweak value"), "\(outcome.error)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Flags.swift").path))
     }
 }

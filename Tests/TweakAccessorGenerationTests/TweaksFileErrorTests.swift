@@ -89,15 +89,15 @@ import TweakAccessorGeneration
     }
 
     @Test(arguments: [
-        ("[1, 2]", "array"), ("{\"a\": 1}", "object"), ("null", "null"),
+        ("null", "f.v.Value", 21), ("[1, null]", "f.v.Value[1]", 25), ("{\"a\": null}", "f.v.Value.a", 27),
     ])
-    func unsupportedValues(value: String, type: String) throws {
+    func nullIsNoValueAtAnyDepth(value: String, key: String, column: Int) throws {
         let error = try #require(Generate.error("{\n  \"f\": {\n    \"v\": { \"Value\": \(value) }\n  }\n}"))
         #expect(error.kind == .unsupportedValue)
         #expect(error.line == 3)
-        #expect(error.key == "f.v.Value")
-        #expect(error.message.contains("unsupported value type \(type)"))
-        #expect(error.description.hasPrefix("Tweaks.json:3:21: error: 'f.v.Value': unsupported value type \(type)"))
+        #expect(error.key == key)
+        #expect(error.message.contains("null is not a tweak value"))
+        #expect(error.description.hasPrefix("Tweaks.json:3:\(column): error: '\(key)': null is not a tweak value"), "\(error)")
     }
 
     @Test func numberTooLargeForADouble() throws {

@@ -77,14 +77,14 @@ import TestSupport
         {
           "ui": {
             "colors": {
-              "Value": ["red", "green"]
+              "Value": ["red", null]
             }
           }
         }
         """)
-        #expect(badType?.key == "ui.colors.Value")
+        #expect(badType?.key == "ui.colors.Value[1]")
         #expect(badType?.line == 4)
-        #expect(badType?.reason.contains("unsupported value type array") == true)
+        #expect(badType?.reason.contains("null is not a tweak value") == true)
 
         #expect(invalid("[1, 2]")?.reason.contains("object of features") == true)
         #expect(invalid("{\"f\": true}")?.key == "f")

@@ -83,7 +83,7 @@ import Locking
         let lookup = try manager.lookup(feature: "f", variable: "v")
         #expect(lookup.source == "defaults")
         #expect(lookup.failures.first?.provider == "overrides")
-        #expect("\(lookup.failures.first!.error!)".contains("expected a Boolean, number or string"))
+        #expect("\(lookup.failures.first!.error!)".contains("holds data or a date, which no tweak value can"))
 
         try store.set("not a dictionary", forKey: OverridesTweakProvider.defaultPreferenceKey)
         #expect(try manager.lookup(feature: "f", variable: "v").failures.count == 1)

@@ -88,15 +88,12 @@ package struct ControlRequestBody: Sendable {
         return value
     }
 
-    /// The field `name` as a tweak value: a Boolean, a number or a string.
+    /// The field `name` as a tweak value: a Boolean, a number, a string, or an array or object of those.
     func tweakValue(_ name: String) throws -> TweakValue {
-        switch try value(name) {
-        case .bool(let flag): return .bool(flag)
-        case .int(let number): return .int(number)
-        case .double(let number): return .double(number)
-        case .string(let text): return .string(text)
-        case let other: throw ControlError(.badRequest, "field '\(name)' must be a Boolean, a number or a string, not \(other.jsonTypeName)")
+        guard let value = TweakValue(script: try value(name)) else {
+            throw ControlError(.badRequest, "field '\(name)' must be a Boolean, a number, a string, an array or an object, with no null inside")
         }
+        return value
     }
 }
 
