@@ -4,9 +4,9 @@ import Tweaks
 /// `tweak.provider{name=, get=fn(feature, variable), list=fn(), decryptor=fn(tweak)}`: a provider
 /// written in Lua, optionally with its own decryptor (which wins over the stack's).
 ///
-/// `get` returns nil (the provider lacks the tweak), a boolean, number or string (the value), or a
-/// table `{value=, title=, description=, group=, encrypted=}`; an error in it is reported as this
-/// provider's failure, not as a missing tweak.
+/// `get` returns nil (the provider lacks the tweak), the value (a boolean, number, string, or a table for
+/// a structured value), or a table with a `value` field `{value=, title=, description=, group=,
+/// encrypted=}`; an error in it is reported as this provider's failure, not as a missing tweak.
 enum LuaTweakProvider {
     static func make(name: String, get: LuaCallback, list: LuaCallback?, decryptor: TweakDecryptor? = nil) -> ClosureTweakProvider {
         var lister: ClosureTweakProvider.Lister?

@@ -7,7 +7,8 @@ import Foundation
 ///                              "Encrypted": false, "GeneratedPropertyName": "…" } } }
 /// ```
 ///
-/// `Value` is required and must be a Boolean, a number or a string; the other fields are optional and
+/// `Value` is required: a Boolean, a number, a string, or an array or object of those (no null); the
+/// other fields are optional and
 /// must be strings (`Encrypted` a Boolean). Unknown fields are ignored, so newer files still load.
 /// Every problem is a ``TweakError/invalidJSON(file:line:column:key:reason:)`` naming the place.
 public enum TweakJSON {

@@ -48,6 +48,31 @@ import Testing
         #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home, "--no-init").status == 1)
     }
 
+    @Test func structuredValuesGoInAsJSONAndComeOutAsJSONKeepingTheirType() throws {
+        let scratch = try Scratch()
+        try scratch.write("flags.json", #"{ "checkout": { "layout": { "Value": { "columns": 2, "style": "grid" } } } }"#)
+        try scratch.write("envscript.lua", "tweak.stack{ tweak.overrides(), tweak.json('flags.json', 'shipped') }")
+        #expect(try scratch.run("tweak", "get", "checkout", "layout").standardOutput == #"{"columns":2,"style":"grid"}"# + "\n")
+
+        let set = try scratch.run("tweak", "set", "checkout", "layout", "--json", #"{"columns": 3, "style": "list", "tags": ["a", "b"]}"#)
+        #expect(set.status == 0, "\(set.standardError)")
+        #expect(try scratch.run("tweak", "get", "checkout", "layout").standardOutput == #"{"columns":3,"style":"list","tags":["a","b"]}"# + "\n")
+        let record = try scratch.run("tweak", "get", "checkout", "layout", "--json")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(record.standardOutput.utf8)) as? [String: Any])
+        #expect((parsed["value"] as? [String: Any])?["columns"] as? Int == 3)
+        #expect(parsed["source"] as? String == "overrides")
+
+        let refused = try scratch.run("tweak", "set", "checkout", "layout", "3")
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("tweak 'checkout.layout' is an object (as shipped defines it), not an int (3)"), "\(refused.standardError)")
+        let notJSON = try scratch.run("tweak", "set", "checkout", "layout", "--json", "{columns: 3}")
+        #expect(notJSON.status == 2)
+        #expect(notJSON.standardError.contains("--json: '{columns: 3}' is not a JSON value"), "\(notJSON.standardError)")
+        let both = try scratch.run("tweak", "set", "checkout", "layout", "--json", "--string", "1")
+        #expect(both.status == 2)
+        #expect(try scratch.run("tweak", "get", "checkout", "layout").standardOutput.contains(#""columns":3"#), "nothing refused was stored")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let scratch = try Scratch()
         let missing = try scratch.run("tweak", "get", "only-feature")

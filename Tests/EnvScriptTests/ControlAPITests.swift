@@ -264,7 +264,7 @@ import Testing
                 ("POST", "/v1/containers", #"{"description": "x"}"#, "field 'name' is required"),
                 ("POST", "/v1/containers", #"{"name": 3}"#, "field 'name' must be a string, not an integer"),
                 ("PATCH", "/v1/containers/DEFAULT", "{}", "nothing to change"),
-                ("PUT", "/v1/tweaks/checkout/button_color", #"{"value": [1]}"#, "must be a Boolean, a number or a string, not an array"),
+                ("PUT", "/v1/tweaks/checkout/button_color", #"{"value": [1, null]}"#, "must be a Boolean, a number, a string, an array or an object, with no null inside"),
                 ("PUT", "/v1/state/session.user", #"{"val": 1}"#, "unknown field 'val'"),
             ]
             for item in cases {

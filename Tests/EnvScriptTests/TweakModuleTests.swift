@@ -150,8 +150,8 @@ import Tweaks
             """)
         #expect(try fixture.run("return table.concat(seen, ',')") == ["ui.dark=true,ui.size=12,ui.size=nil"])
         #expect(try fixture.host.tweaks.value("ui", "dark", as: Bool.self))
-        let badValue = try #require(throws: LuaError.self) { try fixture.run("tweak.set('ui', 'x', {})") }
-        #expect(badValue.message.contains("bad argument #3 to 'tweak.set' (boolean, number or string expected, got table)"))
+        let badValue = try #require(throws: LuaError.self) { try fixture.run("tweak.set('ui', 'x', print)") }
+        #expect(badValue.message.contains("bad argument #3 to 'tweak.set' (a function is not a tweak value"), "\(badValue.message)")
         // Overrides are stored in the home's preferences, so they survive the host.
         fixture.host.close()
         let plist = fixture.folder.appendingPathComponent("home/Library/Preferences/tests.plist")
