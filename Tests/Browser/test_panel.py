@@ -270,6 +270,34 @@ class PanelTests(unittest.TestCase):
                         "the error shows next to the field")
         self.assertEqual(self.overridden("checkout/max_items"), "false")
 
+    def test_a_structured_flag_is_edited_as_json(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.flag("checkout/layout") is not None, "the flags are listed")
+        area = self.find("#flag-checkout-layout")
+        self.assertEqual(area.tag_name, "textarea")
+        self.assertIn('"columns": 3', area.get_attribute("value"))
+        override = self.find('button[aria-label="Override checkout layout"]')
+        area.clear()
+        area.send_keys('{"columns": 1,')
+        override.click()
+        self.wait_until(lambda: "not valid JSON" in (self.read("#flag-checkout-layout-error") or ""),
+                        "a parse error shows next to the field")
+        area.clear()
+        area.send_keys('[1, 2]')
+        override.click()
+        self.wait_until(lambda: "holds an object, not an array" in (self.read("#flag-checkout-layout-error") or ""),
+                        "another shape is refused next to the field")
+        self.assertEqual(self.overridden("checkout/layout"), "false")
+        area = self.find("#flag-checkout-layout")
+        area.clear()
+        area.send_keys('{"columns": 1, "style": "list", "badges": []}')
+        self.find('button[aria-label="Override checkout layout"]').click()
+        self.wait_until(lambda: self.overridden("checkout/layout") == "true", "the structured override is set")
+        self.assertIn('"style":"list"', self.cli("tweak", "get", "checkout", "layout"))
+        self.screenshot("flags-structured")
+        self.find('button[aria-label="Remove override of checkout layout"]').click()
+        self.wait_until(lambda: self.overridden("checkout/layout") == "false", "the override is gone")
+
     def test_a_sealed_value_is_masked_until_revealed(self):
         self.open_page("flags")
         self.wait_until(lambda: self.flag("api/token") is not None, "the flags are listed")
@@ -323,7 +351,7 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: not self.driver.execute_script(
             "return document.getElementById('run-all-scenarios').disabled"), "Run all can be pressed")
         self.find("#run-all-scenarios").click()
-        self.wait_until(lambda: "8 passed, 0 failed, 1 skipped" in self.run_status(), "the run ends with its summary",
+        self.wait_until(lambda: "9 passed, 0 failed, 1 skipped" in self.run_status(), "the run ends with its summary",
                         timeout=60)
         skipped = self.find_all('#scenario-results tr[data-outcome="skipped"]')
         self.assertEqual(len(skipped), 1)

@@ -270,6 +270,21 @@ function renderFlag(tweak) {
       type: 'checkbox', role: 'switch', id, checked: tweak.value, 'aria-label': `${tweak.feature} ${tweak.variable}`,
       onchange: (event) => setOverride(tweak, event.target.checked, error),
     });
+  } else if (typeof tweak.value === 'object') {
+    // A structured value (an array or an object): edited as JSON, checked here before it is sent.
+    const area = element('textarea', {
+      id, rows: 4, cols: 48, spellcheck: 'false', class: 'json-editor', 'aria-label': `${tweak.feature} ${tweak.variable} (JSON)`,
+    });
+    area.value = JSON.stringify(tweak.value, null, 2);
+    editor = element('form', {
+      class: 'inline-form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const value = parseJSONValue(tweak.value, area.value);
+        if (value.error) { error.textContent = value.error; return; }
+        setOverride(tweak, value.value, error);
+      },
+    }, area, element('button', { type: 'submit', 'aria-label': `Override ${tweak.feature} ${tweak.variable}` }, 'Override'));
   } else {
     const input = element('input', {
       id, value: String(tweak.value), type: 'text',
@@ -308,6 +323,19 @@ function parseValue(current, text) {
     return { error: `'${text}' is not a number: this flag holds a number` };
   }
   return { value: Number(trimmed) };
+}
+
+/** The value the JSON `text` holds for a structured flag whose value is `current`, or why it cannot be one. */
+function parseJSONValue(current, text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (failure) {
+    return { error: `not valid JSON: ${failure.message}` };
+  }
+  const shape = (item) => (Array.isArray(item) ? 'an array' : item === null ? 'null' : typeof item === 'object' ? 'an object' : `a ${typeof item}`);
+  if (shape(value) !== shape(current)) return { error: `this flag holds ${shape(current)}, not ${shape(value)}` };
+  return { value };
 }
 
 async function setOverride(tweak, value, error) {
