@@ -35,7 +35,7 @@ function Provider:status() end
 ---@field last_error string? the last fetch's failure; nil after a success
 ---@field kept_copy_error string? the last failure to read or write the kept copy
 
----@alias tweak.Value boolean|number|string
+---@alias tweak.Value boolean|number|string|table
 
 ---@class tweak.Tweak
 ---@field feature string

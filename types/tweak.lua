@@ -74,6 +74,14 @@ function tweak.delete(feature, variable, provider) end
 ---@return string[] failures
 function tweak.list() end
 
+--- The overrides of the active container, highest provider first, sorted by feature and variable.
+---@return tweak.Tweak[]
+function tweak.list_overrides() end
+
+--- Removes every override of the active container at once (one change notification); returns how many there were.
+---@return integer
+function tweak.reset_overrides() end
+
 --- Decrypts the `Encrypted` values of every provider; nil removes it.
 ---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?
 function tweak.decryptor(decrypt) end

@@ -179,6 +179,14 @@ enum TweakModule {
             call.push(LuaValue.array(list.failures.map { .string($0.description) }))
             return 2
         }
+        module.function("list_overrides") { call in
+            call.push(LuaValue.array(try tweaks.overrides().map(\.luaTable)))
+            return 1
+        }
+        module.function("reset_overrides") { call in
+            call.push(LuaValue.integer(try tweaks.removeAllOverrides().removed))
+            return 1
+        }
         module.function("decryptor") { [unowned host] call in
             if try call.value(1) == .nil {
                 tweaks.decryptor = nil

@@ -9,7 +9,7 @@ struct TweakCommand: ParsableCommand {
         commandName: "tweak",
         abstract: "Read and change feature flags through the start-up scripts' provider stack.",
         discussion: "Without a stack from the start-up scripts, flags live in the overrides of the active container.",
-        subcommands: [List.self, Get.self, Set.self, Delete.self])
+        subcommands: [List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List every flag, one per feature and variable.")
@@ -101,6 +101,49 @@ struct TweakCommand: ParsableCommand {
         func run() throws {
             try runtime.withHost(writesApplicationData: true) { host in
                 try host.tweaks.delete(feature: feature, variable: variable, provider: provider)
+            }
+        }
+    }
+
+    struct Overrides: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the overrides of the active container.")
+        @OptionGroup var runtime: RuntimeOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try runtime.withHost { host in
+                let overrides = try host.tweaks.overrides()
+                if json { return try printJSON(overrides.map(TweakPayload.init)) }
+                printTable(
+                    header: ["FEATURE", "VARIABLE", "VALUE", "PROVIDER"],
+                    rows: overrides.map { [$0.feature, $0.variable, $0.value.stringValue ?? $0.value.jsonText, $0.source] })
+            }
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove overrides: one flag's (FEATURE VARIABLE), or every one of the active container (--all).")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "The feature.") var feature: String?
+        @Argument(help: "The variable.") var variable: String?
+        @Flag(help: "Remove every override of the active container, in one step.") var all = false
+
+        func validate() throws {
+            if all && feature != nil { throw ValidationError("give FEATURE VARIABLE or --all, not both") }
+            if !all && (feature == nil || variable == nil) {
+                throw ValidationError("give the FEATURE and VARIABLE of the override to remove, or --all for every one")
+            }
+        }
+
+        func run() throws {
+            try runtime.withHost(writesApplicationData: true) { host in
+                if all {
+                    let outcome = try host.tweaks.removeAllOverrides()
+                    print("removed \(outcome.removed) override\(outcome.removed == 1 ? "" : "s")")
+                } else if let feature, let variable {
+                    try host.tweaks.delete(feature: feature, variable: variable)
+                }
             }
         }
     }

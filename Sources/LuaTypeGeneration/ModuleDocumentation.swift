@@ -38,7 +38,7 @@ enum ModuleDocumentation {
         ---@field last_error string? the last fetch's failure; nil after a success
         ---@field kept_copy_error string? the last failure to read or write the kept copy
 
-        ---@alias tweak.Value boolean|number|string
+        ---@alias tweak.Value boolean|number|string|table
 
         ---@class tweak.Tweak
         ---@field feature string
@@ -85,6 +85,8 @@ enum ModuleDocumentation {
             "set": "--- Sets a value in the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param value tweak.Value\n---@param provider? string",
             "delete": "--- Removes a value from the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param provider? string",
             "list": "--- Every tweak of the stack, and the failures met listing them.\n---@return tweak.Tweak[] tweaks\n---@return string[] failures",
+            "list_overrides": "--- The overrides of the active container, highest provider first, sorted by feature and variable.\n---@return tweak.Tweak[]",
+            "reset_overrides": "--- Removes every override of the active container at once (one change notification); returns how many there were.\n---@return integer",
             "decryptor": "--- Decrypts the `Encrypted` values of every provider; nil removes it.\n---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?",
             "cache": "--- Turns the lookup cache on or off.\n---@param on boolean",
             "reset_cache": "--- Empties the lookup cache.",

@@ -1,3 +1,4 @@
+import Locking
 import Preferences
 
 /// The mutable provider of overrides, stored in a container's ``Preferences/PreferencesStore`` — so the
@@ -24,6 +25,8 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     public let flushesEachChange: Bool
     private let changes = TweakChangeBroadcaster()
     private let storeObservation: PreferencesObservation
+    /// Set while ``deleteAll()`` runs, so its removal is reported once, as a whole, not key by key.
+    private let isRemovingAll = Locked(false)
 
     /// Creates the provider over `store`.
     public init(
@@ -35,11 +38,14 @@ public final class OverridesTweakProvider: MutableTweakProvider {
         self.preferenceKey = preferenceKey
         self.flushesEachChange = flushesEachChange
         let changes = self.changes
+        let isRemovingAll = self.isRemovingAll
         // Each override is its own value: processes setting different overrides at once all keep theirs.
         store.mergeEntries(ofKey: preferenceKey, depth: 2)
         storeObservation = store.observe(key: preferenceKey) { change in
             let keys = Self.changedKeys(from: change.oldValue, to: change.newValue)
-            if !keys.isEmpty { changes.send(TweakProviderChange(provider: name, keys: keys)) }
+            guard !keys.isEmpty else { return }
+            let batch = isRemovingAll.withLock { $0 }
+            changes.send(TweakProviderChange(provider: name, keys: batch ? nil : keys))
         }
     }
 
@@ -75,12 +81,20 @@ public final class OverridesTweakProvider: MutableTweakProvider {
         try change(feature: feature, variable: variable, to: nil)
     }
 
-    /// Removes every override.
-    public func deleteAll() throws {
+    /// Removes every override in one step, reported to the manager as one change of the whole provider
+    /// (observers hear once, not once per override).
+    ///
+    /// - Returns: how many overrides there were.
+    @discardableResult
+    public func deleteAll() throws -> Int {
+        let count = try allTweaks().count
         try wrap(nil, nil) {
+            isRemovingAll.withLock { $0 = true }
+            defer { isRemovingAll.withLock { $0 = false } }
             try store.removeValue(forKey: preferenceKey)
             if flushesEachChange { try store.flush() }
         }
+        return count
     }
 
     /// Reports every change of the overrides in the store.

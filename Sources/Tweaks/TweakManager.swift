@@ -296,6 +296,34 @@ public final class TweakManager: Sendable {
         try set(value.tweakValue, feature: feature, variable: variable, provider: provider)
     }
 
+    /// The overrides of the stack — the tweaks of every ``OverridesTweakProvider`` in it, highest provider
+    /// first, each sorted by feature and variable. They belong to the active container.
+    ///
+    /// - Throws: ``TweakError/providerFailed(provider:feature:variable:underlying:)`` when a store cannot be read.
+    public func overrides() throws -> [Tweak] {
+        try overridesProviders.flatMap { try $0.allTweaks().sorted { $0.key < $1.key } }
+    }
+
+    /// Removes every override of the stack (of the active container) at once; observers hear one
+    /// change per overrides provider (normally one), with no key: read the flags again.
+    ///
+    /// - Returns: how many overrides were removed, and from which providers.
+    @discardableResult
+    public func removeAllOverrides() throws -> (removed: Int, providers: [String]) {
+        var removed = 0
+        var names: [String] = []
+        for provider in overridesProviders {
+            removed += try provider.deleteAll()
+            names.append(provider.name)
+        }
+        return (removed, names)
+    }
+
+    /// The overrides providers of the stack, highest first.
+    private var overridesProviders: [OverridesTweakProvider] {
+        providers.compactMap { $0 as? OverridesTweakProvider }
+    }
+
     /// Removes the value from the provider named `provider`, or from the highest mutable provider, so
     /// lower providers show through again.
     public func delete(feature: String, variable: String, provider: String? = nil) throws {

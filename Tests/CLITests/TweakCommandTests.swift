@@ -73,6 +73,24 @@ import Testing
         #expect(try scratch.run("tweak", "get", "checkout", "layout").standardOutput.contains(#""columns":3"#), "nothing refused was stored")
     }
 
+    @Test func overridesAreListedAndResetTogether() throws {
+        let scratch = try Scratch()
+        #expect(try scratch.run("tweak", "set", "ui", "dark", "true").status == 0)
+        #expect(try scratch.run("tweak", "set", "checkout", "layout", "--json", #"{"columns": 2}"#).status == 0)
+        let table = try scratch.run("tweak", "overrides")
+        #expect(table.standardOutput.contains(#"{"columns":2}"#) && table.standardOutput.contains("dark"), "\(table.standardOutput)")
+        let json = try scratch.run("tweak", "overrides", "--json")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["variable"] as? String } == ["layout", "dark"])
+
+        #expect(try scratch.run("tweak", "reset", "ui", "dark").status == 0)
+        #expect(try scratch.run("tweak", "reset", "--all").standardOutput == "removed 1 override\n")
+        let after = try scratch.run("tweak", "overrides", "--json")
+        #expect((try JSONSerialization.jsonObject(with: Data(after.standardOutput.utf8)) as? [Any])?.isEmpty == true, "\(after.standardOutput)")
+        #expect(try scratch.run("tweak", "reset").status == 2)
+        #expect(try scratch.run("tweak", "reset", "ui", "dark", "--all").status == 2)
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let scratch = try Scratch()
         let missing = try scratch.run("tweak", "get", "only-feature")

@@ -63,4 +63,21 @@ import Tweaks
         #expect(try fixture.run("local s = tweak.value('checkout', 'steps') return #s, s[2]") == [3, "address"])
         #expect(try fixture.host.tweaks.value("checkout", "steps", as: [String].self) == ["cart", "address", "pay"])
     }
+
+    @Test func luaListsAndResetsTheOverridesOfTheActiveContainer() throws {
+        let fixture = try HostFixture()
+        let json = try fixture.write("shipped.json", Self.shippedJSON)
+        let outcome = try fixture.run("""
+            tweak.stack{ tweak.overrides(), tweak.json('\(json)', 'shipped') }
+            local heard = 0
+            tweak.on_change(function() heard = heard + 1 end)
+            tweak.set('checkout', 'steps', { 'cart' })
+            tweak.set('ui', 'dark', true)
+            local listed = tweak.list_overrides()
+            heard = 0
+            local removed = tweak.reset_overrides()
+            return #listed, listed[1].feature .. '.' .. listed[1].variable, listed[2].value, removed, heard, #tweak.list_overrides(), #tweak.value('checkout', 'steps')
+            """)
+        #expect(outcome == [2, "checkout.steps", true, 2, 1, 0, 2])
+    }
 }

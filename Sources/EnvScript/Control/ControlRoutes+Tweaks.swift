@@ -22,26 +22,15 @@ extension ControlRoutes {
         router.get("/v1/tweaks/overrides") { _, _ in
             await ControlResponse.handling {
                 try ControlResponse.json(try await host.run { host in
-                    var overrides: [TweakPayload] = []
-                    for provider in overridesProviders(of: host.tweaks) {
-                        let tweaks = try provider.allTweaks().sorted { $0.key < $1.key }
-                        overrides += tweaks.map(TweakPayload.init)
-                    }
-                    return OverridesPayload(overrides: overrides)
+                    OverridesPayload(overrides: try host.tweaks.overrides().map(TweakPayload.init))
                 })
             }
         }
         router.delete("/v1/tweaks/overrides") { _, _ in
             await ControlResponse.handling {
                 try ControlResponse.json(try await host.run { host in
-                    var removed = 0
-                    var names: [String] = []
-                    for provider in overridesProviders(of: host.tweaks) {
-                        removed += try provider.allTweaks().count
-                        try provider.deleteAll()
-                        names.append(provider.name)
-                    }
-                    return OverridesRemovedPayload(removed: removed, providers: names)
+                    let outcome = try host.tweaks.removeAllOverrides()
+                    return OverridesRemovedPayload(removed: outcome.removed, providers: outcome.providers)
                 })
             }
         }
@@ -82,11 +71,6 @@ extension ControlRoutes {
                 })
             }
         }
-    }
-
-    /// The overrides providers of the stack; all of them store their values in the active container.
-    private static func overridesProviders(of tweaks: TweakManager) -> [OverridesTweakProvider] {
-        tweaks.providers.compactMap { $0 as? OverridesTweakProvider }
     }
 
     private static func tweakKey(_ context: some RequestContext) throws -> (String, String) {
