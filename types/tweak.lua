@@ -74,6 +74,12 @@ function tweak.delete(feature, variable, provider) end
 ---@return string[] failures
 function tweak.list() end
 
+--- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.
+---@param feature string
+---@param variable string
+---@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?}[]}
+function tweak.explain(feature, variable) end
+
 --- The overrides of the active container, highest provider first, sorted by feature and variable.
 ---@return tweak.Tweak[]
 function tweak.list_overrides() end

@@ -179,6 +179,12 @@ enum TweakModule {
             call.push(LuaValue.array(list.failures.map { .string($0.description) }))
             return 2
         }
+        module.function("explain") { call in
+            let feature = try call.argument(1, as: String.self)
+            let variable = try call.argument(2, as: String.self)
+            call.push(explanationTable(tweaks.explain(feature: feature, variable: variable)))
+            return 1
+        }
         module.function("list_overrides") { call in
             call.push(LuaValue.array(try tweaks.overrides().map(\.luaTable)))
             return 1
@@ -220,5 +226,26 @@ enum TweakModule {
             return 1
         }
         return module
+    }
+
+    /// The Lua table of an explanation: `{feature, variable, answer = tweak or nil, steps = {{provider,
+    /// outcome, value, sealed, error, opened_by}, ...}}`, the fields of ``TweakExplanationPayload``.
+    private static func explanationTable(_ explanation: TweakExplanation) -> LuaValue {
+        let payload = TweakExplanationPayload(explanation)
+        var table = LuaTable()
+        table["feature"] = .string(payload.feature)
+        table["variable"] = .string(payload.variable)
+        if let answer = explanation.answer { table["answer"] = answer.luaTable }
+        table["steps"] = .array(payload.steps.map { step in
+            var entry = LuaTable()
+            entry["provider"] = .string(step.provider)
+            entry["outcome"] = .string(step.outcome)
+            entry["sealed"] = .boolean(step.sealed)
+            if let value = step.value { entry["value"] = value.luaValue }
+            if let error = step.error { entry["error"] = .string(error) }
+            if let openedBy = step.openedBy { entry["opened_by"] = .string(openedBy) }
+            return .table(entry)
+        })
+        return .table(table)
     }
 }

@@ -9,7 +9,7 @@ struct TweakCommand: ParsableCommand {
         commandName: "tweak",
         abstract: "Read and change feature flags through the start-up scripts' provider stack.",
         discussion: "Without a stack from the start-up scripts, flags live in the overrides of the active container.",
-        subcommands: [List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self])
+        subcommands: [List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self, Explain.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List every flag, one per feature and variable.")
@@ -144,6 +144,49 @@ struct TweakCommand: ParsableCommand {
                 } else if let feature, let variable {
                     try host.tweaks.delete(feature: feature, variable: variable)
                 }
+            }
+        }
+    }
+
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show how the stack answers a flag: each provider from the highest, what it answered or why it passed, and the winner.",
+            discussion: "Asks every provider afresh. Exit status 1 when no provider answers (the explanation is printed all the same).")
+        @OptionGroup var runtime: RuntimeOptions
+        @Argument(help: "The feature.") var feature: String
+        @Argument(help: "The variable.") var variable: String
+        @Flag(help: "Print JSON for tools.") var json = false
+
+        func run() throws {
+            var answered = false
+            try runtime.withHost { host in
+                let explanation = host.tweaks.explain(feature: feature, variable: variable)
+                answered = explanation.answer != nil
+                if json {
+                    try printJSON(TweakExplanationPayload(explanation))
+                } else {
+                    print("\(feature).\(variable), providers from the highest:")
+                    printTable(header: ["#", "PROVIDER", "OUTCOME"], rows: explanation.steps.enumerated().map { index, step in
+                        ["\(index + 1)", step.provider, Self.describe(step)]
+                    })
+                    if let answer = explanation.answer {
+                        print("answer: \(answer.isSealed ? "(sealed value)" : answer.value.jsonText) from \(answer.source)")
+                    }
+                }
+            }
+            if !answered { throw CommandFailure.failure("no provider answers \(feature).\(variable)") }
+        }
+
+        /// One step in words; a sealed value's plain text is never printed.
+        private static func describe(_ step: TweakExplanation.Step) -> String {
+            func shown(_ tweak: Tweak) -> String { tweak.isSealed ? "(sealed value)" : tweak.value.jsonText }
+            switch step.outcome {
+            case .missing: return "missing"
+            case .failed(let error): return "failed: \(error)"
+            case .answered(let tweak):
+                return "answers \(shown(tweak))" + (step.openedBy.map { ", opened by the decryptor of \($0)" } ?? "")
+            case .shadowed(let tweak): return "has \(shown(tweak)), below the answer"
+            case .unopened(_, let error): return "sealed value not opened: \(error)"
             }
         }
     }

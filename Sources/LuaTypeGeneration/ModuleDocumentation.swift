@@ -85,6 +85,7 @@ enum ModuleDocumentation {
             "set": "--- Sets a value in the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param value tweak.Value\n---@param provider? string",
             "delete": "--- Removes a value from the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param provider? string",
             "list": "--- Every tweak of the stack, and the failures met listing them.\n---@return tweak.Tweak[] tweaks\n---@return string[] failures",
+            "explain": "--- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.\n---@param feature string\n---@param variable string\n---@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?}[]}",
             "list_overrides": "--- The overrides of the active container, highest provider first, sorted by feature and variable.\n---@return tweak.Tweak[]",
             "reset_overrides": "--- Removes every override of the active container at once (one change notification); returns how many there were.\n---@return integer",
             "decryptor": "--- Decrypts the `Encrypted` values of every provider; nil removes it.\n---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?",

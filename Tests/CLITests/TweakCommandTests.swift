@@ -91,6 +91,35 @@ import Testing
         #expect(try scratch.run("tweak", "reset", "ui", "dark", "--all").status == 2)
     }
 
+    @Test func explainShowsEveryProviderAndTheWinner() throws {
+        let scratch = try Scratch()
+        try scratch.write("flags.json", #"{ "ui": { "color": { "Value": "blue" } } }"#)
+        try scratch.write("envscript.lua", """
+            local broken = tweak.provider{ name = 'broken', get = function() error('the server is down') end }
+            tweak.stack{ broken, tweak.overrides(), tweak.json('flags.json', 'shipped'), tweak.ephemeral({ ui = { color = 'grey' } }, 'fallback') }
+            """)
+        let text = try scratch.run("tweak", "explain", "ui", "color")
+        #expect(text.status == 0, "\(text.standardError)")
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "ui.color, providers from the highest:")
+        #expect(lines.contains { $0.contains("broken") && $0.contains("failed:") && $0.contains("the server is down") }, "\(text.standardOutput)")
+        #expect(lines.contains { $0.contains("overrides") && $0.hasSuffix("missing") })
+        #expect(lines.contains { $0.contains("shipped") && $0.contains(#"answers "blue""#) })
+        #expect(lines.contains { $0.contains("fallback") && $0.contains(#"has "grey", below the answer"#) })
+        #expect(lines.last == #"answer: "blue" from shipped"#)
+
+        let json = try scratch.run("tweak", "explain", "ui", "color", "--json")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let steps = try #require(record["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["outcome"] as? String } == ["failed", "missing", "answered", "shadowed"])
+        #expect((record["answer"] as? [String: Any])?["source"] as? String == "shipped")
+
+        let none = try scratch.run("tweak", "explain", "ui", "nope", "--json")
+        #expect(none.status == 1)
+        #expect(none.standardError.contains("no provider answers ui.nope"))
+        #expect(none.standardOutput.contains(#""answer" : null"#), "\(none.standardOutput)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let scratch = try Scratch()
         let missing = try scratch.run("tweak", "get", "only-feature")

@@ -80,4 +80,15 @@ import Tweaks
             """)
         #expect(outcome == [2, "checkout.steps", true, 2, 1, 0, 2])
     }
+
+    @Test func luaExplainsAnAnswer() throws {
+        let fixture = try HostFixture()
+        let json = try fixture.write("shipped.json", Self.shippedJSON)
+        let outcome = try fixture.run("""
+            tweak.stack{ tweak.overrides(), tweak.json('\(json)', 'shipped') }
+            local e = tweak.explain('checkout', 'layout')
+            return e.steps[1].outcome, e.steps[2].outcome, e.steps[2].value.columns, e.answer.source, tweak.explain('x', 'y').answer
+            """)
+        #expect(outcome == ["missing", "answered", 3, "shipped", nil])
+    }
 }

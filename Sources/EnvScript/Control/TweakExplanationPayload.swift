@@ -1,0 +1,57 @@
+import Tweaks
+
+/// An explanation as `envscript tweak explain --json` (and Lua's `tweak.explain`) show it:
+/// `{"feature", "variable", "answer": {tweak} | null, "steps": [{"provider", "outcome", ...}]}`.
+public struct TweakExplanationPayload: Encodable, Sendable {
+    /// One provider: `outcome` is `missing`, `failed`, `answered`, `shadowed` or `unopened`; `value` is
+    /// there when it has the tweak (the ciphertext for a sealed value it did not open), `error` when it
+    /// failed, `opened_by` when it answered with a sealed value that was opened.
+    public struct Step: Encodable, Sendable {
+        public let provider: String
+        public let outcome: String
+        public let value: TweakValue?
+        public let sealed: Bool
+        public let error: String?
+        public let openedBy: String?
+
+        init(_ step: TweakExplanation.Step) {
+            provider = step.provider
+            openedBy = step.openedBy
+            switch step.outcome {
+            case .missing: (outcome, value, sealed, error) = ("missing", nil, false, nil)
+            case .failed(let failure): (outcome, value, sealed, error) = ("failed", nil, false, "\(failure)")
+            case .answered(let tweak): (outcome, value, sealed, error) = ("answered", tweak.value, tweak.isSealed, nil)
+            case .shadowed(let tweak): (outcome, value, sealed, error) = ("shadowed", tweak.value, tweak.isSealed, nil)
+            case .unopened(let tweak, let failure): (outcome, value, sealed, error) = ("unopened", tweak.value, true, "\(failure)")
+            }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case provider, outcome, value, sealed, error
+            case openedBy = "opened_by"
+        }
+    }
+
+    public let feature: String
+    public let variable: String
+    public let answer: TweakPayload?
+    public let steps: [Step]
+
+    /// The payload of `explanation`.
+    public init(_ explanation: TweakExplanation) {
+        feature = explanation.feature
+        variable = explanation.variable
+        answer = explanation.answer.map(TweakPayload.init)
+        steps = explanation.steps.map(Step.init)
+    }
+
+    private enum CodingKeys: String, CodingKey { case feature, variable, answer, steps }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feature, forKey: .feature)
+        try container.encode(variable, forKey: .variable)
+        try container.encode(answer, forKey: .answer) // null when no provider answers
+        try container.encode(steps, forKey: .steps)
+    }
+}

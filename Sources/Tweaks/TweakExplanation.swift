@@ -1,0 +1,57 @@
+/// How the stack answers one tweak, provider by provider from the highest: what each one answered or
+/// why it passed, which one won, and how a sealed value was opened. Made by
+/// ``TweakManager/explain(feature:variable:)``, which asks every provider afresh (never the cache).
+public struct TweakExplanation: Sendable {
+    /// What one provider did.
+    public enum Outcome: Sendable {
+        /// It does not have the tweak.
+        case missing
+        /// It failed; a lower provider was asked instead.
+        case failed(any Error)
+        /// It answered, and its answer is the tweak's value (decrypted when it was sealed).
+        case answered(Tweak)
+        /// It has the tweak, but a provider above answered first.
+        case shadowed(Tweak)
+        /// It answered with a sealed value that could not be opened: the look-up fails with `error`.
+        case unopened(Tweak, error: any Error)
+    }
+
+    /// One provider of the stack and what it did.
+    public struct Step: Sendable {
+        /// The provider's name.
+        public let provider: String
+        /// What it did.
+        public let outcome: Outcome
+        /// For a sealed value that was opened: the decryptor that opened it, as "provider 'name'" (the
+        /// provider's own) or "the manager" (the stack-wide one).
+        public let openedBy: String?
+
+        /// A step.
+        public init(provider: String, outcome: Outcome, openedBy: String? = nil) {
+            self.provider = provider
+            self.outcome = outcome
+            self.openedBy = openedBy
+        }
+    }
+
+    public let feature: String
+    public let variable: String
+    /// Every provider of the stack, highest first.
+    public let steps: [Step]
+
+    /// An explanation.
+    public init(feature: String, variable: String, steps: [Step]) {
+        self.feature = feature
+        self.variable = variable
+        self.steps = steps
+    }
+
+    /// The tweak that answers, or nil when none does (every provider passed, or the answer could not be
+    /// opened).
+    public var answer: Tweak? {
+        for step in steps {
+            if case .answered(let tweak) = step.outcome { return tweak }
+        }
+        return nil
+    }
+}
