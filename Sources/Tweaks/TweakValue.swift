@@ -7,7 +7,7 @@ import Foundation
 /// double. The one conversion allowed is integer-to-double widening in ``doubleValue``, because JSON
 /// writers drop the fraction of whole numbers (`2.0` is often written `2`). There is no null: a field
 /// with no value is left out of its object.
-public indirect enum TweakValue: Sendable, Hashable {
+public enum TweakValue: Sendable, Hashable {
     /// A Boolean (`true`, `false`).
     case bool(Bool)
     /// An integer (a JSON number without fraction or exponent).
