@@ -276,30 +276,13 @@ function renderFlag(tweak) {
       id, rows: 4, cols: 48, spellcheck: 'false', class: 'json-editor', 'aria-label': `${tweak.feature} ${tweak.variable} (JSON)`,
     });
     area.value = JSON.stringify(tweak.value, null, 2);
-    editor = element('form', {
-      class: 'inline-form',
-      onsubmit: (event) => {
-        event.preventDefault();
-        const value = parseJSONValue(tweak.value, area.value);
-        if (value.error) { error.textContent = value.error; return; }
-        setOverride(tweak, value.value, error);
-      },
-    }, area, element('button', { type: 'submit', 'aria-label': `Override ${tweak.feature} ${tweak.variable}` }, 'Override'));
+    editor = overrideForm(tweak, area, () => parseJSONValue(tweak.value, area.value), error);
   } else {
     const input = element('input', {
       id, value: String(tweak.value), type: 'text',
       inputmode: typeof tweak.value === 'number' ? 'decimal' : undefined, 'aria-label': `${tweak.feature} ${tweak.variable}`,
     });
-    const form = element('form', {
-      class: 'inline-form',
-      onsubmit: (event) => {
-        event.preventDefault();
-        const value = parseValue(tweak.value, input.value);
-        if (value.error) { error.textContent = value.error; return; }
-        setOverride(tweak, value.value, error);
-      },
-    }, input, element('button', { type: 'submit', 'aria-label': `Override ${tweak.feature} ${tweak.variable}` }, 'Override'));
-    editor = form;
+    editor = overrideForm(tweak, input, () => parseValue(tweak.value, input.value), error);
   }
   return element('div', { class: 'flag', 'data-key': key, 'data-overridden': override ? 'true' : 'false' },
     element('label', { for: id }, tweak.title || tweak.variable),
@@ -313,6 +296,19 @@ function renderFlag(tweak) {
         onclick: () => removeOverride(tweak, override, error),
       }, 'Remove override') : null),
     details);
+}
+
+/** A form with `field` and an Override button: `read()` gives `{value}` to set, or `{error}` shown next to it. */
+function overrideForm(tweak, field, read, error) {
+  return element('form', {
+    class: 'inline-form',
+    onsubmit: (event) => {
+      event.preventDefault();
+      const value = read();
+      if (value.error) { error.textContent = value.error; return; }
+      setOverride(tweak, value.value, error);
+    },
+  }, field, element('button', { type: 'submit', 'aria-label': `Override ${tweak.feature} ${tweak.variable}` }, 'Override'));
 }
 
 /** The typed value of `text` for a flag whose value is `current`, or the reason it is not one. */
