@@ -52,7 +52,7 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     /// The override, or nil.
     ///
     /// - Throws: ``TweakError/providerFailed(provider:feature:variable:underlying:)`` when the store cannot be
-    ///   read or holds something other than a Boolean, number or string there.
+    ///   read or holds there something no tweak value can be (data or a date).
     public func tweak(feature: String, variable: String) throws -> Tweak? {
         let root = try overrides(feature: feature, variable: variable)
         guard let stored = root[feature]?.dictionaryValue?[variable] else { return nil }
