@@ -44,7 +44,7 @@ let package = Package(
         // Engines: plain Swift, no Lua.
         .target(name: "Containers", dependencies: ["Locking"]),
         .target(name: "Preferences", dependencies: ["Locking"]),
-        .target(name: "Tweaks", dependencies: ["Preferences", "Locking"]),
+        .target(name: "Tweaks", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "AppState", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Typed tweak accessors: the generator, the tool the build plugin runs, and the plugin.
@@ -129,7 +129,10 @@ let package = Package(
             name: "PreferencesTests",
             dependencies: ["TestSupport", "Preferences", "Locking", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "TweaksTests", dependencies: ["TestSupport", "Tweaks", "Preferences", "Locking"]),
+        .testTarget(
+            name: "TweaksTests",
+            dependencies: ["TestSupport", "Tweaks", "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "AppStateTests", dependencies: ["TestSupport", "AppState", "Preferences", "Locking"]),
         .testTarget(
             name: "EnvScriptTests",

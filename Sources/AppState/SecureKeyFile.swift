@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Preferences
 
 #if canImport(Glibc)
 import Glibc
@@ -32,16 +33,9 @@ enum SecureKeyFile {
 
     /// Refuses a key file inside the home, where a switch would move it with the containers' data.
     static func checkOutside(home: URL, _ url: URL) throws {
-        let homeComponents = resolved(home).pathComponents
-        let keyComponents = resolved(url).pathComponents
-        if keyComponents.count > homeComponents.count, Array(keyComponents.prefix(homeComponents.count)) == homeComponents {
+        if url.isInside(home) {
             throw AppStateError.keyFileInsideHome(path: url.path, home: home.path)
         }
-    }
-
-    /// `url` with symbolic links of its existing part resolved, so a link cannot hide the key in the home.
-    private static func resolved(_ url: URL) -> URL {
-        url.standardizedFileURL.resolvingSymlinksInPath()
     }
 
     /// The key in `url`, or nil when there is no file.

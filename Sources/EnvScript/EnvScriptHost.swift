@@ -93,6 +93,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         containers.changeSerializer = lock
         LuaHandle.define(in: lua)
         TweakProviderHandle.define(in: lua)
+        TweakCipherHandle.define(in: lua)
         let modules = [
             ContainerModule.make(host: self), TweakModule.make(host: self), StateModule.make(host: self),
             DependencyModule.make(host: self), CryptoModule.make(),
@@ -167,6 +168,7 @@ public final class EnvScriptHost: @unchecked Sendable {
             kept.removeAll()
             tweaks.setProviders([])
             tweaks.decryptor = nil
+            tweaks.cipher = nil
             // No call into Lua runs: this thread holds the lock and is not inside one (checked above).
             try? lua.close()
         }

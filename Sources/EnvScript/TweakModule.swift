@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import LuaBridge
+import Preferences
 import Tweaks
 
 /// The Lua module `tweak`: the provider stack, lookups, overrides, the decryptor and change handlers.
@@ -201,6 +202,28 @@ enum TweakModule {
             tweaks.decryptor = LuaTweakProvider.decryptor(LuaCallback(try call.function(1), lock: host.lock))
             return 0
         }
+        module.function("cipher") { [unowned host] call in
+            let first = try call.value(1)
+            if first == .boolean(false) {
+                tweaks.cipher = nil
+                return 0
+            }
+            var keyFile: URL?
+            if first != .nil {
+                let options = try OptionTable(call, 1, accepted: ["key_file"])
+                if let path = try options.string("key_file") {
+                    let url = URL(fileURLWithPath: path).standardizedFileURL
+                    if url.isInside(host.configuration.home) {
+                        throw options.problem("key_file", "names \(path), inside the home \(host.configuration.home.path), where a switch would move it with the containers' data; keep the key file outside the home")
+                    }
+                    keyFile = url
+                }
+            }
+            let cipher = try cipher(keyFile: keyFile, hostKeys: host.configuration.tweakKeys)
+            tweaks.cipher = cipher
+            call.push(TweakCipherHandle(cipher).luaValue)
+            return 1
+        }
         module.function("cache") { call in
             tweaks.cacheEnabled = try call.argument(1, as: Bool.self)
             return 0
@@ -228,6 +251,22 @@ enum TweakModule {
         return module
     }
 
+    /// The cipher of `tweak.cipher`: the host's keys, then those of the key file (whose last key seals).
+    private static func cipher(keyFile: URL?, hostKeys: TweakCipherKeyring?) throws -> TweakCipher {
+        do {
+            var ring = try hostKeys ?? TweakCipherKeyring([])
+            if let keyFile {
+                ring = try ring.merged(with: try TweakCipherKeyring.load(file: keyFile), origin: keyFile.path)
+            }
+            if ring.keys.isEmpty {
+                throw LuaScriptError("tweak.cipher: no keys; name a key file (tweak.cipher{key_file = 'keys/app.tweak-keys'}, made by envscript tweak keygen) or have the host pass its keys (HostConfiguration.tweakKeys; envscript reads $ENVSCRIPT_TWEAK_KEYS)")
+            }
+            return TweakCipher(keyring: ring, keyFile: keyFile)
+        } catch let error as TweakCipherError {
+            throw LuaScriptError("tweak.cipher: \(error)")
+        }
+    }
+
     /// The Lua table of an explanation: `{feature, variable, answer = tweak or nil, steps = {{provider,
     /// outcome, value, sealed, error, opened_by}, ...}}`, the fields of ``TweakExplanationPayload``.
     private static func explanationTable(_ explanation: TweakExplanation) -> LuaValue {
@@ -244,6 +283,7 @@ enum TweakModule {
             if let value = step.value { entry["value"] = value.luaValue }
             if let error = step.error { entry["error"] = .string(error) }
             if let openedBy = step.openedBy { entry["opened_by"] = .string(openedBy) }
+            if let keyID = step.keyID { entry["key_id"] = .string(keyID) }
             return .table(entry)
         })
         return .table(table)

@@ -3,6 +3,7 @@ import Containers
 import EnvScript
 import Foundation
 import LuaBridge
+import Tweaks
 
 /// The options every command that runs Lua shares: the home and its application, the limits, the
 /// start-up scripts.
@@ -125,6 +126,7 @@ struct RuntimeOptions: ParsableArguments {
                 home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
                 attachesToHome: attaches, participationTimeout: .milliseconds(Int64(timeout * 1000)))
             configuration.role = .tool
+            configuration.tweakKeys = try CipherKeyOptions.environmentKeys()
             host = try EnvScriptHost(configuration: configuration)
         } catch {
             throw ErrorReport.failure(for: error)

@@ -9,7 +9,10 @@ struct TweakCommand: ParsableCommand {
         commandName: "tweak",
         abstract: "Read and change feature flags through the start-up scripts' provider stack.",
         discussion: "Without a stack from the start-up scripts, flags live in the overrides of the active container.",
-        subcommands: [List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self, Explain.self])
+        subcommands: [
+            List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self, Explain.self,
+            Keygen.self, Seal.self, Unseal.self,
+        ])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List every flag, one per feature and variable.")
@@ -71,20 +74,11 @@ struct TweakCommand: ParsableCommand {
 
         func validate() throws {
             if string && json { throw ValidationError("--string and --json cannot be given together") }
-            if json { _ = try jsonValue() }
-        }
-
-        /// VALUE read as JSON.
-        private func jsonValue() throws -> TweakValue {
-            do {
-                return try JSONDecoder().decode(TweakValue.self, from: Data(value.utf8))
-            } catch {
-                throw ValidationError("--json: '\(value)' is not a JSON value a flag can hold (an object, an array, a number, a string in quotes, true or false; no null)")
-            }
+            if json { _ = try TweakValue.commandLineJSON(value) }
         }
 
         func run() throws {
-            let parsed = json ? try jsonValue() : TweakValue(parsing: value, forceString: string)
+            let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
             try runtime.withHost(writesApplicationData: true) { host in
                 try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider)
             }
@@ -184,7 +178,7 @@ struct TweakCommand: ParsableCommand {
             case .missing: return "missing"
             case .failed(let error): return "failed: \(error)"
             case .answered(let tweak):
-                return "answers \(shown(tweak))" + (step.openedBy.map { ", opened by the decryptor of \($0)" } ?? "")
+                return "answers \(shown(tweak))" + (step.openedBy.map { ", opened by \($0)" } ?? "")
             case .shadowed(let tweak): return "has \(shown(tweak)), below the answer"
             case .unopened(_, let error): return "sealed value not opened: \(error)"
             }

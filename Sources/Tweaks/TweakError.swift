@@ -13,7 +13,8 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     /// A write would change the tweak's type: another provider of the stack (`definedBy`) defines it as
     /// `expected`, and `given` is of another type.
     case typeRefused(feature: String, variable: String, expected: String, given: TweakValue, definedBy: String)
-    /// The tweak is marked `"Encrypted": true` but neither its provider nor the manager has a decryptor.
+    /// The tweak is marked `"Encrypted": true` but nothing can open it: it is not in the sealed format of a
+    /// cipher the manager has, and neither its provider nor the manager has a decryptor.
     case decryptorMissing(feature: String, variable: String, source: String)
     /// The decryptor threw while decrypting the tweak.
     case decryptionFailed(feature: String, variable: String, source: String, underlying: any Error)
@@ -66,7 +67,7 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
         case .typeRefused(let feature, let variable, let expected, let given, let definedBy):
             return "tweak '\(feature).\(variable)' is \(Self.withArticle(expected)) (as \(definedBy) defines it), not \(Self.withArticle(given.typeName)) (\(given)); give a value of that type"
         case .decryptorMissing(let feature, let variable, let source):
-            return "tweak '\(feature).\(variable)' from \(source) is encrypted but no decryptor is set; set one on the manager or on the provider"
+            return "tweak '\(feature).\(variable)' from \(source) is encrypted but nothing can open it; give the stack a cipher (for values sealed by envscript tweak seal) or a decryptor"
         case .decryptionFailed(let feature, let variable, let source, let underlying):
             return "decrypting tweak '\(feature).\(variable)' from \(source) failed: \(underlying)"
         case .providerFailed(let provider, let feature, let variable, let underlying):

@@ -22,12 +22,12 @@ public struct TweakExplanation: Sendable {
         public let provider: String
         /// What it did.
         public let outcome: Outcome
-        /// For a sealed value that was opened: the decryptor that opened it, as "provider 'name'" (the
-        /// provider's own) or "the manager" (the stack-wide one).
-        public let openedBy: String?
+        /// For a sealed value that was opened: what opened it (the cipher and its key, the provider's own
+        /// decryptor, or the stack's).
+        public let openedBy: TweakOpener?
 
         /// A step.
-        public init(provider: String, outcome: Outcome, openedBy: String? = nil) {
+        public init(provider: String, outcome: Outcome, openedBy: TweakOpener? = nil) {
             self.provider = provider
             self.outcome = outcome
             self.openedBy = openedBy

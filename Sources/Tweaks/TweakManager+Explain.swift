@@ -4,7 +4,7 @@ extension TweakManager {
     /// why it passed, the winner, the providers below it that also have the tweak, and which decryptor
     /// opened a sealed value. Asks every provider afresh; the cache is neither read nor filled.
     public func explain(feature: String, variable: String) -> TweakExplanation {
-        let (providers, stackDecryptor) = (self.providers, decryptor)
+        let (providers, stackDecryptor, cipher) = (self.providers, decryptor, self.cipher)
         var steps: [TweakExplanation.Step] = []
         var decided = false
         for provider in providers {
@@ -20,7 +20,6 @@ extension TweakManager {
                 continue
             }
             tweak.source = provider.name
-            let opener = provider.decryptor.map { _ in "provider '\(provider.name)'" } ?? stackDecryptor.map { _ in "the manager" }
             if decided {
                 // Shown as the provider holds it: a shadowed sealed value is not opened.
                 steps.append(.init(provider: provider.name, outcome: .shadowed(tweak)))
@@ -28,8 +27,8 @@ extension TweakManager {
             }
             decided = true
             do {
-                let opened = try Self.decrypted(tweak, with: provider.decryptor ?? stackDecryptor)
-                steps.append(.init(provider: provider.name, outcome: .answered(opened), openedBy: tweak.isEncrypted ? opener : nil))
+                let opened = try Self.opened(tweak, own: provider.decryptor, stack: stackDecryptor, cipher: cipher)
+                steps.append(.init(provider: provider.name, outcome: .answered(opened.tweak), openedBy: opened.openedBy))
             } catch {
                 steps.append(.init(provider: provider.name, outcome: .unopened(tweak, error: error)))
             }

@@ -7,9 +7,10 @@ import Locking
 /// Thread-safe. The lock is never held while calling out — providers, decryptors and observers may call
 /// back into the manager (JustTweak's cache could deadlock on a notification posted during a read).
 ///
-/// - Decryption: an encrypted tweak is decrypted by its provider's ``TweakProvider/decryptor`` if it has
-///   one, else by the manager's ``decryptor``, which therefore reaches every provider, including providers
-///   added later. With neither, the lookup fails with ``TweakError/decryptorMissing(feature:variable:source:)``.
+/// - Decryption: an encrypted tweak in the sealed format (`es1:KEY-ID:BASE64`) is opened by the manager's
+///   ``cipher``; any other is decrypted by its provider's ``TweakProvider/decryptor`` if it has one, else
+///   by the manager's ``decryptor``. Both reach every provider, including providers added later. With
+///   nothing to open it, the lookup fails with ``TweakError/decryptorMissing(feature:variable:source:)``.
 /// - Cache: off by default (``cacheEnabled``). It is cleared by any provider change, by ``set(_:feature:variable:provider:)``
 ///   and ``delete(feature:variable:provider:)``, by ``setProviders(_:)``, by a new decryptor and by ``resetCache()``
 ///   (which the runtime calls after a container switch).
@@ -27,6 +28,7 @@ public final class TweakManager: Sendable {
         var reportingProviders: Set<String> = []
         var subscriptions: [TweakObservation] = []
         var decryptor: TweakDecryptor?
+        var cipher: TweakCipher?
         var cacheEnabled = false
         /// Boxed, so a hit costs one retain rather than a copy of every string of the tweak.
         var cache: [TweakKey: CachedLookup] = [:]
@@ -41,10 +43,15 @@ public final class TweakManager: Sendable {
     ///
     /// - Parameters:
     ///   - decryptor: decrypts the encrypted tweaks of every provider without its own decryptor.
+    ///   - cipher: opens the values sealed in the built-in format, whichever provider holds them.
     ///   - cacheEnabled: keep resolved lookups until something changes.
-    public init(providers: [any TweakProvider] = [], decryptor: TweakDecryptor? = nil, cacheEnabled: Bool = false) {
+    public init(
+        providers: [any TweakProvider] = [], decryptor: TweakDecryptor? = nil, cipher: TweakCipher? = nil,
+        cacheEnabled: Bool = false
+    ) {
         state.withLock { state in
             state.decryptor = decryptor
+            state.cipher = cipher
             state.cacheEnabled = cacheEnabled
         }
         setProviders(providers, notify: false)
@@ -105,6 +112,19 @@ public final class TweakManager: Sendable {
         }
     }
 
+    /// The built-in cipher, which opens every encrypted tweak in the sealed format (`es1:KEY-ID:BASE64`)
+    /// of every provider. Setting it clears the cache.
+    public var cipher: TweakCipher? {
+        get { state.withLock { $0.cipher } }
+        set {
+            state.withLock { state in
+                state.cipher = newValue
+                state.cache = [:]
+                state.generation &+= 1
+            }
+        }
+    }
+
     /// Whether resolved lookups are cached until something changes. Turning it on or off clears the cache.
     public var cacheEnabled: Bool {
         get { state.withLock { $0.cacheEnabled } }
@@ -129,7 +149,7 @@ public final class TweakManager: Sendable {
 
     private enum Start {
         case cached(TweakLookup)
-        case search(providers: [any TweakProvider], decryptor: TweakDecryptor?, generation: UInt64, cache: Bool)
+        case search(providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, generation: UInt64, cache: Bool)
     }
 
     /// Finds the tweak in the highest provider that has it, decrypts it, and reports every provider above
@@ -146,16 +166,17 @@ public final class TweakManager: Sendable {
         let start = state.withLock { state -> Start in
             if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit.lookup) }
             return .search(
-                providers: state.providers, decryptor: state.decryptor, generation: state.generation,
-                cache: state.cacheEnabled)
+                providers: state.providers, decryptor: state.decryptor, cipher: state.cipher,
+                generation: state.generation, cache: state.cacheEnabled)
         }
         let providers: [any TweakProvider]
         let decryptor: TweakDecryptor?
+        let cipher: TweakCipher?
         let generation: UInt64
         let useCache: Bool
         switch start {
         case .cached(let hit): return hit
-        case .search(let p, let d, let g, let c): (providers, decryptor, generation, useCache) = (p, d, g, c)
+        case .search(let p, let d, let k, let g, let c): (providers, decryptor, cipher, generation, useCache) = (p, d, k, g, c)
         }
 
         var misses: [TweakProviderMiss] = []
@@ -172,7 +193,7 @@ public final class TweakManager: Sendable {
                 continue
             }
             tweak.source = provider.name
-            tweak = try Self.decrypted(tweak, with: provider.decryptor ?? decryptor)
+            tweak = try Self.opened(tweak, own: provider.decryptor, stack: decryptor, cipher: cipher).tweak
             let result = TweakLookup(tweak: tweak, misses: misses)
             if useCache {
                 state.withLock { state in
@@ -204,7 +225,7 @@ public final class TweakManager: Sendable {
     /// Never throws: providers that cannot list, and tweaks that cannot be decrypted, are reported in
     /// ``TweakList/failures``.
     public func list() -> TweakList {
-        let (providers, decryptor) = state.withLock { ($0.providers, $0.decryptor) }
+        let (providers, decryptor, cipher) = state.withLock { ($0.providers, $0.decryptor, $0.cipher) }
         var merged: [TweakKey: Tweak] = [:]
         var failures: [TweakProviderMiss] = []
         // Lowest priority first, so higher providers overwrite.
@@ -231,7 +252,7 @@ public final class TweakManager: Sendable {
             }
             let own = providers.first { $0.name == tweak.source }?.decryptor
             do {
-                result.append(try Self.decrypted(tweak, with: own ?? decryptor))
+                result.append(try Self.opened(tweak, own: own, stack: decryptor, cipher: cipher).tweak)
             } catch {
                 failures.append(TweakProviderMiss(provider: tweak.source, reason: .failed(error)))
                 result.append(tweak)
@@ -240,21 +261,34 @@ public final class TweakManager: Sendable {
         return TweakList(tweaks: result, failures: failures)
     }
 
-    static func decrypted(_ tweak: Tweak, with decryptor: TweakDecryptor?) throws -> Tweak {
-        guard tweak.isEncrypted else { return tweak }
-        guard let decryptor else {
+    /// The tweak with its value opened when it is encrypted, and what opened it: the cipher for a value
+    /// in the sealed format, else the provider's own decryptor (`own`), else the stack's.
+    static func opened(
+        _ tweak: Tweak, own: TweakDecryptor?, stack: TweakDecryptor?, cipher: TweakCipher?
+    ) throws -> (tweak: Tweak, openedBy: TweakOpener?) {
+        guard tweak.isEncrypted else { return (tweak, nil) }
+        let open: TweakDecryptor
+        let opener: TweakOpener
+        if let cipher, case .string(let text) = tweak.value, TweakCipher.isSealedText(text) {
+            open = cipher.decryptor
+            opener = .cipher(keyID: (try? TweakCipher.keyID(of: text)) ?? "?")
+        } else if let own {
+            (open, opener) = (own, .providerDecryptor(provider: tweak.source))
+        } else if let stack {
+            (open, opener) = (stack, .stackDecryptor)
+        } else {
             throw TweakError.decryptorMissing(feature: tweak.feature, variable: tweak.variable, source: tweak.source)
         }
         var plain = tweak
         do {
-            plain.value = try decryptor(tweak)
+            plain.value = try open(tweak)
         } catch {
             throw TweakError.decryptionFailed(
                 feature: tweak.feature, variable: tweak.variable, source: tweak.source, underlying: error)
         }
         plain.isEncrypted = false
         plain.isSealed = true
-        return plain
+        return (plain, opener)
     }
 
     // MARK: Writing

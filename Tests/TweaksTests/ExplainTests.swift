@@ -35,11 +35,11 @@ import Testing
         let own = EphemeralTweakProvider(name: "vault", tweaks: [sealed], decryptor: reverse)
         let opened = TweakManager(providers: [own]).explain(feature: "api", variable: "token")
         #expect(opened.answer?.value == "secret")
-        #expect(opened.steps.first?.openedBy == "provider 'vault'")
+        #expect(opened.steps.first?.openedBy == .providerDecryptor(provider: "vault"))
 
         let byStack = TweakManager(providers: [EphemeralTweakProvider(name: "plain", tweaks: [sealed])])
         byStack.decryptor = reverse
-        #expect(byStack.explain(feature: "api", variable: "token").steps.first?.openedBy == "the manager")
+        #expect(byStack.explain(feature: "api", variable: "token").steps.first?.openedBy == .stackDecryptor)
 
         let unopened = TweakManager(providers: [EphemeralTweakProvider(name: "plain", tweaks: [sealed])])
             .explain(feature: "api", variable: "token")

@@ -5,7 +5,8 @@ import Tweaks
 public struct TweakExplanationPayload: Encodable, Sendable {
     /// One provider: `outcome` is `missing`, `failed`, `answered`, `shadowed` or `unopened`; `value` is
     /// there when it has the tweak (the ciphertext for a sealed value it did not open), `error` when it
-    /// failed, `opened_by` when it answered with a sealed value that was opened.
+    /// failed, `opened_by` when it answered with a sealed value that was opened, and `key_id` when the value
+    /// is sealed with the built-in cipher (the key that opened it, or the key it names and that did not).
     public struct Step: Encodable, Sendable {
         public let provider: String
         public let outcome: String
@@ -13,10 +14,11 @@ public struct TweakExplanationPayload: Encodable, Sendable {
         public let sealed: Bool
         public let error: String?
         public let openedBy: String?
+        public let keyID: String?
 
         init(_ step: TweakExplanation.Step) {
             provider = step.provider
-            openedBy = step.openedBy
+            openedBy = step.openedBy?.description
             switch step.outcome {
             case .missing: (outcome, value, sealed, error) = ("missing", nil, false, nil)
             case .failed(let failure): (outcome, value, sealed, error) = ("failed", nil, false, "\(failure)")
@@ -24,11 +26,17 @@ public struct TweakExplanationPayload: Encodable, Sendable {
             case .shadowed(let tweak): (outcome, value, sealed, error) = ("shadowed", tweak.value, tweak.isSealed, nil)
             case .unopened(let tweak, let failure): (outcome, value, sealed, error) = ("unopened", tweak.value, true, "\(failure)")
             }
+            switch (step.openedBy, step.outcome) {
+            case (.cipher(let id)?, _): keyID = id
+            case (_, .unopened(let tweak, _)): keyID = tweak.value.stringValue.flatMap { try? TweakCipher.keyID(of: $0) }
+            default: keyID = nil
+            }
         }
 
         enum CodingKeys: String, CodingKey {
             case provider, outcome, value, sealed, error
             case openedBy = "opened_by"
+            case keyID = "key_id"
         }
     }
 

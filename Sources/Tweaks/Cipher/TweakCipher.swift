@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+
+/// The built-in cipher of secret flag values: seals a ``TweakValue`` into text a tweaks file can hold,
+/// and opens it again, with AES-256-GCM from swift-crypto and keys that stay outside the containers.
+///
+/// Give one to a ``TweakManager`` (``TweakManager/cipher``) and its stack opens every value marked
+/// `"Encrypted": true` whose text is in the sealed format (`es1:KEY-ID:BASE64`, see the README), with no
+/// decryption closure to write; a hand-written ``TweakDecryptor`` still opens the others.
+///
+/// Opening never returns unauthenticated bytes: a wrong key, an unknown key id, a truncated or changed
+/// value each throw a ``TweakCipherError`` naming the key id.
+public struct TweakCipher: Sendable {
+    /// The keys: each opens what it sealed, the last one seals.
+    public let keyring: TweakCipherKeyring
+    /// The key file its keys come from, if any: where `envscript tweak keygen` adds a key by default.
+    public let keyFile: URL?
+
+    /// A cipher over `keyring`, read from `keyFile` when it names one.
+    public init(keyring: TweakCipherKeyring, keyFile: URL? = nil) {
+        self.keyring = keyring
+        self.keyFile = keyFile
+    }
+
+    /// Whether `text` is in the sealed format (of any version), so that it is the cipher's to open.
+    public static func isSealedText(_ text: String) -> Bool {
+        SealedTweakText.looksSealed(text)
+    }
+
+    /// The id of the key `text` was sealed with.
+    ///
+    /// - Throws: ``TweakCipherError/malformed(reason:)`` or ``TweakCipherError/unsupportedVersion(_:)``.
+    public static func keyID(of text: String) throws -> String {
+        try SealedTweakText(parsing: text).keyID
+    }
+
+    /// Seals `value` with the key `keyID`, or with the sealing key (the last one).
+    ///
+    /// - Throws: ``TweakCipherError/noKeys`` or ``TweakCipherError/unknownKey(id:known:)``.
+    public func seal(_ value: TweakValue, keyID: String? = nil) throws -> String {
+        let key: TweakCipherKey
+        if let keyID {
+            guard let named = keyring.key(id: keyID) else {
+                throw TweakCipherError.unknownKey(id: keyID, known: keyring.ids)
+            }
+            key = named
+        } else {
+            guard let last = keyring.sealingKey else { throw TweakCipherError.noKeys }
+            key = last
+        }
+        let plaintext = Data(value.jsonText.utf8)
+        let header = SealedTweakText(keyID: key.id, payload: Data()).header
+        let box = try AES.GCM.seal(plaintext, using: key.material.key, authenticating: header)
+        // A box made with the default 12-byte nonce always has its combined form.
+        return SealedTweakText(keyID: key.id, payload: box.combined!).text
+    }
+
+    /// Opens a sealed value.
+    ///
+    /// - Throws: ``TweakCipherError``: ``TweakCipherError/malformed(reason:)``,
+    ///   ``TweakCipherError/unsupportedVersion(_:)``, ``TweakCipherError/unknownKey(id:known:)``,
+    ///   ``TweakCipherError/authenticationFailed(keyID:)`` or ``TweakCipherError/invalidPlaintext(keyID:)``.
+    public func open(_ text: String) throws -> TweakValue {
+        let sealed = try SealedTweakText(parsing: text)
+        guard let key = keyring.key(id: sealed.keyID) else {
+            throw TweakCipherError.unknownKey(id: sealed.keyID, known: keyring.ids)
+        }
+        let plaintext: Data
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed.payload)
+            plaintext = try AES.GCM.open(box, using: key.material.key, authenticating: sealed.header)
+        } catch {
+            throw TweakCipherError.authenticationFailed(keyID: sealed.keyID)
+        }
+        guard let value = try? JSONDecoder().decode(TweakValue.self, from: plaintext) else {
+            throw TweakCipherError.invalidPlaintext(keyID: sealed.keyID)
+        }
+        return value
+    }
+
+    /// The decryptor of this cipher, for a provider or a manager that takes a closure.
+    public var decryptor: TweakDecryptor {
+        { tweak in
+            guard case .string(let text) = tweak.value else {
+                throw TweakCipherError.malformed(reason: "the value is \(tweak.value.typeName == "int" ? "an" : "a") \(tweak.value.typeName), not text")
+            }
+            return try open(text)
+        }
+    }
+}

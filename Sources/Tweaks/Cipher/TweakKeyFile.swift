@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading and adding to a key file of the tweak cipher (the text form of ``TweakCipherKeyring``).
+///
+/// Permissions: a key file is a regular file that only its owner may write; only its owner may read it
+/// either, unless every key in it is a demo key (a demo key file is committed beside examples, and a
+/// checkout gives it the mode of any other file). Reading and adding lock the file (`flock`), so two
+/// `tweak keygen` at once both land and a reader never sees half a line.
+public enum TweakKeyFile {
+    /// The comment at the top of a new key file.
+    static let header = """
+        # EnvScript tweak keys: one per line, "ID BASE64-OF-32-BYTES", "demo" after a key that is no secret.
+        # Every key opens what it sealed; the last one seals new values. Keep this file private (mode 600).
+
+        """
+
+    /// The keys in `url`, checked (see the type's documentation).
+    public static func read(_ url: URL) throws -> TweakCipherKeyring {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw TweakCipherError.keyFileIO(path: url.path, operation: "open", reason: lastError())
+        }
+        defer { close(fd) }
+        try lock(fd, shared: true, path: url.path)
+        let ring = try TweakCipherKeyring.parse(try contents(of: fd, path: url.path), origin: url.path)
+        try checkMode(of: fd, path: url.path, ring: ring)
+        return ring
+    }
+
+    /// Adds a new random key at the end of the key file `url` — creating it, readable by its owner
+    /// only, when it does not exist — so that it seals from now on.
+    ///
+    /// - Parameters:
+    ///   - id: the new key's id; by default `k` and the first number no key of the file uses.
+    ///   - isDemo: marks the key as a demo key, which is no secret.
+    /// - Returns: the new key and the whole ring now in the file.
+    /// - Throws: ``TweakCipherError``: an id already in the file, a file others may read or write (a
+    ///   demo key may go into a file others may read), or a file that cannot be read or written.
+    @discardableResult
+    public static func addGeneratedKey(to url: URL, id: String? = nil, isDemo: Bool = false) throws -> (key: TweakCipherKey, ring: TweakCipherKeyring) {
+        if let id { try TweakCipherKey.validate(id: id) }
+        let path = url.path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw TweakCipherError.keyFileIO(path: path, operation: "create or open", reason: lastError())
+        }
+        defer { close(fd) }
+        try lock(fd, shared: false, path: path)
+        let text = try contents(of: fd, path: path)
+        var ring = try TweakCipherKeyring.parse(text, origin: path)
+        let newID = id ?? defaultID(after: ring)
+        let key = try TweakCipherKey.generate(id: newID, isDemo: isDemo)
+        try ring.append(key, origin: path)
+        try checkMode(of: fd, path: path, ring: ring)
+
+        var addition = text.isEmpty ? header : ""
+        if !text.isEmpty && !text.hasSuffix("\n") { addition += "\n" }
+        addition += try TweakCipherKeyring([key]).text
+        let bytes = Array(addition.utf8)
+        guard lseek(fd, 0, SEEK_END) >= 0 else {
+            throw TweakCipherError.keyFileIO(path: path, operation: "append to", reason: lastError())
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw TweakCipherError.keyFileIO(path: path, operation: "append to", reason: lastError())
+            }
+            offset += written
+        }
+        guard fsync(fd) == 0 else {
+            throw TweakCipherError.keyFileIO(path: path, operation: "sync", reason: lastError())
+        }
+        return (key, ring)
+    }
+
+    /// `k1`, `k2`, ...: the first such id the ring does not use.
+    private static func defaultID(after ring: TweakCipherKeyring) -> String {
+        var number = ring.keys.count + 1
+        while ring.key(id: "k\(number)") != nil { number += 1 }
+        return "k\(number)"
+    }
+
+    /// Refuses a file that is not regular, that others may write, or that others may read while it
+    /// holds a key that is a secret.
+    private static func checkMode(of fd: Int32, path: String, ring: TweakCipherKeyring) throws {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw TweakCipherError.keyFileIO(path: path, operation: "stat", reason: lastError())
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw TweakCipherError.keyFileIO(path: path, operation: "use", reason: "it is not a regular file")
+        }
+        let mode = UInt32(status.st_mode)
+        let demoOnly = ring.holdsOnlyDemoKeys
+        let refused: UInt32 = demoOnly ? 0o022 : 0o077
+        if mode & refused != 0 {
+            throw TweakCipherError.keyFilePermissions(path: path, mode: mode, holdsOnlyDemoKeys: demoOnly)
+        }
+    }
+
+    private static func lock(_ fd: Int32, shared: Bool, path: String) throws {
+        while flock(fd, shared ? LOCK_SH : LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw TweakCipherError.keyFileIO(path: path, operation: "lock", reason: lastError())
+        }
+    }
+
+    /// The whole file as UTF-8 text (a key file is small; more than 1 MiB is refused).
+    private static func contents(of fd: Int32, path: String) throws -> String {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        defer { buffer.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw TweakCipherError.keyFileIO(path: path, operation: "read", reason: lastError())
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            if data.count > 1 << 20 {
+                throw TweakCipherError.invalidKeys(origin: path, line: 0, reason: "over 1 MiB: this is not a key file")
+            }
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw TweakCipherError.invalidKeys(origin: path, line: 0, reason: "not UTF-8 text: this is not a key file")
+        }
+        return text
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+}
