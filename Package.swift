@@ -101,7 +101,7 @@ let package = Package(
         ),
 
         // examples/HostApp: a small application embedding the runtime (run by CLITests).
-        .executableTarget(name: "ExampleHost", dependencies: ["EnvScript"], path: "examples/HostApp"),
+        .executableTarget(name: "ExampleHost", dependencies: ["EnvScript", "Tweaks"], path: "examples/HostApp"),
 
         // Benchmarks (scripts/bench): the bridge against plain C doing the same work.
         .target(name: "LuaBenchBaseline", dependencies: ["CLua"]),

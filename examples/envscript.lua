@@ -7,8 +7,14 @@ tweak.stack{
   tweak.json("tweaks.json", "shipped"),
 }
 
--- Secret values in tweaks.json are sealed with AES-GCM. A real host passes the key in (here the global
--- TWEAK_KEY, set by examples/HostApp); the command line falls back to the demo key.
+-- Secret values in tweaks.json. Those sealed with `envscript tweak seal` (es1:KEY-ID:...) are opened by
+-- the built-in cipher, with the keys of a key file kept outside the home. keys/demo.tweak-keys holds a
+-- DEMO key, public in this repository: an app keeps its own key file private, or passes its keys in.
+tweak.cipher{key_file = "keys/demo.tweak-keys"}
+
+-- A hand-written decryptor still opens the other encrypted values (api.token, sealed with plain AES-GCM).
+-- A real host passes its key in (here the global TWEAK_KEY, set by examples/HostApp); the command line
+-- falls back to the demo key.
 local key = TWEAK_KEY or "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE="
 tweak.decryptor(function(t) return crypto.aes_gcm_open(key, t.value) end)
 

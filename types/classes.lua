@@ -42,10 +42,16 @@ function Provider:status() end
 ---@field variable string
 ---@field value tweak.Value
 ---@field source string
----@field encrypted boolean
+---@field encrypted boolean still sealed (a listed value nothing could open)
+---@field sealed boolean held sealed by its provider: a secret to mask until revealed
 ---@field title string?
 ---@field description string?
 ---@field group string?
+
+---@class tweak.Cipher
+---@field key_ids fun(self: tweak.Cipher): string[] the ids of its keys, oldest first; the last one seals
+---@field seal fun(self: tweak.Cipher, value: tweak.Value, key_id: string?): string sealed text, es1:KEY-ID:BASE64
+---@field open fun(self: tweak.Cipher, text: string): tweak.Value
 
 ---@class tweak.Info: tweak.Tweak
 ---@field failures string[] providers above the source that failed

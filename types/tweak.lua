@@ -77,7 +77,7 @@ function tweak.list() end
 --- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.
 ---@param feature string
 ---@param variable string
----@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?}[]}
+---@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?, key_id: string?}[]}
 function tweak.explain(feature, variable) end
 
 --- The overrides of the active container, highest provider first, sorted by feature and variable.
@@ -91,6 +91,13 @@ function tweak.reset_overrides() end
 --- Decrypts the `Encrypted` values of every provider; nil removes it.
 ---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?
 function tweak.decryptor(decrypt) end
+
+--- The built-in cipher: opens every `Encrypted` value sealed by `envscript tweak seal` (es1:KEY-ID:...), with the
+--- keys of `key_file` (outside the home; mode 600 unless it holds demo keys only) after those the host passes in;
+--- the last key seals. A hand-written decryptor still opens the other values. `false` removes it.
+---@param options? {key_file: string?}|false
+---@return tweak.Cipher?
+function tweak.cipher(options) end
 
 --- Turns the lookup cache on or off.
 ---@param on boolean

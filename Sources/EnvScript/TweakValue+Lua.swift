@@ -41,7 +41,8 @@ extension TweakValue {
 }
 
 extension Tweak {
-    /// The Lua table of a tweak: `feature, variable, value, source, title, description, group, encrypted`.
+    /// The Lua table of a tweak: `feature, variable, value, source, title, description, group, encrypted,
+    /// sealed`.
     var luaTable: LuaValue {
         var table = LuaTable()
         table["feature"] = .string(feature)
@@ -49,6 +50,7 @@ extension Tweak {
         table["value"] = value.luaValue
         table["source"] = .string(source)
         table["encrypted"] = .boolean(isEncrypted)
+        table["sealed"] = .boolean(isSealed)
         if let title { table["title"] = .string(title) }
         if let description { table["description"] = .string(description) }
         if let group { table["group"] = .string(group) }

@@ -45,10 +45,16 @@ enum ModuleDocumentation {
         ---@field variable string
         ---@field value tweak.Value
         ---@field source string
-        ---@field encrypted boolean
+        ---@field encrypted boolean still sealed (a listed value nothing could open)
+        ---@field sealed boolean held sealed by its provider: a secret to mask until revealed
         ---@field title string?
         ---@field description string?
         ---@field group string?
+
+        ---@class tweak.Cipher
+        ---@field key_ids fun(self: tweak.Cipher): string[] the ids of its keys, oldest first; the last one seals
+        ---@field seal fun(self: tweak.Cipher, value: tweak.Value, key_id: string?): string sealed text, es1:KEY-ID:BASE64
+        ---@field open fun(self: tweak.Cipher, text: string): tweak.Value
 
         ---@class tweak.Info: tweak.Tweak
         ---@field failures string[] providers above the source that failed
@@ -85,10 +91,11 @@ enum ModuleDocumentation {
             "set": "--- Sets a value in the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param value tweak.Value\n---@param provider? string",
             "delete": "--- Removes a value from the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param provider? string",
             "list": "--- Every tweak of the stack, and the failures met listing them.\n---@return tweak.Tweak[] tweaks\n---@return string[] failures",
-            "explain": "--- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.\n---@param feature string\n---@param variable string\n---@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?}[]}",
+            "explain": "--- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.\n---@param feature string\n---@param variable string\n---@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?, key_id: string?}[]}",
             "list_overrides": "--- The overrides of the active container, highest provider first, sorted by feature and variable.\n---@return tweak.Tweak[]",
             "reset_overrides": "--- Removes every override of the active container at once (one change notification); returns how many there were.\n---@return integer",
             "decryptor": "--- Decrypts the `Encrypted` values of every provider; nil removes it.\n---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?",
+            "cipher": "--- The built-in cipher: opens every `Encrypted` value sealed by `envscript tweak seal` (es1:KEY-ID:...), with the\n--- keys of `key_file` (outside the home; mode 600 unless it holds demo keys only) after those the host passes in;\n--- the last key seals. A hand-written decryptor still opens the other values. `false` removes it.\n---@param options? {key_file: string?}|false\n---@return tweak.Cipher?",
             "cache": "--- Turns the lookup cache on or off.\n---@param on boolean",
             "reset_cache": "--- Empties the lookup cache.",
             "on_change": "--- Runs after every change of a tweak.\n---@param handler fun(tweak: tweak.Tweak)\n---@return envscript.Handle",

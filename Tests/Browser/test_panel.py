@@ -351,7 +351,7 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: not self.driver.execute_script(
             "return document.getElementById('run-all-scenarios').disabled"), "Run all can be pressed")
         self.find("#run-all-scenarios").click()
-        self.wait_until(lambda: "9 passed, 0 failed, 1 skipped" in self.run_status(), "the run ends with its summary",
+        self.wait_until(lambda: "13 passed, 0 failed, 1 skipped" in self.run_status(), "the run ends with its summary",
                         timeout=60)
         skipped = self.find_all('#scenario-results tr[data-outcome="skipped"]')
         self.assertEqual(len(skipped), 1)

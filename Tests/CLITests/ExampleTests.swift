@@ -18,10 +18,10 @@ import Testing
         let scratch = try Scratch()
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("scenarios").path)
             .filter { $0.hasSuffix(".lua") }.sorted().map { "scenarios/" + $0 }
-        #expect(scenarios.count == 3)
+        #expect(scenarios.count == 4)
         let outcome = try EnvScriptProcess.run(["run"] + scenarios, in: Self.examples)
         #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
-        #expect(outcome.standardOutput.hasSuffix("9 passed, 0 failed, 1 skipped\n"))
+        #expect(outcome.standardOutput.hasSuffix("13 passed, 0 failed, 1 skipped\n"))
         // Nothing was written into the examples: each run had a temporary home.
         #expect(!FileManager.default.fileExists(atPath: Self.examples.appendingPathComponent(".envscript").path))
     }
@@ -47,6 +47,7 @@ import Testing
         #expect(outcome.standardOutput == """
             button colour: blue
             api token: demo-token-123
+            payments gateway: demo-merchant-42
             session found: ''
             in QA: session ''
             back in DEFAULT: session 'customer@example.com'

@@ -1,6 +1,7 @@
 import EnvScript
 import Foundation
 import LuaBridge
+import Tweaks
 
 /// A host over a fresh temporary folder, removed when the fixture goes away.
 final class HostFixture {
@@ -8,12 +9,15 @@ final class HostFixture {
     let host: EnvScriptHost
 
     /// - Parameter attaches: whether the host attaches to its home (serving its control socket).
-    init(appID: String = "tests", attaches: Bool = true) throws {
+    /// - Parameter tweakKeys: the keys the host passes to `tweak.cipher`.
+    init(appID: String = "tests", attaches: Bool = true, tweakKeys: TweakCipherKeyring? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-host-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        host = try EnvScriptHost(configuration: HostConfiguration(
+        var configuration = HostConfiguration(
             home: folder.appendingPathComponent("home"), appID: appID,
-            lua: LuaOptions(scriptRoots: [folder.path]), attachesToHome: attaches))
+            lua: LuaOptions(scriptRoots: [folder.path]), attachesToHome: attaches)
+        configuration.tweakKeys = tweakKeys
+        host = try EnvScriptHost(configuration: configuration)
     }
 
     deinit {

@@ -26,7 +26,7 @@ import Tweaks
             tweak.stack{ mine, file }
             """)
         #expect(try fixture.run("return tweak.get('checkout', 'color')") == ["green", [
-            "feature": "checkout", "variable": "color", "value": "green", "source": "mine", "encrypted": false,
+            "feature": "checkout", "variable": "color", "value": "green", "source": "mine", "encrypted": false, "sealed": false,
             "failures": [],
         ]])
         #expect(try fixture.run("return tweak.value('checkout', 'limit', 0)") == [3])

@@ -5,6 +5,7 @@
 //     swift run ExampleHost HOME examples/envscript.lua
 import EnvScript
 import Foundation
+import Tweaks
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
@@ -15,7 +16,11 @@ let home = URL(fileURLWithPath: arguments[1])
 let startupScript = URL(fileURLWithPath: arguments[2])
 
 do {
-    let host = try EnvScriptHost(configuration: HostConfiguration(home: home, appID: "com.example.shop"))
+    var configuration = HostConfiguration(home: home, appID: "com.example.shop")
+    // The tweak cipher's keys may also come from the host (a keychain, a secret store): here from the
+    // environment when set, as SHOP_TWEAK_KEYS="ID BASE64"; the script's key file adds its own.
+    configuration.tweakKeys = try TweakCipherKeyring.environment("SHOP_TWEAK_KEYS")
+    let host = try EnvScriptHost(configuration: configuration)
     defer { host.close() }
     // The start-up script opens tweaks.json beside itself; the key of secret flags comes from the host.
     guard FileManager.default.changeCurrentDirectoryPath(startupScript.deletingLastPathComponent().path) else {
@@ -27,6 +32,8 @@ do {
     // Flags: the stack, its priority and the decryptor come from the script.
     print("button colour: \(host.tweaks.value("checkout", "button_color", default: "none"))")
     print("api token: \(try host.tweaks.value("api", "token", as: String.self))")
+    struct Gateway: Decodable { var merchant_id: String }
+    print("payments gateway: \(try host.tweaks.value("payments", "gateway", as: Gateway.self).merchant_id)")
 
     // State and containers from Swift; the script's hooks run around the switches. State declared in
     // Lua holds Lua values (ScriptValue) whatever side reads it.

@@ -35,8 +35,8 @@ public enum TweakKeyFile {
         return ring
     }
 
-    /// Adds a new random key at the end of the key file `url` — creating it, readable by its owner
-    /// only, when it does not exist — so that it seals from now on.
+    /// Adds a new random key at the end of the key file `url` — creating it (and its folder), readable by
+    /// its owner only, when it does not exist — so that it seals from now on.
     ///
     /// - Parameters:
     ///   - id: the new key's id; by default `k` and the first number no key of the file uses.
@@ -48,6 +48,15 @@ public enum TweakKeyFile {
     public static func addGeneratedKey(to url: URL, id: String? = nil, isDemo: Bool = false) throws -> (key: TweakCipherKey, ring: TweakCipherKeyring) {
         if let id { try TweakCipherKey.validate(id: id) }
         let path = url.path
+        let folder = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw TweakCipherError.keyFileIO(path: path, operation: "create the folder of", reason: "\(error)")
+            }
+        }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw TweakCipherError.keyFileIO(path: path, operation: "create or open", reason: lastError())
