@@ -11,7 +11,7 @@ struct TweakCommand: ParsableCommand {
         discussion: "Without a stack from the start-up scripts, flags live in the overrides of the active container.",
         subcommands: [
             List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self, Explain.self,
-            Keygen.self, Seal.self, Unseal.self,
+            Validate.self, Keygen.self, Seal.self, Unseal.self,
         ])
 
     struct List: ParsableCommand {

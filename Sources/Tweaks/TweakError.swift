@@ -43,7 +43,7 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     case remoteClosed(url: String)
 
     /// "an int", "an object", "a string".
-    private static func withArticle(_ typeName: String) -> String {
+    static func withArticle(_ typeName: String) -> String {
         (typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + typeName
     }
 

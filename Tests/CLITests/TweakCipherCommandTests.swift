@@ -106,3 +106,37 @@ import Testing
         #expect(text.components(separatedBy: "EnvScript tweak keys").count == 2, "one header, written by whoever came first")
     }
 }
+
+/// `envscript tweak validate`, against the built binary.
+@Suite struct TweakValidateCommandTests {
+    @Test func everyProblemOfEveryFileIsListedAndTheStatusIsOne() throws {
+        let scratch = try Scratch()
+        try scratch.write("a.json", #"{ "ui": { "color": { "Value": "blue", "Grup": "UI" } } }"#)
+        try scratch.write("b.json", #"{ "ui": { "color": { "Value": 4 }, "size": { } } }"#)
+        let outcome = try scratch.run("tweak", "validate", "a.json", "b.json")
+        #expect(outcome.status == 1)
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(outcome.standardOutput)")
+        #expect(lines[0].hasPrefix("a.json:1:") && lines[0].contains("did you mean 'Group'?"))
+        #expect(lines[1].hasPrefix("b.json:1:") && lines[1].contains("'ui.color' is an int here but a string at a.json:1:"))
+        #expect(lines[2].hasPrefix("b.json:1:") && lines[2].contains("missing \"Value\""))
+        #expect(lines[3] == "3 problems: 2 flags in 2 files")
+
+        let json = try scratch.run("tweak", "validate", "a.json", "b.json", "--json")
+        #expect(json.status == 1)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect((payload["problems"] as? [[String: Any]])?.count == 3)
+        #expect(try scratch.run("tweak", "validate").status == 2)
+    }
+
+    @Test func theExamplesAreValidWithTheDemoKey() throws {
+        let examples = ExampleTests.examples
+        let outcome = try EnvScriptProcess.run(
+            ["tweak", "validate", "tweaks.json", "--key-file", "keys/demo.tweak-keys"], in: examples)
+        #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
+        #expect(outcome.standardOutput == "ok: 6 flags in 1 file (1 sealed value opened; 1 encrypted value in another format left to a decryptor)\n")
+        let keyless = try EnvScriptProcess.run(["tweak", "validate", "tweaks.json"], in: examples)
+        #expect(keyless.status == 1)
+        #expect(keyless.standardOutput.contains("sealed with key 'demo-2026', but no keys were given"))
+    }
+}

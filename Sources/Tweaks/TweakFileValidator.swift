@@ -1,0 +1,95 @@
+import Foundation
+
+/// Checks tweak files without an app, for a team's CI (`envscript tweak validate`): every problem of
+/// every file at once, not just the first.
+///
+/// - syntax, with file, line and column (one per file: reading stops at a syntax error);
+/// - the shape of JustTweak's format: every variable an object with a `Value`, no null, metadata of the
+///   right types;
+/// - fields no loader reads (a misspelt `Titel`);
+/// - the same flag given values of different types in different files (an integer passes for a
+///   double), sealed values compared by their opened type;
+/// - sealed values (`es1:`) that the cipher's keys cannot open, or that no key was given to check.
+///   Encrypted values in another format belong to a hand-written decryptor and are counted, not checked.
+public enum TweakFileValidator {
+    /// What a validation found.
+    public struct Report: Sendable {
+        /// The files checked, as given.
+        public var files: [String]
+        /// How many flags the files define (a flag in two files counts twice).
+        public var flagCount: Int
+        /// How many sealed values the cipher opened.
+        public var openedCount: Int
+        /// How many encrypted values are in another format than the cipher's, left to a decryptor.
+        public var uncheckedEncryptedCount: Int
+        /// Every problem, by file and then line; each is a ``TweakError`` naming its file, line and column.
+        public var problems: [TweakError]
+
+        /// Whether nothing was found.
+        public var isValid: Bool { problems.isEmpty }
+    }
+
+    /// Checks `files` (paths, read from the current folder when relative); sealed values are opened
+    /// with `cipher`, or reported as unchecked problems when it is nil.
+    public static func validate(files: [String], cipher: TweakCipher?) -> Report {
+        var report = Report(files: files, flagCount: 0, openedCount: 0, uncheckedEncryptedCount: 0, problems: [])
+        var firstDefinition: [TweakKey: (value: TweakValue, place: String)] = [:]
+        for file in files {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                report.problems.append(.readFailed(file: file, reason: (error as NSError).localizedDescription))
+                continue
+            }
+            let reader = TweakDocumentReader(data, file: file, source: file)
+            var problems = reader.problems + reader.remarks
+            for located in reader.tweaks {
+                report.flagCount += 1
+                let tweak = located.tweak
+                let at = located.fieldLocations["Value"] ?? located.location
+                func problem(_ reason: String) -> TweakError {
+                    .invalidJSON(file: file, line: at.line, column: at.column, key: "\(tweak.feature).\(tweak.variable).Value", reason: reason)
+                }
+                var value: TweakValue? = tweak.value
+                if tweak.isEncrypted {
+                    value = nil
+                    if case .string(let text) = tweak.value, TweakCipher.isSealedText(text) {
+                        if let cipher {
+                            do {
+                                value = try cipher.open(text)
+                                report.openedCount += 1
+                            } catch {
+                                problems.append(problem("the sealed value cannot be opened: \(error)"))
+                            }
+                        } else {
+                            let key = (try? TweakCipher.keyID(of: text)).map { " with key '\($0)'" } ?? ""
+                            problems.append(problem("sealed\(key), but no keys were given to check it; pass --key-file FILE or set $ENVSCRIPT_TWEAK_KEYS"))
+                        }
+                    } else {
+                        report.uncheckedEncryptedCount += 1
+                    }
+                }
+                guard let value else { continue }
+                let place = "\(file):\(at.line):\(at.column)"
+                if let first = firstDefinition[tweak.key] {
+                    if !first.value.acceptsType(of: value) && !value.acceptsType(of: first.value) {
+                        problems.append(problem(
+                            "'\(tweak.feature).\(tweak.variable)' is \(TweakError.withArticle(value.typeName)) here but \(TweakError.withArticle(first.value.typeName)) at \(first.place); give every file the same type"))
+                    }
+                } else {
+                    firstDefinition[tweak.key] = (value, place)
+                }
+            }
+            report.problems += problems.sorted(by: Self.inDocumentOrder)
+        }
+        return report
+    }
+
+    private static func inDocumentOrder(_ a: TweakError, _ b: TweakError) -> Bool {
+        guard case .invalidJSON(_, let lineA, let columnA, _, _) = a, case .invalidJSON(_, let lineB, let columnB, _, _) = b else {
+            return false
+        }
+        return (lineA, columnA) < (lineB, columnB)
+    }
+}
