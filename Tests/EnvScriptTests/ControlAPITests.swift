@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import TestSupport
 import Testing
+import Tweaks
 
 /// The control API over a real Unix socket: every operation of the OpenAPI document, and the cases
 /// that matter to a QA script driving a running application.
@@ -329,6 +330,33 @@ import Testing
             let unknown = try await api.send("GET", "/v1/state/nope")
             #expect(unknown.status == 404)
             #expect(unknown.errorCode == "not_found")
+        }
+    }
+
+    @Test func explainShowsEveryProviderAndTheCipherKeyThatOpenedTheAnswer() async throws {
+        try await ControlAPIFixture.with { api in
+            let folder = api.host.configuration.home.deletingLastPathComponent()
+            let keyFile = folder.appendingPathComponent("explain.tweak-keys")
+            let cipher = TweakCipher(keyring: try TweakKeyFile.addGeneratedKey(to: keyFile, id: "k7").ring)
+            let json = folder.appendingPathComponent("sealed.json")
+            try "{ \"api\": { \"token\": { \"Value\": \"\(try cipher.seal("s3cret"))\", \"Encrypted\": true } } }"
+                .write(to: json, atomically: true, encoding: .utf8)
+            _ = try api.host.execute("""
+                tweak.cipher{ key_file = '\(keyFile.path)' }
+                tweak.stack{ tweak.provider{ name = 'flaky', get = function() error('down') end }, tweak.overrides(), tweak.json('\(json.path)', 'shipped') }
+                """, name: "explain")
+            let answer = try await api.send("GET", "/v1/tweaks/api/token/explain")
+            #expect(answer.status == 200)
+            let body = try answer.json()
+            let steps = try #require(body["steps"]?.array)
+            #expect(steps.map { $0["outcome"]?.string } == ["failed", "missing", "answered"])
+            #expect(steps[0]["error"]?.string?.contains("down") == true)
+            #expect(steps[2]["key_id"]?.string == "k7")
+            #expect(steps[2]["sealed"]?.bool == true)
+            #expect(body["answer"]?["source"]?.string == "shipped")
+            let nobody = try await api.send("GET", "/v1/tweaks/api/nothing/explain")
+            #expect(nobody.status == 200)
+            #expect(try nobody.json()["answer"] == .null)
         }
     }
 }

@@ -42,6 +42,14 @@ extension ControlRoutes {
                 })
             }
         }
+        router.get("/v1/tweaks/{feature}/{variable}/explain") { _, context in
+            await ControlResponse.handling {
+                let (feature, variable) = try tweakKey(context)
+                return try ControlResponse.json(try await host.run { host in
+                    TweakExplanationPayload(host.tweaks.explain(feature: feature, variable: variable))
+                })
+            }
+        }
         router.put("/v1/tweaks/{feature}/{variable}") { request, context in
             await ControlResponse.handling {
                 let (feature, variable) = try tweakKey(context)
