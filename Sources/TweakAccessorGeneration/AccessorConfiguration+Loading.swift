@@ -5,6 +5,7 @@ extension AccessorConfiguration {
     /// The keys a configuration file may have.
     public static let knownKeys = [
         "accessorName", "accessLevel", "kind", "swiftVersion", "managerPropertyName", "imports", "requiredFields",
+        "types",
     ]
 
     /// Reads and checks the configuration file at `url` (see ``AccessorConfiguration`` for its keys).
@@ -97,6 +98,17 @@ extension AccessorConfiguration {
                     return field
                 })
         }
+        if let types = members["types"] {
+            guard case .object(let entries) = types else {
+                throw fail("types", "\"types\" must be an object of \"feature.variable\": \"SwiftType\", found \(types.typeName)")
+            }
+            configuration.types = try entries.mapValues { value in
+                guard case .string(let name) = value else {
+                    throw fail("types", "\"types\" maps flags to Swift type names (strings), found \(value.typeName)")
+                }
+                return name
+            }
+        }
         try configuration.validate(file: file)
         return configuration
     }
@@ -127,6 +139,12 @@ extension AccessorConfiguration {
             let parts = module.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             if let problem = parts.lazy.compactMap({ SwiftIdentifier.problem(with: $0) }).first {
                 throw fail("imports", "\"imports\" entry '\(module)' is not a module name: \(problem)")
+            }
+        }
+        for (flag, type) in types.sorted(by: { $0.key < $1.key }) {
+            let parts = type.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if let problem = parts.lazy.compactMap({ SwiftIdentifier.problem(with: $0) }).first {
+                throw fail("types", "\"types\" maps '\(flag)' to '\(type)', which is not a Swift type name: \(problem)")
             }
         }
         guard swiftLanguageMode >= 5 else {

@@ -10,7 +10,8 @@
 ///   "swiftVersion": "6",
 ///   "managerPropertyName": "tweakManager",
 ///   "imports": ["Tweaks"],
-///   "requiredFields": ["Title", "Group"]
+///   "requiredFields": ["Title", "Group"],
+///   "types": { "checkout.layout": "CheckoutLayout" }
 /// }
 /// ```
 ///
@@ -23,6 +24,7 @@
 /// | `managerPropertyName` | the name of the stored `TweakManager` | `"tweakManager"` |
 /// | `imports` | modules to import, one of which must provide `TweakManager` (for example `EnvScript`) | `["Tweaks"]` |
 /// | `requiredFields` | fields every tweak must have: any of `"Title"`, `"Description"`, `"Group"`, `"GeneratedPropertyName"` (`"Value"` is always required) | `[]` |
+/// | `types` | flags (`"feature.variable"`) read as a Swift type of yours, `Decodable` and `Sendable` (a struct for an object, an enum for a string...): the accessor decodes the value and is optional | `{}` |
 ///
 /// Any other key is an error, so a misspelt key is not silently ignored. See ``load(from:)``.
 public struct AccessorConfiguration: Sendable, Hashable {
@@ -73,11 +75,15 @@ public struct AccessorConfiguration: Sendable, Hashable {
     public var imports: [String]
     /// The fields every tweak must have, besides `Value`.
     public var requiredFields: Set<Field>
+    /// Flags read as a Swift type of the module's: `"feature.variable"` to a `Decodable` type name such as
+    /// `CheckoutLayout` or `Shop.Layout`.
+    public var types: [String: String]
 
     /// Creates a configuration; check it with ``validate(file:)`` (``load(from:)`` does).
     public init(
         accessorName: String, accessLevel: AccessLevel = .internal, kind: Kind = .class, swiftLanguageMode: Int = 6,
-        managerPropertyName: String = "tweakManager", imports: [String] = ["Tweaks"], requiredFields: Set<Field> = []
+        managerPropertyName: String = "tweakManager", imports: [String] = ["Tweaks"], requiredFields: Set<Field> = [],
+        types: [String: String] = [:]
     ) {
         self.accessorName = accessorName
         self.accessLevel = accessLevel
@@ -86,6 +92,7 @@ public struct AccessorConfiguration: Sendable, Hashable {
         self.managerPropertyName = managerPropertyName
         self.imports = imports
         self.requiredFields = requiredFields
+        self.types = types
     }
 
     /// The name of the accessor file, `<accessorName>.swift`.

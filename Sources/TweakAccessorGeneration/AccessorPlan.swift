@@ -13,8 +13,11 @@ struct AccessorPlan {
         var featureConstant: String
         /// The Swift type of the value.
         var typeName: String
-        /// The default as a Swift literal; nil for an encrypted tweak (its file value is ciphertext).
+        /// The default as a Swift literal; nil for an encrypted tweak (its file value is ciphertext) and for
+        /// a decoded one.
         var defaultLiteral: String?
+        /// Whether the configuration maps the flag to a type of the module's, decoded on each read.
+        var isDecoded = false
         var title: String?
         var description: String?
         var group: String?
@@ -121,13 +124,21 @@ struct AccessorPlan {
                 features[tweak.feature] = Feature(name: constant, feature: tweak.feature)
             }
 
+            let mappedType = configuration.types[key]
             properties.append(
                 Property(
                     name: name, feature: tweak.feature, variable: tweak.variable,
                     featureConstant: features[tweak.feature]!.name,
-                    typeName: SwiftLiteral.typeName(of: tweak.value),
-                    defaultLiteral: tweak.isEncrypted ? nil : literal,
+                    typeName: mappedType ?? SwiftLiteral.typeName(of: tweak.value),
+                    defaultLiteral: tweak.isEncrypted || mappedType != nil ? nil : literal,
+                    isDecoded: mappedType != nil,
                     title: tweak.title, description: tweak.description, group: tweak.group))
+        }
+        let defined = Set(tweaks.map { $0.tweak.key.description })
+        if let unknown = configuration.types.keys.sorted().first(where: { !defined.contains($0) }) {
+            throw AccessorGenerationError(
+                kind: .invalidConfiguration, file: file, key: "types",
+                message: "the configuration's \"types\" maps '\(unknown)', which \(file) does not define; write it as \"feature.variable\" of a flag of the file")
         }
         properties.sort { ($0.group ?? "", $0.feature, $0.variable) < ($1.group ?? "", $1.feature, $1.variable) }
         return AccessorPlan(properties: properties, features: features.values.sorted { $0.feature < $1.feature })

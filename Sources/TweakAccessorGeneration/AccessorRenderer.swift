@@ -110,7 +110,10 @@ struct AccessorRenderer {
             lines.append("")
         }
         let key = "`\(SwiftLiteral.singleLine(property.feature)).\(SwiftLiteral.singleLine(property.variable))`"
-        if let literal = property.defaultLiteral {
+        if property.isDecoded {
+            lines.append("Tweak \(key), decoded as `\(property.typeName)`; nil when it cannot be read or does not decode")
+            lines.append("(`\(configuration.managerPropertyName).value(_:_:as:)` throws the reason, naming the field).")
+        } else if let literal = property.defaultLiteral {
             lines.append("Tweak \(key); default `\(SwiftLiteral.singleLine(literal))`.")
         } else {
             lines.append("Tweak \(key), encrypted; nil when it cannot be read or decrypted.")

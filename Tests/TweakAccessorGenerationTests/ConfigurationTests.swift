@@ -27,13 +27,14 @@ import TestSupport
               "swiftVersion": "5.10",
               "managerPropertyName": "manager",
               "imports": ["EnvScript", "Foundation.NSString"],
-              "requiredFields": ["Title", "Description", "Group", "GeneratedPropertyName"]
+              "requiredFields": ["Title", "Description", "Group", "GeneratedPropertyName"],
+              "types": { "checkout.layout": "Shop.Layout" }
             }
             """.utf8), file: "config.json")
         #expect(configuration == AccessorConfiguration(
             accessorName: "Flags", accessLevel: .public, kind: .struct, swiftLanguageMode: 5,
             managerPropertyName: "manager", imports: ["EnvScript", "Foundation.NSString"],
-            requiredFields: Set(AccessorConfiguration.Field.allCases)))
+            requiredFields: Set(AccessorConfiguration.Field.allCases), types: ["checkout.layout": "Shop.Layout"]))
     }
 
     @Test(arguments: [("6", 6), ("5.9", 5), ("6.0.1", 6)])
@@ -86,6 +87,9 @@ import TestSupport
         (#"{"accessorName": "A", "imports": ["Bad Module"]}"#, "imports", "'Bad Module' is not a module name"),
         (#"{"accessorName": "A", "requiredFields": ["Value"]}"#, "requiredFields", "(\"Value\" is always required)"),
         (#"{"accessorName": "A", "requiredFields": ["Colour"]}"#, "requiredFields", "found \"Colour\""),
+        (#"{"accessorName": "A", "types": ["Layout"]}"#, "types", "must be an object of \"feature.variable\""),
+        (#"{"accessorName": "A", "types": {"a.b": 3}}"#, "types", "found a number"),
+        (#"{"accessorName": "A", "types": {"a.b": "Array<Int>"}}"#, "types", "'Array<Int>', which is not a Swift type name"),
     ] as [(String, String?, String)])
     func badConfigurations(json: String, key: String?, message: String) throws {
         let error = try #require(Generate.configurationError(json))
@@ -94,6 +98,14 @@ import TestSupport
         #expect(error.key == key)
         #expect(error.message.contains(message), "\(error.message)")
         #expect(error.description.hasPrefix("config.json: error: "))
+    }
+
+    @Test func aTypeForAFlagTheFileDoesNotHaveIsAnError() throws {
+        let error = try #require(Generate.error(
+            #"{"a": {"b": {"Value": 1}}}"#, AccessorConfiguration(accessorName: "A", types: ["a.c": "Count"])))
+        #expect(error.kind == .invalidConfiguration)
+        #expect(error.key == "types")
+        #expect(error.message.contains("maps 'a.c', which"), "\(error.message)")
     }
 
     @Test func aConfigurationBuiltInCodeIsCheckedWhenGenerating() throws {

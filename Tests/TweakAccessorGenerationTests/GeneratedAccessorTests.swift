@@ -20,6 +20,29 @@ import Tweaks
         #expect(accessor.tinyScale == 1e-7)
         #expect(accessor.timeoutSeconds == 2.5)
         #expect(accessor.definitiveAnswerEncrypted == nil)
+        // A flag mapped to a type of the module has no default to fall back to.
+        #expect(accessor.theme == nil)
+        #expect(accessor.grid == nil)
+    }
+
+    @Test func flagsMappedToTypesOfTheModuleAreDecoded() throws {
+        let local = try LocalJSONTweakProvider(fileURL: FixtureTweaks.fileURL)
+        let overrides = EphemeralTweakProvider(name: "overrides")
+        let accessor = FixtureTweaks.accessor(providers: [overrides, local])
+        #expect(accessor.theme == .dark)
+        #expect(accessor.grid == FixtureGrid(columns: 3, badges: ["new"]))
+        try accessor.tweakManager.set(["columns": 1, "badges": []], feature: "ui_customization", variable: "grid")
+        try accessor.tweakManager.set("light", feature: "ui_customization", variable: "theme")
+        #expect(accessor.grid == FixtureGrid(columns: 1, badges: []))
+        #expect(accessor.theme == .light)
+        // A value that does not decode reads as nil; the manager says why, naming the field.
+        try accessor.tweakManager.set(["columns": "three", "badges": []], feature: "ui_customization", variable: "grid")
+        try accessor.tweakManager.set("sepia", feature: "ui_customization", variable: "theme")
+        #expect(accessor.grid == nil)
+        #expect(accessor.theme == nil)
+        #expect {
+            _ = try accessor.tweakManager.value("ui_customization", "grid", as: FixtureGrid.self)
+        } throws: { "\($0)".contains("at 'columns'") }
     }
 
     @Test func readsTheManagersValuesInPriorityOrder() throws {
