@@ -127,22 +127,23 @@ enum TweakModule {
             call.push(info)
             return 2
         }
+        // The path of every flag read from Lua: the value alone (from the cache when it is on), the
+        // default's type checked without reading it, scalars pushed as they are.
         module.function("value") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
-            let fallback = try call.value(3)
             let value: TweakValue
             do {
-                value = try tweaks.lookup(feature: feature, variable: variable).value
+                value = try tweaks.resolvedValue(feature: feature, variable: variable)
             } catch TweakError.notFound {
-                call.push(fallback)
+                call.push(try call.value(3))
                 return 1
             }
-            let found = value.luaValue
-            if fallback != .nil && fallback.typeName != found.typeName {
-                throw LuaScriptError("tweak \(feature).\(variable) is a \(found.typeName) (\(value)), but the default given is a \(fallback.typeName)")
+            let fallbackType = call.stack.type(at: 3)
+            if fallbackType != .none && fallbackType != .nil && fallbackType != value.luaType {
+                throw LuaScriptError("tweak \(feature).\(variable) is a \(value.luaType.name) (\(value)), but the default given is a \(fallbackType.name)")
             }
-            call.push(found)
+            try value.push(onto: call.stack)
             return 1
         }
         module.function("enabled") { call in

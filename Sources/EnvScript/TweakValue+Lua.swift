@@ -15,6 +15,27 @@ extension TweakValue {
         }
     }
 
+    /// The Lua type of ``luaValue``.
+    var luaType: LuaType {
+        switch self {
+        case .bool: return .boolean
+        case .int, .double: return .number
+        case .string: return .string
+        case .array, .object: return .table
+        }
+    }
+
+    /// Pushes ``luaValue``; a scalar is pushed as it is, with no ``LuaValue`` made on the way.
+    func push(onto stack: LuaStackView) throws {
+        switch self {
+        case .bool(let value): stack.push(value)
+        case .int(let value): stack.push(value)
+        case .double(let value): stack.push(value)
+        case .string(let value): stack.push(value)
+        case .array, .object: try stack.push(luaValue)
+        }
+    }
+
     /// The tweak value of a Lua value: a boolean, a number, a UTF-8 string, or a table of those — a
     /// sequence for an array, string keys for an object (an empty table is an empty object).
     ///

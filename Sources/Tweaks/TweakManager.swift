@@ -30,7 +30,6 @@ public final class TweakManager: Sendable {
         var decryptor: TweakDecryptor?
         var cipher: TweakCipher?
         var cacheEnabled = false
-        /// Boxed, so a hit costs one retain rather than a copy of every string of the tweak.
         var cache: [TweakKey: CachedLookup] = [:]
         /// Bumped on every invalidation, so a lookup computed before one is never cached after it.
         var generation: UInt64 = 0
@@ -207,11 +206,14 @@ public final class TweakManager: Sendable {
         throw TweakError.notFound(feature: feature, variable: variable, misses: misses)
     }
 
-    /// The value in effect, straight from the cache when it has it: the path of the typed accessors.
-    @usableFromInline
-    func resolvedValue(feature: String, variable: String) throws -> TweakValue {
+    /// The value in effect, decrypted, without the details of ``lookup(feature:variable:)``: straight from
+    /// the cache when it has it (one look-up under the lock and one retain, nothing else copied). The path of
+    /// the typed accessors and of Lua's `tweak.value`.
+    ///
+    /// - Throws: the errors of ``lookup(feature:variable:)``.
+    public func resolvedValue(feature: String, variable: String) throws -> TweakValue {
         let key = TweakKey(feature: feature, variable: variable)
-        if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.lookup.tweak.value }
+        if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.value }
         return try lookup(feature: feature, variable: variable).value
     }
 
