@@ -331,7 +331,7 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: self.find_all('#scenario-files li[data-file="debug_login.lua"]'), "the files are listed")
         files = self.driver.execute_script(
             "return [...document.querySelectorAll('#scenario-files li')].map(item => item.dataset.file)")
-        self.assertEqual(files, ["debug_login.lua", "provider_priority.lua", "refusing_hook.lua"])
+        self.assertEqual(files, ["debug_login.lua", "provider_priority.lua", "refusing_hook.lua", "sealed_secrets.lua"])
         containers_before = self.cli("container", "list")
         # A mark on the page: it is still there at the end only if the page never reloaded.
         self.driver.execute_script("window.stillTheSamePage = true")
