@@ -28,10 +28,11 @@ public struct HostConfiguration: Sendable {
     /// so that no container carries it; nil for `keys/<appID>.key` beside the home, named after the
     /// identifier in use (``EnvScriptHost/secureKeyFile``).
     public var secureKeyFile: URL?
-    /// Keys the host passes to the tweak cipher (from a keychain, a secret store, or an environment
-    /// variable with ``TweakCipherKeyring/environment(_:)``): a start-up script's `tweak.cipher{}` opens
-    /// and seals with them, after the keys of its own `key_file` when it names one. Nil for none.
-    public var tweakKeys: TweakCipherKeyring?
+    /// Keys the host passes to the tweak cipher (``TweakKeySource/keys(_:)`` from a keychain or a secret
+    /// store, ``TweakKeySource/environment(_:)`` from a variable), read when a script first asks for the
+    /// cipher: `tweak.cipher{}` opens and seals with them, and with the keys of its own `key_file` when it
+    /// names one (whose last key then seals). Nil for none.
+    public var tweakKeys: TweakKeySource?
     /// Whether the host attaches to its home while it is open (default true): it serves the control
     /// API on a Unix domain socket in the home's bookkeeping folder, and takes part in every switch of
     /// the home that another process makes — its participants flush and reload, its hooks run and may

@@ -141,7 +141,10 @@ enum TweakModule {
             }
             let fallbackType = call.stack.type(at: 3)
             if fallbackType != .none && fallbackType != .nil && fallbackType != value.luaType {
-                throw LuaScriptError("tweak \(feature).\(variable) is a \(value.luaType.name) (\(value)), but the default given is a \(fallbackType.name)")
+                // A secret's value stays out of the message.
+                let sealed = (try? tweaks.lookup(feature: feature, variable: variable).tweak.isSealed) ?? true
+                let shown = sealed ? "a sealed \(value.luaType.name)" : "a \(value.luaType.name) (\(value))"
+                throw LuaScriptError("tweak \(feature).\(variable) is \(shown), but the default given is a \(fallbackType.name)")
             }
             try value.push(onto: call.stack)
             return 1
@@ -253,16 +256,16 @@ enum TweakModule {
     }
 
     /// The cipher of `tweak.cipher`: the host's keys, then those of the key file (whose last key seals).
-    private static func cipher(keyFile: URL?, hostKeys: TweakCipherKeyring?) throws -> TweakCipher {
+    private static func cipher(keyFile: URL?, hostKeys: TweakKeySource?) throws -> TweakCipher {
         do {
-            var ring = try hostKeys ?? TweakCipherKeyring([])
+            var ring = try hostKeys?.keyring() ?? TweakCipherKeyring([])
             if let keyFile {
                 ring = try ring.merged(with: try TweakCipherKeyring.load(file: keyFile), origin: keyFile.path)
             }
             if ring.keys.isEmpty {
                 throw LuaScriptError("tweak.cipher: no keys; name a key file (tweak.cipher{key_file = 'keys/app.tweak-keys'}, made by envscript tweak keygen) or have the host pass its keys (HostConfiguration.tweakKeys; envscript reads $ENVSCRIPT_TWEAK_KEYS)")
             }
-            return TweakCipher(keyring: ring, keyFile: keyFile)
+            return TweakCipher(keyring: ring)
         } catch let error as TweakCipherError {
             throw LuaScriptError("tweak.cipher: \(error)")
         }

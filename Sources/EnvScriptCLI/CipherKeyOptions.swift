@@ -24,24 +24,27 @@ struct CipherKeyOptions: ParsableArguments {
         }
     }
 
-    /// The cipher to use: from `--key-file`, else from the start-up scripts of `runtime` (when a host is
-    /// opened for them), else from the environment. A key file that cannot be used is a usage error.
-    func cipher(runtime: RuntimeOptions) throws -> TweakCipher {
-        let environment = try Self.environmentKeys()
-        if let keyFile {
-            let url = URL(fileURLWithPath: keyFile)
-            do {
-                let ring = try (environment ?? TweakCipherKeyring([])).merged(
-                    with: try TweakCipherKeyring.load(file: url), origin: keyFile)
-                return TweakCipher(keyring: ring, keyFile: url)
-            } catch {
-                throw CommandFailure.usage("--key-file: \(error)")
-            }
+    /// The keys of `$ENVSCRIPT_TWEAK_KEYS` and then of `keyFile` (whose last key seals), or nil when
+    /// neither gives any; a key file that cannot be used ends the command (``TweakCipherError/exitStatus``).
+    static func keyring(keyFile: String?) throws -> TweakCipherKeyring? {
+        let environment = try environmentKeys()
+        guard let keyFile else { return environment }
+        do {
+            let fromFile = try TweakCipherKeyring.load(file: URL(fileURLWithPath: keyFile))
+            return try (environment ?? TweakCipherKeyring([])).merged(with: fromFile, origin: keyFile)
+        } catch let error as TweakCipherError {
+            throw CommandFailure(message: "--key-file: \(error)", status: error.exitStatus)
         }
+    }
+
+    /// The cipher to use: from `--key-file`, else from the start-up scripts of `runtime` (when a host is
+    /// opened for them), else from the environment.
+    func cipher(runtime: RuntimeOptions) throws -> TweakCipher {
+        if keyFile != nil, let ring = try Self.keyring(keyFile: keyFile) { return TweakCipher(keyring: ring) }
         var fromScripts: TweakCipher?
         try runtime.withHost { host in fromScripts = host.tweaks.cipher }
         if let fromScripts { return fromScripts }
-        if let environment { return TweakCipher(keyring: environment) }
+        if let environment = try Self.environmentKeys() { return TweakCipher(keyring: environment) }
         throw CommandFailure.usage(
             "no keys for the tweak cipher: give --key-file FILE, set $\(Self.environmentVariable), or give the start-up script a tweak.cipher{key_file = ...}")
     }
@@ -49,11 +52,12 @@ struct CipherKeyOptions: ParsableArguments {
 
 extension TweakCipherError {
     /// The exit status of a command that fails with this error: 2 for bad input (a text that is not a
-    /// sealed value, a key file that cannot be used), 1 when well-formed input cannot be opened.
+    /// sealed value, a key file that cannot be read or parsed, no keys at all), 1 when a well-formed value
+    /// cannot be opened or a key file is refused for its permissions.
     var exitStatus: Int32 {
         switch self {
-        case .unknownKey, .authenticationFailed, .invalidPlaintext, .noKeys: return ExitStatus.failure
-        case .malformed, .unsupportedVersion, .invalidKeyID, .invalidKeys, .keyFilePermissions, .keyFileIO: return ExitStatus.usage
+        case .unknownKey, .authenticationFailed, .invalidPlaintext, .keyFilePermissions: return ExitStatus.failure
+        case .malformed, .unsupportedVersion, .invalidKeyID, .invalidKeys, .keyFileIO, .noKeys: return ExitStatus.usage
         }
     }
 }

@@ -126,7 +126,7 @@ struct RuntimeOptions: ParsableArguments {
                 home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
                 attachesToHome: attaches, participationTimeout: .milliseconds(Int64(timeout * 1000)))
             configuration.role = .tool
-            configuration.tweakKeys = try CipherKeyOptions.environmentKeys()
+            configuration.tweakKeys = .environment(CipherKeyOptions.environmentVariable)
             host = try EnvScriptHost(configuration: configuration)
         } catch {
             throw ErrorReport.failure(for: error)

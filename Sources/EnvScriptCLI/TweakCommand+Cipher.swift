@@ -57,6 +57,9 @@ extension TweakCommand {
         func run() throws {
             let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
             let cipher = try keys.cipher(runtime: runtime)
+            if let keyID, cipher.keyring.key(id: keyID) == nil {
+                throw CommandFailure.usage("--key-id: \(TweakCipherError.unknownKey(id: keyID, known: cipher.keyring.ids))")
+            }
             do {
                 let sealed = try cipher.seal(parsed, keyID: keyID)
                 let used = try TweakCipher.keyID(of: sealed)

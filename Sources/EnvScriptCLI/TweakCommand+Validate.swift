@@ -47,16 +47,7 @@ extension TweakCommand {
 
         /// The keys of `--key-file` and `$ENVSCRIPT_TWEAK_KEYS`, or nil when neither is given.
         private func cipher() throws -> TweakCipher? {
-            var ring = try CipherKeyOptions.environmentKeys()
-            if let keyFile {
-                do {
-                    let fromFile = try TweakCipherKeyring.load(file: URL(fileURLWithPath: keyFile))
-                    ring = try (ring ?? TweakCipherKeyring([])).merged(with: fromFile, origin: keyFile)
-                } catch {
-                    throw CommandFailure.usage("--key-file: \(error)")
-                }
-            }
-            return ring.map { TweakCipher(keyring: $0) }
+            try CipherKeyOptions.keyring(keyFile: keyFile).map { TweakCipher(keyring: $0) }
         }
     }
 

@@ -4,14 +4,23 @@ import CLua
 public enum LuaType: Int32, Sendable {
     /// No value: the index lies past the top of the stack.
     case none = -1
+    /// `nil`.
     case `nil` = 0
+    /// `true` or `false`.
     case boolean = 1
+    /// A C pointer.
     case lightUserdata = 2
+    /// An integer or a float.
     case number = 3
+    /// A string (any bytes).
     case string = 4
+    /// A table.
     case table = 5
+    /// A Lua or C function.
     case function = 6
+    /// A full userdata, such as a Swift object.
     case userdata = 7
+    /// A coroutine.
     case thread = 8
 
     /// The name `type()` reports (`no value` for ``none``).

@@ -7,6 +7,9 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     case notFound(feature: String, variable: String, misses: [TweakProviderMiss])
     /// The tweak exists but holds another type than the one asked for.
     case typeMismatch(feature: String, variable: String, expected: String, found: TweakValue, source: String)
+    /// The tweak is a secret (sealed by its provider) and holds another type than the one asked for; the
+    /// value is left out, so the message never shows it.
+    case sealedTypeMismatch(feature: String, variable: String, expected: String, foundType: String, source: String)
     /// The tweak's structured value does not decode as the Swift type asked for; `field` is the coding
     /// path of the part that did not fit (empty for the whole value).
     case decodingFailed(feature: String, variable: String, type: String, field: String, reason: String, source: String)
@@ -61,6 +64,8 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
             return text
         case .typeMismatch(let feature, let variable, let expected, let found, let source):
             return "tweak '\(feature).\(variable)' from \(source) is a \(found.typeName) (\(found)), expected \(expected)"
+        case .sealedTypeMismatch(let feature, let variable, let expected, let foundType, let source):
+            return "tweak '\(feature).\(variable)' from \(source) is a sealed \(foundType), expected \(expected)"
         case .decodingFailed(let feature, let variable, let type, let field, let reason, let source):
             let place = field.isEmpty ? "" : " at '\(field)'"
             return "tweak '\(feature).\(variable)' from \(source) cannot be read as \(type)\(place): \(reason)"

@@ -9,7 +9,8 @@ import Foundation
 /// - fields no loader reads (a misspelt `Titel`);
 /// - the same flag given values of different types in different files (an integer passes for a
 ///   double), sealed values compared by their opened type;
-/// - sealed values (`es1:`) that the cipher's keys cannot open, or that no key was given to check.
+/// - sealed values (`es1:`) that the cipher's keys cannot open, or that no key was given to check; a
+///   sealed value not marked `"Encrypted": true`; an encrypted value that is not text.
 ///   Encrypted values in another format belong to a hand-written decryptor and are counted, not checked.
 public enum TweakFileValidator {
     /// What a validation found.
@@ -52,6 +53,14 @@ public enum TweakFileValidator {
                     .invalidJSON(file: file, line: at.line, column: at.column, key: "\(tweak.feature).\(tweak.variable).Value", reason: reason)
                 }
                 var value: TweakValue? = tweak.value
+                if !tweak.isEncrypted, let text = tweak.value.stringValue, TweakCipher.isSealedText(text) {
+                    problems.append(problem("looks sealed (\(text.prefix(4))...) but is not marked \"Encrypted\": true, so its ciphertext would be the flag's value; add \"Encrypted\": true"))
+                    continue
+                }
+                if tweak.isEncrypted, tweak.value.stringValue == nil {
+                    problems.append(problem("is marked \"Encrypted\" but holds \(TweakError.withArticle(tweak.value.typeName)); an encrypted value is text (seal it with envscript tweak seal)"))
+                    continue
+                }
                 if tweak.isEncrypted {
                     value = nil
                     if case .string(let text) = tweak.value, TweakCipher.isSealedText(text) {

@@ -9,8 +9,8 @@ import Foundation
 ///
 /// `Value` is required: a Boolean, a number, a string, or an array or object of those (no null); the
 /// other fields are optional and
-/// must be strings (`Encrypted` a Boolean, and an encrypted `Value` text). Unknown fields are ignored, so
-/// newer files still load (``TweakFileValidator`` reports them).
+/// must be strings (`Encrypted` a Boolean). Unknown fields are ignored, so newer files still load
+/// (``TweakFileValidator`` reports them, and encrypted values that are not text).
 /// Every problem is a ``TweakError/invalidJSON(file:line:column:key:reason:)`` naming the place.
 public enum TweakJSON {
     /// Parses a tweak document. `file` names it in errors (a path or a URL); `source` is put in each

@@ -4,7 +4,7 @@ extension TweakManager {
     /// why it passed, the winner, the providers below it that also have the tweak, and which decryptor
     /// opened a sealed value. Asks every provider afresh; the cache is neither read nor filled.
     public func explain(feature: String, variable: String) -> TweakExplanation {
-        let (providers, stackDecryptor, cipher) = (self.providers, decryptor, self.cipher)
+        let (providers, stackDecryptor, cipher) = stack()
         var steps: [TweakExplanation.Step] = []
         var decided = false
         for provider in providers {

@@ -21,6 +21,10 @@ extension TweakManager {
     func typeMismatch(feature: String, variable: String, expected: String) -> any Error {
         do {
             let tweak = try lookup(feature: feature, variable: variable).tweak
+            if tweak.isSealed {
+                return TweakError.sealedTypeMismatch(
+                    feature: feature, variable: variable, expected: expected, foundType: tweak.value.typeName, source: tweak.source)
+            }
             return TweakError.typeMismatch(
                 feature: feature, variable: variable, expected: expected, found: tweak.value, source: tweak.source)
         } catch {

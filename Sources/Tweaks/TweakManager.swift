@@ -124,6 +124,11 @@ public final class TweakManager: Sendable {
         }
     }
 
+    /// The providers, the decryptor and the cipher, read together.
+    func stack() -> (providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?) {
+        state.withLock { ($0.providers, $0.decryptor, $0.cipher) }
+    }
+
     /// Whether resolved lookups are cached until something changes. Turning it on or off clears the cache.
     public var cacheEnabled: Bool {
         get { state.withLock { $0.cacheEnabled } }
@@ -227,7 +232,7 @@ public final class TweakManager: Sendable {
     /// Never throws: providers that cannot list, and tweaks that cannot be decrypted, are reported in
     /// ``TweakList/failures``.
     public func list() -> TweakList {
-        let (providers, decryptor, cipher) = state.withLock { ($0.providers, $0.decryptor, $0.cipher) }
+        let (providers, decryptor, cipher) = stack()
         var merged: [TweakKey: Tweak] = [:]
         var failures: [TweakProviderMiss] = []
         // Lowest priority first, so higher providers overwrite.
@@ -269,21 +274,24 @@ public final class TweakManager: Sendable {
         _ tweak: Tweak, own: TweakDecryptor?, stack: TweakDecryptor?, cipher: TweakCipher?
     ) throws -> (tweak: Tweak, openedBy: TweakOpener?) {
         guard tweak.isEncrypted else { return (tweak, nil) }
-        let open: TweakDecryptor
-        let opener: TweakOpener
-        if let cipher, case .string(let text) = tweak.value, TweakCipher.isSealedText(text) {
-            open = cipher.decryptor
-            opener = .cipher(keyID: (try? TweakCipher.keyID(of: text)) ?? "?")
-        } else if let own {
-            (open, opener) = (own, .providerDecryptor(provider: tweak.source))
-        } else if let stack {
-            (open, opener) = (stack, .stackDecryptor)
-        } else {
+        let sealedText = tweak.value.stringValue.flatMap { TweakCipher.isSealedText($0) ? $0 : nil }
+        guard (cipher != nil && sealedText != nil) || own != nil || stack != nil else {
             throw TweakError.decryptorMissing(feature: tweak.feature, variable: tweak.variable, source: tweak.source)
         }
         var plain = tweak
+        let opener: TweakOpener
         do {
-            plain.value = try open(tweak)
+            if let cipher, let sealedText {
+                let keyID: String
+                (plain.value, keyID) = try cipher.openReportingKey(sealedText)
+                opener = .cipher(keyID: keyID)
+            } else if let own {
+                plain.value = try own(tweak)
+                opener = .providerDecryptor(provider: tweak.source)
+            } else {
+                plain.value = try stack!(tweak)
+                opener = .stackDecryptor
+            }
         } catch {
             throw TweakError.decryptionFailed(
                 feature: tweak.feature, variable: tweak.variable, source: tweak.source, underlying: error)

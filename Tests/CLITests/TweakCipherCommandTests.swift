@@ -19,6 +19,9 @@ import Testing
         #expect(sealedWith2026.standardError.isEmpty, "a key of one's own seals without a warning")
         let pinned = try scratch.run("tweak", "seal", "42", "--key-id", "k1", "--key-file", "app.tweak-keys").standardOutput
         #expect(pinned.hasPrefix("es1:k1:"))
+        let unknownID = try scratch.run("tweak", "seal", "42", "--key-id", "k9", "--key-file", "app.tweak-keys")
+        #expect(unknownID.status == 2)
+        #expect(unknownID.standardError.contains("--key-id: sealed with key 'k9'") || unknownID.standardError.contains("--key-id:"))
 
         // Both keys open what they sealed, with the type kept.
         let trimmed = { (text: String) in text.trimmingCharacters(in: .newlines) }
@@ -85,9 +88,12 @@ import Testing
         // A key file others may read: refused, saying how to fix it, without its contents.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: scratch.url.appendingPathComponent("keys/app.keys").path)
         let exposed = try scratch.run("tweak", "unseal", sealed)
-        #expect(exposed.status == 2)
+        #expect(exposed.status == 2, "the start-up script fails")
         #expect(exposed.standardError.contains("chmod 600"))
         #expect(!exposed.standardError.contains(String(keyLine.split(separator: " ")[1])))
+        let refused = try scratch.run("tweak", "unseal", sealed, "--no-init", "--key-file", "keys/app.keys")
+        #expect(refused.status == 1, "a refusal: \(refused.standardError)")
+        #expect(refused.standardError.hasPrefix("--key-file: key file ") && refused.standardError.contains("keys/app.keys may be read by others (mode 644)"))
     }
 
     @Test func keygenFromManyProcessesAtOnceKeepsEveryKey() throws {

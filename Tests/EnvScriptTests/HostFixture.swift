@@ -10,7 +10,7 @@ final class HostFixture {
 
     /// - Parameter attaches: whether the host attaches to its home (serving its control socket).
     /// - Parameter tweakKeys: the keys the host passes to `tweak.cipher`.
-    init(appID: String = "tests", attaches: Bool = true, tweakKeys: TweakCipherKeyring? = nil) throws {
+    init(appID: String = "tests", attaches: Bool = true, tweakKeys: TweakKeySource? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-host-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = HostConfiguration(

@@ -36,8 +36,9 @@ import Tweaks
         let fixture = try HostFixture()
         let keyFile = fixture.folder.appendingPathComponent("app.tweak-keys")
         let cipher = TweakCipher(keyring: try TweakKeyFile.addGeneratedKey(to: keyFile).ring)
+        let sealed = try cipher.seal("from the cipher")
         let json = try fixture.write("flags.json", """
-            { "api": { "new": { "Value": "\(try cipher.seal("from the cipher"))", "Encrypted": true },
+            { "api": { "new": { "Value": "\(sealed)", "Encrypted": true },
                        "old": { "Value": "terces", "Encrypted": true } } }
             """)
         try fixture.run("""
@@ -46,9 +47,11 @@ import Tweaks
             tweak.decryptor(function(t) return t.value:reverse() end)
             """)
         #expect(try fixture.run("return tweak.value('api', 'new'), tweak.value('api', 'old')") == ["from the cipher", "secret"])
-        // Without the cipher, the sealed value goes to the decryptor, which cannot open it meaningfully;
-        // without both, the error says what to add.
-        try fixture.run("tweak.cipher(false); tweak.decryptor(nil)")
+        // Without the cipher, a sealed value goes to the decryptor like any other: here it reverses it.
+        try fixture.run("tweak.cipher(false)")
+        #expect(try fixture.run("return tweak.value('api', 'new')") == [.string(String(sealed.reversed()))])
+        // Without both, the error says what to add.
+        try fixture.run("tweak.decryptor(nil)")
         #expect(throws: LuaError.self) { try fixture.run("return tweak.get('api', 'new')") }
         do {
             try fixture.run("return tweak.get('api', 'new')")
@@ -59,7 +62,7 @@ import Tweaks
 
     @Test func theHostsKeysComeFirstAndTheKeyFileSealsAfterThem() throws {
         let hostKey = try TweakCipherKey.generate(id: "from-host")
-        let fixture = try HostFixture(tweakKeys: try TweakCipherKeyring([hostKey]))
+        let fixture = try HostFixture(tweakKeys: .keys(try TweakCipherKeyring([hostKey])))
         let hostSealed = try TweakCipher(keyring: try TweakCipherKeyring([hostKey])).seal("host secret")
         let json = try fixture.write("flags.json", "{ \"s\": { \"v\": { \"Value\": \"\(hostSealed)\", \"Encrypted\": true } } }")
         try fixture.run("tweak.stack{ tweak.json('\(json)') }")
@@ -95,7 +98,10 @@ import Tweaks
             Issue.record("a key file others may read was accepted")
         } catch let error as LuaError {
             #expect(error.message.contains("chmod 600"), "\(error.message)")
-            #expect(!error.message.contains(try TweakKeyFile.read(inside).keys[0].base64))
+            let contents = try String(contentsOf: open, encoding: .utf8)
+            for line in contents.split(separator: "\n") where !line.hasPrefix("#") {
+                for word in line.split(separator: " ") { #expect(!error.message.contains(word), "the error shows '\(word)'") }
+            }
         }
         #expect(throws: LuaError.self) { try fixture.run("tweak.cipher{ key_file = 1 }") }
         #expect(throws: LuaError.self) { try fixture.run("tweak.cipher{ keyfile = 'x' }") }

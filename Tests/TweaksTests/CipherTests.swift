@@ -128,9 +128,10 @@ import TestSupport
             _ = try TweakCipherKeyring.parse("# ok\n\(secretLooking)\n", origin: "keys.txt")
         } throws: { error in
             let text = "\(error)"
-            return text.hasPrefix("keys.txt:2: ") && text.contains("has 12 bytes") && !text.contains("c2VjcmV0")
+            return text.hasPrefix("keys.txt:2: ") && text.contains("not the base64 of 32 bytes") && !text.contains("c2VjcmV0")
+                && !text.contains("'k1'")
         }
-        #expect(throws: TweakCipherError.invalidKeys(origin: "f", line: 2, reason: "a second key with id 'k1'; ids must be unique")) {
+        #expect(throws: TweakCipherError.invalidKeys(origin: "f", line: 2, reason: "a second key with an id already used above; ids must be unique")) {
             try TweakCipherKeyring.parse("k1 \(key.base64)\nk1 \(key.base64)", origin: "f")
         }
         #expect(throws: TweakCipherError.self) { try TweakCipherKeyring.parse("k/1 \(key.base64)", origin: "f") }
@@ -155,7 +156,7 @@ import TestSupport
         #expect {
             _ = try TweakKeyFile.read(file)
         } throws: { error in
-            guard case TweakCipherError.keyFilePermissions(let path, _, false) = error else { return false }
+            guard case TweakCipherError.keyFilePermissions(let path, _) = error else { return false }
             return path == file.path && "\(error)".contains("chmod 600")
         }
         #expect(throws: TweakCipherError.self) { try TweakKeyFile.addGeneratedKey(to: file) }
@@ -167,7 +168,7 @@ import TestSupport
         #expect(try TweakKeyFile.read(demo).holdsOnlyDemoKeys)
         #expect(throws: TweakCipherError.self) { try TweakKeyFile.addGeneratedKey(to: demo, id: "real") }
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: demo.path)
-        #expect(throws: TweakCipherError.keyFilePermissions(path: demo.path, mode: 0o100666, holdsOnlyDemoKeys: true)) {
+        #expect(throws: TweakCipherError.keyFilePermissions(path: demo.path, mode: 0o100666)) {
             try TweakKeyFile.read(demo)
         }
         #expect(throws: TweakCipherError.self) { try TweakKeyFile.read(folder.url.appendingPathComponent("missing")) }
@@ -187,5 +188,36 @@ import TestSupport
         }
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(Set(try TweakKeyFile.read(file).ids) == Set((0..<16).map { "t\($0)" }))
+    }
+}
+
+/// Key files that are not the user's own, or not files, are refused before a byte is read.
+@Suite struct KeyFileOwnershipTests {
+    @Test func aFifoASymbolicLinkToCreateThroughAndAnotherUsersFileAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A FIFO would block a reader forever: it is refused without waiting for a writer.
+        let fifo = folder.url.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(throws: TweakCipherError.keyFileIO(path: fifo.path, operation: "use", reason: "it is not a regular file")) {
+            try TweakKeyFile.read(fifo)
+        }
+        // keygen never creates a key file through a symbolic link.
+        let target = folder.url.appendingPathComponent("elsewhere")
+        let link = folder.url.appendingPathComponent("link.keys")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(throws: TweakCipherError.self) { try TweakKeyFile.addGeneratedKey(to: link) }
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        // A file of another user: whoever owns it chooses the keys, so it is refused (only root can make one).
+        let file = folder.url.appendingPathComponent("theirs.keys")
+        try TweakKeyFile.addGeneratedKey(to: file)
+        if geteuid() == 0 {
+            #expect(chown(file.path, 65534, 65534) == 0)
+            #expect {
+                _ = try TweakKeyFile.read(file)
+            } throws: { "\($0)".contains("belongs to another user (uid 65534)") }
+        } else {
+            #expect(chown(file.path, 0, 0) != 0, "only root gives a file away")
+        }
     }
 }

@@ -70,6 +70,15 @@ import TestSupport
         #expect(report.openedCount == 1)
         #expect(report.uncheckedEncryptedCount == 1)
 
+        // A sealed value not marked Encrypted would ship its ciphertext; an encrypted value must be text.
+        let unmarked = try folder.write("""
+            { "api": { "token": { "Value": "\(good)" }, "pin": { "Value": 1234, "Encrypted": true } } }
+            """, to: "unmarked.json").path
+        let marks = TweakFileValidator.validate(files: [unmarked], cipher: cipher).problems.map { "\($0)" }
+        #expect(marks.count == 2, "\(marks)")
+        #expect(marks.contains { $0.contains("is not marked \"Encrypted\": true") && $0.contains("api.token") })
+        #expect(marks.contains { $0.contains("holds an int; an encrypted value is text") && $0.contains("api.pin") })
+
         let keyless = TweakFileValidator.validate(files: [file], cipher: nil)
         #expect(keyless.problems.count == 3)
         #expect(keyless.problems.allSatisfy { "\($0)".contains("no keys were given") })

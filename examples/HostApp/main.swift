@@ -19,7 +19,7 @@ do {
     var configuration = HostConfiguration(home: home, appID: "com.example.shop")
     // The tweak cipher's keys may also come from the host (a keychain, a secret store): here from the
     // environment when set, as SHOP_TWEAK_KEYS="ID BASE64"; the script's key file adds its own.
-    configuration.tweakKeys = try TweakCipherKeyring.environment("SHOP_TWEAK_KEYS")
+    configuration.tweakKeys = .environment("SHOP_TWEAK_KEYS")
     let host = try EnvScriptHost(configuration: configuration)
     defer { host.close() }
     // The start-up script opens tweaks.json beside itself; the key of secret flags comes from the host.

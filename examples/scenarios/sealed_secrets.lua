@@ -1,5 +1,6 @@
--- Secret flags sealed with the built-in cipher: opened by the start-up script's tweak.cipher, never
--- shown by explain, and refused loudly when changed.
+-- Secret flags sealed with the built-in cipher: opened by the start-up script's tweak.cipher, marked
+-- sealed (so displays mask them; `envscript tweak explain` never prints them), and refused loudly when
+-- changed.
 describe("sealed flags", function()
   it("opens a structured secret sealed with the demo key", function()
     local gateway, info = tweak.get("payments", "gateway")

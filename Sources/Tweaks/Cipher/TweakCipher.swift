@@ -13,13 +13,10 @@ import Foundation
 public struct TweakCipher: Sendable {
     /// The keys: each opens what it sealed, the last one seals.
     public let keyring: TweakCipherKeyring
-    /// The key file its keys come from, if any: where `envscript tweak keygen` adds a key by default.
-    public let keyFile: URL?
 
-    /// A cipher over `keyring`, read from `keyFile` when it names one.
-    public init(keyring: TweakCipherKeyring, keyFile: URL? = nil) {
+    /// A cipher over `keyring`.
+    public init(keyring: TweakCipherKeyring) {
         self.keyring = keyring
-        self.keyFile = keyFile
     }
 
     /// Whether `text` is in the sealed format (of any version), so that it is the cipher's to open.
@@ -61,6 +58,11 @@ public struct TweakCipher: Sendable {
     ///   ``TweakCipherError/unsupportedVersion(_:)``, ``TweakCipherError/unknownKey(id:known:)``,
     ///   ``TweakCipherError/authenticationFailed(keyID:)`` or ``TweakCipherError/invalidPlaintext(keyID:)``.
     public func open(_ text: String) throws -> TweakValue {
+        try openReportingKey(text).value
+    }
+
+    /// Opens a sealed value (see ``open(_:)``) and says which key opened it.
+    public func openReportingKey(_ text: String) throws -> (value: TweakValue, keyID: String) {
         let sealed = try SealedTweakText(parsing: text)
         guard let key = keyring.key(id: sealed.keyID) else {
             throw TweakCipherError.unknownKey(id: sealed.keyID, known: keyring.ids)
@@ -75,14 +77,14 @@ public struct TweakCipher: Sendable {
         guard let value = try? JSONDecoder().decode(TweakValue.self, from: plaintext) else {
             throw TweakCipherError.invalidPlaintext(keyID: sealed.keyID)
         }
-        return value
+        return (value, sealed.keyID)
     }
 
-    /// The decryptor of this cipher, for a provider or a manager that takes a closure.
+    /// The decryptor of this cipher, for a provider that takes a closure.
     public var decryptor: TweakDecryptor {
         { tweak in
             guard case .string(let text) = tweak.value else {
-                throw TweakCipherError.malformed(reason: "the value is \(tweak.value.typeName == "int" ? "an" : "a") \(tweak.value.typeName), not text")
+                throw TweakCipherError.malformed(reason: "the value is \(TweakError.withArticle(tweak.value.typeName)), not text")
             }
             return try open(text)
         }

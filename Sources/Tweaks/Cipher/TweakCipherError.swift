@@ -21,8 +21,8 @@ public enum TweakCipherError: Error, CustomStringConvertible, LocalizedError, Eq
     case noKeys
     /// A key file or key list cannot be used; `line` is 0 when the problem is with the whole file.
     case invalidKeys(origin: String, line: Int, reason: String)
-    /// A key file others may read (and that holds keys other than demo keys) or write.
-    case keyFilePermissions(path: String, mode: UInt32, holdsOnlyDemoKeys: Bool)
+    /// A key file others may write, or read while it holds keys other than demo keys.
+    case keyFilePermissions(path: String, mode: UInt32)
     /// A key file could not be read or written.
     case keyFileIO(path: String, operation: String, reason: String)
 
@@ -45,12 +45,12 @@ public enum TweakCipherError: Error, CustomStringConvertible, LocalizedError, Eq
             return "the cipher has no keys; make one with envscript tweak keygen"
         case .invalidKeys(let origin, let line, let reason):
             return line > 0 ? "\(origin):\(line): \(reason)" : "\(origin): \(reason)"
-        case .keyFilePermissions(let path, let mode, let holdsOnlyDemoKeys):
+        case .keyFilePermissions(let path, let mode):
             let octal = String(mode & 0o777, radix: 8)
-            if holdsOnlyDemoKeys {
-                return "key file \(path) may be written by others (mode \(octal)); run: chmod go-w \(path)"
+            if mode & 0o022 == 0 {
+                return "key file \(path) may be read by others (mode \(octal)) and holds keys that are secrets; run: chmod 600 \(path)"
             }
-            return "key file \(path) may be read or written by others (mode \(octal)); run: chmod 600 \(path)"
+            return "key file \(path) may be written by others (mode \(octal)); run: chmod 600 \(path)"
         case .keyFileIO(let path, let operation, let reason):
             return "cannot \(operation) key file \(path): \(reason)"
         }

@@ -31,16 +31,16 @@ public struct TweakCipherKeyring: Sendable, Equatable {
     /// Whether every key is a demo key (an empty ring is not).
     public var holdsOnlyDemoKeys: Bool { !keys.isEmpty && keys.allSatisfy(\.isDemo) }
 
-    /// This ring followed by the keys of `other` (which therefore seals, when it has keys); a key in
-    /// both is kept once, in its first place.
+    /// The keys of this ring that `other` does not have, then every key of `other` in its order — so
+    /// the last key of `other` seals, when it has keys.
     ///
     /// - Throws: ``TweakCipherError/invalidKeys(origin:line:reason:)`` when both have a key under one id
     ///   but with different bytes.
     public func merged(with other: TweakCipherKeyring, origin: String) throws -> TweakCipherKeyring {
-        var merged = self
-        for key in other.keys {
-            if let existing = merged.key(id: key.id) {
-                guard existing.material.key == key.material.key else {
+        var merged = try TweakCipherKeyring([])
+        for key in keys {
+            if let same = other.key(id: key.id) {
+                guard same.material.key == key.material.key else {
                     throw TweakCipherError.invalidKeys(
                         origin: origin, line: 0, reason: "key '\(key.id)' is given twice with different bytes; give one of them another id")
                 }
@@ -48,19 +48,25 @@ public struct TweakCipherKeyring: Sendable, Equatable {
             }
             merged.keys.append(key)
         }
+        merged.keys += other.keys
         return merged
     }
 
+    /// Appends `key`; `line` is its line in a text (whose content errors never quote), 0 for a key given
+    /// in code or on the command line.
     mutating func append(_ key: TweakCipherKey, origin: String, line: Int = 0) throws {
         if self.key(id: key.id) != nil {
-            throw TweakCipherError.invalidKeys(origin: origin, line: line, reason: "a second key with id '\(key.id)'; ids must be unique")
+            let reason = line > 0
+                ? "a second key with an id already used above; ids must be unique"
+                : "a second key with id '\(key.id)'; ids must be unique"
+            throw TweakCipherError.invalidKeys(origin: origin, line: line, reason: reason)
         }
         keys.append(key)
     }
 
     /// Reads the text form. `origin` names the text in errors (a path, or the environment variable).
     ///
-    /// Errors name the line and never quote it: the text holds secrets.
+    /// Errors name the line and never quote any of it: the text holds secrets, or is no key file at all.
     public static func parse(_ text: String, origin: String) throws -> TweakCipherKeyring {
         var ring = try TweakCipherKeyring([])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -90,11 +96,8 @@ public struct TweakCipherKeyring: Sendable, Equatable {
         } catch {
             throw problem("the key id is not valid: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
         }
-        guard let bytes = Data(base64Encoded: String(words[1])) else {
-            throw problem("the key of '\(id)' is not base64")
-        }
-        guard bytes.count == TweakCipherKey.byteCount else {
-            throw problem("the key of '\(id)' has \(bytes.count) bytes; a key has \(TweakCipherKey.byteCount) (make one with envscript tweak keygen)")
+        guard let bytes = Data(base64Encoded: String(words[1])), bytes.count == TweakCipherKey.byteCount else {
+            throw problem("the key is not the base64 of \(TweakCipherKey.byteCount) bytes (make one with envscript tweak keygen)")
         }
         try append(try TweakCipherKey(id: id, bytes: bytes, isDemo: words.count == 3), origin: origin, line: number)
     }
@@ -116,7 +119,7 @@ public struct TweakCipherKeyring: Sendable, Equatable {
     /// holds demo keys only.
     ///
     /// - Throws: ``TweakCipherError/keyFileIO(path:operation:reason:)``,
-    ///   ``TweakCipherError/keyFilePermissions(path:mode:holdsOnlyDemoKeys:)`` or
+    ///   ``TweakCipherError/keyFilePermissions(path:mode:)`` or
     ///   ``TweakCipherError/invalidKeys(origin:line:reason:)``.
     public static func load(file url: URL) throws -> TweakCipherKeyring {
         try TweakKeyFile.read(url)

@@ -10,10 +10,12 @@ import Darwin
 
 /// Reading and adding to a key file of the tweak cipher (the text form of ``TweakCipherKeyring``).
 ///
-/// Permissions: a key file is a regular file that only its owner may write; only its owner may read it
-/// either, unless every key in it is a demo key (a demo key file is committed beside examples, and a
-/// checkout gives it the mode of any other file). Reading and adding lock the file (`flock`), so two
-/// `tweak keygen` at once both land and a reader never sees half a line.
+/// A key file is a regular file of the user running the program, which nobody else may write; nobody
+/// else may read it either, unless every key in it is a demo key (a demo key file is committed beside
+/// examples, and a checkout gives it the mode of any other file). Those checks are made on the opened
+/// file before a byte of it is read, so a file that is not a key file is never read, and errors about
+/// its lines never quote them. Reading and adding lock the file (`flock`), so two `tweak keygen` at
+/// once both land and a reader never sees half a line.
 public enum TweakKeyFile {
     /// The comment at the top of a new key file.
     static let header = """
@@ -24,14 +26,11 @@ public enum TweakKeyFile {
 
     /// The keys in `url`, checked (see the type's documentation).
     public static func read(_ url: URL) throws -> TweakCipherKeyring {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw TweakCipherError.keyFileIO(path: url.path, operation: "open", reason: lastError())
-        }
+        let fd = try openChecked(url.path, flags: O_RDONLY, operation: "open")
         defer { close(fd) }
         try lock(fd, shared: true, path: url.path)
         let ring = try TweakCipherKeyring.parse(try contents(of: fd, path: url.path), origin: url.path)
-        try checkMode(of: fd, path: url.path, ring: ring)
+        try checkReaders(of: fd, path: url.path, ring: ring)
         return ring
     }
 
@@ -57,10 +56,8 @@ public enum TweakKeyFile {
                 throw TweakCipherError.keyFileIO(path: path, operation: "create the folder of", reason: "\(error)")
             }
         }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw TweakCipherError.keyFileIO(path: path, operation: "create or open", reason: lastError())
-        }
+        // Never through a symbolic link: the new file is created where it is named, mode 600.
+        let fd = try openChecked(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW, operation: "create or open")
         defer { close(fd) }
         try lock(fd, shared: false, path: path)
         let text = try contents(of: fd, path: path)
@@ -68,7 +65,7 @@ public enum TweakKeyFile {
         let newID = id ?? defaultID(after: ring)
         let key = try TweakCipherKey.generate(id: newID, isDemo: isDemo)
         try ring.append(key, origin: path)
-        try checkMode(of: fd, path: path, ring: ring)
+        try checkReaders(of: fd, path: path, ring: ring)
 
         var addition = text.isEmpty ? header : ""
         if !text.isEmpty && !text.hasSuffix("\n") { addition += "\n" }
@@ -99,22 +96,47 @@ public enum TweakKeyFile {
         return "k\(number)"
     }
 
-    /// Refuses a file that is not regular, that others may write, or that others may read while it
-    /// holds a key that is a secret.
-    private static func checkMode(of fd: Int32, path: String, ring: TweakCipherKeyring) throws {
+    /// Opens `path` (never blocking on a FIFO) and checks, before anything is read, that it is a regular
+    /// file of the user running the program that nobody else may write.
+    private static func openChecked(_ path: String, flags: Int32, operation: String) throws -> Int32 {
+        let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            throw TweakCipherError.keyFileIO(path: path, operation: operation, reason: lastError())
+        }
+        do {
+            let status = try fileStatus(fd, path: path)
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                throw TweakCipherError.keyFileIO(path: path, operation: "use", reason: "it is not a regular file")
+            }
+            guard status.st_uid == geteuid() else {
+                throw TweakCipherError.keyFileIO(
+                    path: path, operation: "use",
+                    reason: "it belongs to another user (uid \(status.st_uid)); a key file must be yours")
+            }
+            if UInt32(status.st_mode) & 0o022 != 0 {
+                throw TweakCipherError.keyFilePermissions(path: path, mode: UInt32(status.st_mode))
+            }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Refuses a file that others may read while it holds a key that is a secret.
+    private static func checkReaders(of fd: Int32, path: String, ring: TweakCipherKeyring) throws {
+        let mode = UInt32(try fileStatus(fd, path: path).st_mode)
+        if mode & 0o044 != 0 && !ring.holdsOnlyDemoKeys {
+            throw TweakCipherError.keyFilePermissions(path: path, mode: mode)
+        }
+    }
+
+    private static func fileStatus(_ fd: Int32, path: String) throws -> stat {
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             throw TweakCipherError.keyFileIO(path: path, operation: "stat", reason: lastError())
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw TweakCipherError.keyFileIO(path: path, operation: "use", reason: "it is not a regular file")
-        }
-        let mode = UInt32(status.st_mode)
-        let demoOnly = ring.holdsOnlyDemoKeys
-        let refused: UInt32 = demoOnly ? 0o022 : 0o077
-        if mode & refused != 0 {
-            throw TweakCipherError.keyFilePermissions(path: path, mode: mode, holdsOnlyDemoKeys: demoOnly)
-        }
+        return status
     }
 
     private static func lock(_ fd: Int32, shared: Bool, path: String) throws {
