@@ -38,42 +38,33 @@ enum SecureKeyFile {
         }
     }
 
-    /// The key in `url`, or nil when there is no file.
+    /// The key in `url`, or nil when there is no file. The file is checked before it is read (see
+    /// ``PrivateFile``), and only its owner may read it.
     private static func read(_ url: URL) throws -> SymmetricKey? {
         let path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw AppStateError.keyFileInvalid(path: path, reason: "cannot open it: \(lastError())")
+        let file: PrivateFile
+        do {
+            file = try PrivateFile(path: path, flags: O_RDONLY)
+        } catch .missing {
+            return nil
+        } catch .writableByOthers(let mode) {
+            throw AppStateError.keyFilePermissions(path: path, mode: mode)
+        } catch {
+            throw AppStateError.keyFileInvalid(path: path, reason: error.reason)
         }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw AppStateError.keyFileInvalid(path: path, reason: "cannot stat it: \(lastError())")
+        if file.isReadableByOthers { throw AppStateError.keyFilePermissions(path: path, mode: file.mode) }
+        guard validSizes.contains(file.size) else {
+            throw AppStateError.keyFileInvalid(path: path, reason: "it holds \(file.size) bytes; a key has 16, 24 or 32")
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw AppStateError.keyFileInvalid(path: path, reason: "it is not a regular file")
+        var bytes: [UInt8]
+        do {
+            bytes = try file.readAll(limit: file.size)
+        } catch {
+            throw AppStateError.keyFileInvalid(path: path, reason: error.reason)
         }
-        guard status.st_mode & 0o077 == 0 else {
-            throw AppStateError.keyFilePermissions(path: path, mode: UInt32(status.st_mode))
-        }
-        let size = Int(status.st_size)
-        guard validSizes.contains(size) else {
-            throw AppStateError.keyFileInvalid(path: path, reason: "it holds \(size) bytes; a key has 16, 24 or 32")
-        }
-        var bytes = [UInt8](repeating: 0, count: size)
         defer { bytes.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
-        var offset = 0
-        while offset < size {
-            let count = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + offset, size - offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw AppStateError.keyFileInvalid(path: path, reason: "cannot read it: \(lastError())")
-            }
-            if count == 0 {
-                throw AppStateError.keyFileInvalid(path: path, reason: "it shrank while being read")
-            }
-            offset += count
+        guard bytes.count == file.size else {
+            throw AppStateError.keyFileInvalid(path: path, reason: "it changed while being read")
         }
         return SymmetricKey(data: bytes)
     }
@@ -116,6 +107,6 @@ enum SecureKeyFile {
     }
 
     private static func lastError() -> String {
-        String(cString: strerror(errno))
+        PrivateFile.lastError()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Preferences
 
 #if canImport(Glibc)
 import Glibc
@@ -26,11 +27,10 @@ public enum TweakKeyFile {
 
     /// The keys in `url`, checked (see the type's documentation).
     public static func read(_ url: URL) throws -> TweakCipherKeyring {
-        let fd = try openChecked(url.path, flags: O_RDONLY, operation: "open")
-        defer { close(fd) }
-        try lock(fd, shared: true, path: url.path)
-        let ring = try TweakCipherKeyring.parse(try contents(of: fd, path: url.path), origin: url.path)
-        try checkReaders(of: fd, path: url.path, ring: ring)
+        let file = try open(url.path, flags: O_RDONLY)
+        try lock(file.descriptor, shared: true, path: url.path)
+        let ring = try TweakCipherKeyring.parse(try contents(of: file, path: url.path), origin: url.path)
+        try checkReaders(of: file, path: url.path, ring: ring)
         return ring
     }
 
@@ -57,15 +57,15 @@ public enum TweakKeyFile {
             }
         }
         // Never through a symbolic link: the new file is created where it is named, mode 600.
-        let fd = try openChecked(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW, operation: "create or open")
-        defer { close(fd) }
+        let file = try open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW)
+        let fd = file.descriptor
         try lock(fd, shared: false, path: path)
-        let text = try contents(of: fd, path: path)
+        let text = try contents(of: file, path: path)
         var ring = try TweakCipherKeyring.parse(text, origin: path)
         let newID = id ?? defaultID(after: ring)
         let key = try TweakCipherKey.generate(id: newID, isDemo: isDemo)
         try ring.append(key, origin: path)
-        try checkReaders(of: fd, path: path, ring: ring)
+        try checkReaders(of: file, path: path, ring: ring)
 
         var addition = text.isEmpty ? header : ""
         if !text.isEmpty && !text.hasSuffix("\n") { addition += "\n" }
@@ -96,47 +96,24 @@ public enum TweakKeyFile {
         return "k\(number)"
     }
 
-    /// Opens `path` (never blocking on a FIFO) and checks, before anything is read, that it is a regular
-    /// file of the user running the program that nobody else may write.
-    private static func openChecked(_ path: String, flags: Int32, operation: String) throws -> Int32 {
-        let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o600)
-        guard fd >= 0 else {
-            throw TweakCipherError.keyFileIO(path: path, operation: operation, reason: lastError())
-        }
+    /// Opens `path` as a ``PrivateFile``: checked before anything is read.
+    private static func open(_ path: String, flags: Int32) throws -> PrivateFile {
         do {
-            let status = try fileStatus(fd, path: path)
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                throw TweakCipherError.keyFileIO(path: path, operation: "use", reason: "it is not a regular file")
-            }
-            guard status.st_uid == geteuid() else {
-                throw TweakCipherError.keyFileIO(
-                    path: path, operation: "use",
-                    reason: "it belongs to another user (uid \(status.st_uid)); a key file must be yours")
-            }
-            if UInt32(status.st_mode) & 0o022 != 0 {
-                throw TweakCipherError.keyFilePermissions(path: path, mode: UInt32(status.st_mode))
-            }
-            return fd
+            return try PrivateFile(path: path, flags: flags)
+        } catch .writableByOthers(let mode) {
+            throw TweakCipherError.keyFilePermissions(path: path, mode: mode)
+        } catch .failed(let operation, let reason) {
+            throw TweakCipherError.keyFileIO(path: path, operation: operation, reason: reason)
         } catch {
-            close(fd)
-            throw error
+            throw TweakCipherError.keyFileIO(path: path, operation: "use", reason: error.reason)
         }
     }
 
     /// Refuses a file that others may read while it holds a key that is a secret.
-    private static func checkReaders(of fd: Int32, path: String, ring: TweakCipherKeyring) throws {
-        let mode = UInt32(try fileStatus(fd, path: path).st_mode)
-        if mode & 0o044 != 0 && !ring.holdsOnlyDemoKeys {
-            throw TweakCipherError.keyFilePermissions(path: path, mode: mode)
+    private static func checkReaders(of file: borrowing PrivateFile, path: String, ring: TweakCipherKeyring) throws {
+        if file.isReadableByOthers && !ring.holdsOnlyDemoKeys {
+            throw TweakCipherError.keyFilePermissions(path: path, mode: file.mode)
         }
-    }
-
-    private static func fileStatus(_ fd: Int32, path: String) throws -> stat {
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw TweakCipherError.keyFileIO(path: path, operation: "stat", reason: lastError())
-        }
-        return status
     }
 
     private static func lock(_ fd: Int32, shared: Bool, path: String) throws {
@@ -147,29 +124,21 @@ public enum TweakKeyFile {
     }
 
     /// The whole file as UTF-8 text (a key file is small; more than 1 MiB is refused).
-    private static func contents(of fd: Int32, path: String) throws -> String {
-        var data = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        defer { buffer.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw TweakCipherError.keyFileIO(path: path, operation: "read", reason: lastError())
-            }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
-            if data.count > 1 << 20 {
-                throw TweakCipherError.invalidKeys(origin: path, line: 0, reason: "over 1 MiB: this is not a key file")
-            }
+    private static func contents(of file: borrowing PrivateFile, path: String) throws -> String {
+        var bytes: [UInt8]
+        do {
+            bytes = try file.readAll(limit: 1 << 20)
+        } catch {
+            throw TweakCipherError.invalidKeys(origin: path, line: 0, reason: "\(error.reason): this is not a key file")
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        defer { bytes.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw TweakCipherError.invalidKeys(origin: path, line: 0, reason: "not UTF-8 text: this is not a key file")
         }
         return text
     }
 
     private static func lastError() -> String {
-        String(cString: strerror(errno))
+        PrivateFile.lastError()
     }
 }
