@@ -33,6 +33,12 @@ public final class TweakManager: Sendable {
         var cache: [TweakKey: CachedLookup] = [:]
         /// Bumped on every invalidation, so a lookup computed before one is never cached after it.
         var generation: UInt64 = 0
+
+        /// Empties the cache; a lookup already under way will not fill it.
+        mutating func invalidateCache() {
+            cache = [:]
+            generation &+= 1
+        }
     }
 
     private let state = Locked(State())
@@ -90,8 +96,7 @@ public final class TweakManager: Sendable {
                 state.providers = providers
                 state.reportingProviders = reporting
                 state.subscriptions = subscriptions
-                state.cache = [:]
-                state.generation &+= 1
+                state.invalidateCache()
             }
             return state.subscriptions
         }
@@ -105,8 +110,7 @@ public final class TweakManager: Sendable {
         set {
             state.withLock { state in
                 state.decryptor = newValue
-                state.cache = [:]
-                state.generation &+= 1
+                state.invalidateCache()
             }
         }
     }
@@ -118,8 +122,7 @@ public final class TweakManager: Sendable {
         set {
             state.withLock { state in
                 state.cipher = newValue
-                state.cache = [:]
-                state.generation &+= 1
+                state.invalidateCache()
             }
         }
     }
@@ -135,18 +138,14 @@ public final class TweakManager: Sendable {
         set {
             state.withLock { state in
                 state.cacheEnabled = newValue
-                state.cache = [:]
-                state.generation &+= 1
+                state.invalidateCache()
             }
         }
     }
 
     /// Empties the cache, for example after a container switch.
     public func resetCache() {
-        state.withLock { state in
-            state.cache = [:]
-            state.generation &+= 1
-        }
+        state.withLock { $0.invalidateCache() }
     }
 
     // MARK: Reading
