@@ -57,14 +57,14 @@ extension TweakCommand {
         func run() throws {
             let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
             let cipher = try keys.cipher(runtime: runtime)
-            if let keyID, cipher.keyring.key(id: keyID) == nil {
-                throw CommandFailure.usage("--key-id: \(TweakCipherError.unknownKey(id: keyID, known: cipher.keyring.ids))")
+            let key = keyID.map { cipher.keyring.key(id: $0) } ?? cipher.keyring.sealingKey
+            if let keyID, key == nil {
+                throw CommandFailure.usage("--key-id: there is no key '\(keyID)'; the keys are \(cipher.keyring.ids.map { "'\($0)'" }.joined(separator: ", "))")
             }
             do {
                 let sealed = try cipher.seal(parsed, keyID: keyID)
-                let used = try TweakCipher.keyID(of: sealed)
-                if cipher.keyring.key(id: used)?.isDemo == true {
-                    printError("warning: sealed with demo key '\(used)', which is no secret; use a key of your own for real secrets")
+                if let key, key.isDemo {
+                    printError("warning: sealed with demo key '\(key.id)', which is no secret; use a key of your own for real secrets")
                 }
                 print(sealed)
             } catch let error as TweakCipherError {
