@@ -23,12 +23,7 @@ final class TweakCipherHandle {
             },
             "seal": LuaFunction("cipher:seal") { call in
                 let handle = try call.object(1, as: TweakCipherHandle.self, typeName: typeName)
-                let value: TweakValue
-                do {
-                    value = try TweakValue(lua: try call.value(2))
-                } catch {
-                    throw call.argumentError(2, "\(error)")
-                }
+                let value = try TweakValue(argument: 2, of: call)
                 let keyID = try call.argument(3, as: String?.self)
                 do {
                     call.push(try handle.cipher.seal(value, keyID: keyID))

@@ -161,12 +161,7 @@ enum TweakModule {
         module.function("set") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
-            let value: TweakValue
-            do {
-                value = try TweakValue(lua: try call.value(3))
-            } catch {
-                throw call.argumentError(3, "\(error)")
-            }
+            let value = try TweakValue(argument: 3, of: call)
             let provider = try call.argument(4, as: String?.self)
             try tweaks.set(value, feature: feature, variable: variable, provider: provider)
             return 0

@@ -36,6 +36,15 @@ extension TweakValue {
         }
     }
 
+    /// The tweak value of argument `position` of `call`; what cannot be one is an argument error.
+    init(argument position: Int32, of call: LuaCall) throws {
+        do {
+            self = try TweakValue(lua: try call.value(position))
+        } catch {
+            throw call.argumentError(position, "\(error)")
+        }
+    }
+
     /// The tweak value of a Lua value: a boolean, a number, a UTF-8 string, or a table of those — a
     /// sequence for an array, string keys for an object (an empty table is an empty object).
     ///

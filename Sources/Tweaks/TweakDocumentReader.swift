@@ -121,14 +121,15 @@ struct TweakDocumentReader {
     /// The edit distance of two short names (for suggestions).
     private static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
+        // row[j]: the distance from the first i characters of a to the first j of b.
         var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = old
+        for (i, character) in a.enumerated() {
+            var diagonal = row[0]
+            row[0] = i + 1
+            for j in b.indices {
+                let above = row[j + 1]
+                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (character == b[j] ? 0 : 1))
+                diagonal = above
             }
         }
         return row[b.count]

@@ -52,34 +52,34 @@ public enum TweakFileValidator {
                 func problem(_ reason: String) -> TweakError {
                     .invalidJSON(file: file, line: at.line, column: at.column, key: "\(tweak.feature).\(tweak.variable).Value", reason: reason)
                 }
-                var value: TweakValue? = tweak.value
-                if !tweak.isEncrypted, let text = tweak.value.stringValue, TweakCipher.isSealedText(text) {
+                // The value whose type the files must agree on: the plain one, or the opened secret.
+                let value: TweakValue
+                switch (tweak.isEncrypted, tweak.value.sealedText) {
+                case (false, .some(let text)):
                     problems.append(problem("looks sealed (\(text.prefix(4))...) but is not marked \"Encrypted\": true, so its ciphertext would be the flag's value; add \"Encrypted\": true"))
                     continue
-                }
-                if tweak.isEncrypted, tweak.value.stringValue == nil {
+                case (false, nil):
+                    value = tweak.value
+                case (true, _) where tweak.value.stringValue == nil:
                     problems.append(problem("is marked \"Encrypted\" but holds \(TweakError.withArticle(tweak.value.typeName)); an encrypted value is text (seal it with envscript tweak seal)"))
                     continue
-                }
-                if tweak.isEncrypted {
-                    value = nil
-                    if case .string(let text) = tweak.value, TweakCipher.isSealedText(text) {
-                        if let cipher {
-                            do {
-                                value = try cipher.open(text)
-                                report.openedCount += 1
-                            } catch {
-                                problems.append(problem("the sealed value cannot be opened: \(error)"))
-                            }
-                        } else {
-                            let key = (try? TweakCipher.keyID(of: text)).map { " with key '\($0)'" } ?? ""
-                            problems.append(problem("sealed\(key), but no keys were given to check it; pass --key-file FILE or set $ENVSCRIPT_TWEAK_KEYS"))
-                        }
-                    } else {
-                        report.uncheckedEncryptedCount += 1
+                case (true, nil):
+                    report.uncheckedEncryptedCount += 1
+                    continue
+                case (true, .some(let text)):
+                    guard let cipher else {
+                        let key = (try? TweakCipher.keyID(of: text)).map { " with key '\($0)'" } ?? ""
+                        problems.append(problem("sealed\(key), but no keys were given to check it; pass --key-file FILE or set $ENVSCRIPT_TWEAK_KEYS"))
+                        continue
+                    }
+                    do {
+                        value = try cipher.open(text)
+                        report.openedCount += 1
+                    } catch {
+                        problems.append(problem("the sealed value cannot be opened: \(error)"))
+                        continue
                     }
                 }
-                guard let value else { continue }
                 let place = "\(file):\(at.line):\(at.column)"
                 if let first = firstDefinition[tweak.key] {
                     if !first.value.acceptsType(of: value) && !value.acceptsType(of: first.value) {

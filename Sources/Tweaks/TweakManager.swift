@@ -273,7 +273,7 @@ public final class TweakManager: Sendable {
         _ tweak: Tweak, own: TweakDecryptor?, stack: TweakDecryptor?, cipher: TweakCipher?
     ) throws -> (tweak: Tweak, openedBy: TweakOpener?) {
         guard tweak.isEncrypted else { return (tweak, nil) }
-        let sealedText = tweak.value.stringValue.flatMap { TweakCipher.isSealedText($0) ? $0 : nil }
+        let sealedText = tweak.value.sealedText
         guard (cipher != nil && sealedText != nil) || own != nil || stack != nil else {
             throw TweakError.decryptorMissing(feature: tweak.feature, variable: tweak.variable, source: tweak.source)
         }

@@ -1,6 +1,15 @@
 import Crypto
 import Foundation
 
+extension TweakValue {
+    /// The text, when this is a string in the cipher's sealed format (of any version): what
+    /// ``TweakCipher`` opens.
+    public var sealedText: String? {
+        if case .string(let text) = self, TweakCipher.isSealedText(text) { return text }
+        return nil
+    }
+}
+
 /// The built-in cipher of secret flag values: seals a ``TweakValue`` into text a tweaks file can hold,
 /// and opens it again, with AES-256-GCM from swift-crypto and keys that stay outside the containers.
 ///
