@@ -7,6 +7,10 @@ import Testing
 /// per-key merge under the home's stores lock keeps every other process's keys.
 @Suite struct SharedHomeWriteTests {
     static let processes = 8
+    /// How long a writer may take. Each write rewrites the whole store under the home's lock while the
+    /// other writers reload it, so on a loaded two-core machine a writer can take minutes; what these
+    /// tests check is that nothing is lost, not speed (that is `scripts/bench`'s job).
+    static let patience: Double = 600
 
     /// Starts `count` processes at once, each running `script(index)`, and waits for all of them.
     private func runAtOnce(_ scratch: Scratch, home: String, count: Int, script: (Int) -> String) throws {
@@ -16,7 +20,7 @@ import Testing
             running.append(try EnvScriptProcess.start(["run", "--home", home, "--no-init", file], in: scratch.url))
         }
         for process in running {
-            let outcome = process.wait()
+            let outcome = process.wait(seconds: Self.patience)
             #expect(outcome.status == 0, "\(outcome.standardError)")
         }
     }
@@ -76,7 +80,7 @@ import Testing
                     ["tweak", "set", "cli\(index)", "k\(round)", "\(round)", "--home", home, "--no-init"], in: scratch.url)
             }
             for process in running {
-                let outcome = process.wait()
+                let outcome = process.wait(seconds: Self.patience)
                 #expect(outcome.status == 0, "\(outcome.standardError)")
             }
         }
