@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev), found with pkg-config.
@@ -40,12 +41,24 @@ let package = Package(
 
         // A lock ThreadSanitizer understands, shared by every module.
         .target(name: "Locking"),
+        // syncfs(2), which Swift's Glibc module does not show.
+        .target(name: "CFileSync"),
 
         // Engines: plain Swift, no Lua.
-        .target(name: "Containers", dependencies: ["Locking"]),
+        .target(name: "Containers", dependencies: ["Locking", "CFileSync"]),
         .target(name: "Preferences", dependencies: ["Locking"]),
         .target(name: "Tweaks", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "AppState", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
+
+        // Containers as portable things: export to a zip archive, import, diff.
+        .target(
+            name: "ContainerSharing",
+            dependencies: [
+                "Containers", "Preferences", "Tweaks",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
 
         // Typed tweak accessors: the generator, the tool the build plugin runs, and the plugin.
         .target(name: "TweakAccessorGeneration", dependencies: ["Tweaks"]),

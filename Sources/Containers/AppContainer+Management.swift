@@ -125,18 +125,18 @@ extension AppContainer {
             if sourceIsActive {
                 for participant in observers.participants() { try participant.object.prepareForSwitch() }
             }
-            try install(copy) { folder in
+            try install(copy) { writer in
                 if sourceIsActive {
-                    try TreeCopier.copyContents(of: layout.home, into: folder + "/data") { components in
+                    try TreeCopier.copy(layout.home, into: writer, at: "data") { components in
                         (components.count == 1 && HomeLayout.isReserved(topLevelName: components[0]))
                             || rules.matches(components)
                     }
                 } else if try FileSystem.kind(at: layout.dataFolder(source.uuid)) == .directory {
-                    try TreeCopier.copyContents(of: layout.dataFolder(source.uuid), into: folder + "/data")
+                    try TreeCopier.copy(layout.dataFolder(source.uuid), into: writer, at: "data")
                 }
                 if try FileSystem.kind(at: layout.hiddenFolder(source.uuid)) == .directory {
-                    try FileSystem.makeDirectory(folder + "/hidden")
-                    try TreeCopier.copyContents(of: layout.hiddenFolder(source.uuid), into: folder + "/hidden")
+                    try writer.makeDirectory("hidden", mode: 0o755)
+                    try TreeCopier.copy(layout.hiddenFolder(source.uuid), into: writer, at: "hidden")
                 }
             }
             return copy
@@ -203,14 +203,14 @@ extension AppContainer {
     // MARK: Helpers
 
     /// Throws ``ContainerError/duplicateName(_:)`` if a container is named `name`.
-    private func requireUnused(_ name: String) throws {
+    func requireUnused(_ name: String) throws {
         if try store.allContainers().contains(where: { $0.name == name }) {
             throw ContainerError.duplicateName(name)
         }
     }
 
     /// Empty descriptions are no description.
-    private static func normalized(_ description: String?) -> String? {
+    static func normalized(_ description: String?) -> String? {
         guard let description, !description.isEmpty else { return nil }
         return description
     }
@@ -224,13 +224,22 @@ extension AppContainer {
         return folder
     }
 
-    /// Builds a new container's folder in the trash (metadata, `data`, and whatever `fill` adds), then
-    /// renames it into place, so a crash never leaves a half-made container.
-    private func install(_ container: Container, fill: (String) throws -> Void) throws {
+    /// Builds a new container's folder in the trash (metadata, `data`, and whatever `fill` writes
+    /// through the ``TreeWriter`` rooted there), makes it durable, then renames it into place, so a
+    /// crash never leaves a half-made container.
+    func install(_ container: Container, fill: (TreeWriter) throws -> Void) throws {
         let staging = layout.absolute(try makeTrashFolder())
-        try FileSystem.makeDirectory(staging + "/data")
-        try fill(staging)
-        try FileSystem.writeAtomically(store.encode(container), to: staging + "/container.json")
+        do {
+            let writer = TreeWriter(root: staging)
+            try writer.makeDirectory("data", mode: 0o755)
+            try fill(writer)
+            try writer.finish()
+            try FileSystem.writeAtomically(store.encode(container), to: staging + "/container.json")
+        } catch {
+            // Refused or failed: what was staged goes now, not at the next change of the home.
+            try? FileSystem.removeTree(staging)
+            throw error
+        }
         try FileSystem.rename(staging, to: layout.containerFolder(container.uuid))
         try FileSystem.syncDirectory(layout.containers)
     }

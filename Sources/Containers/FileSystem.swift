@@ -216,16 +216,19 @@ enum FileSystem {
 
     /// Writes all of `data` to an open descriptor.
     static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw ContainerError.io(path: path, underlying: SystemCallError("write"))
-                }
-                offset += written
+        try data.withUnsafeBytes { try writeAll($0, to: descriptor, path: path) }
+    }
+
+    /// Writes all of `buffer` to an open descriptor.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ContainerError.io(path: path, underlying: SystemCallError("write"))
             }
+            offset += written
         }
     }
 
@@ -292,14 +295,14 @@ private func exclusiveRename(_ source: String, _ destination: String) -> Int32? 
 // The module-qualified names keep Foundation's and the C library's overloads apart.
 #if canImport(Glibc)
 private func systemRename(_ a: String, _ b: String) -> Int32 { Glibc.rename(a, b) }
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
 #elseif canImport(Musl)
 private func systemRename(_ a: String, _ b: String) -> Int32 { Musl.rename(a, b) }
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Musl.read(fd, buffer, count) }
+func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Musl.read(fd, buffer, count) }
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Musl.write(fd, buffer, count) }
 #else
 private func systemRename(_ a: String, _ b: String) -> Int32 { Darwin.rename(a, b) }
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
 #endif

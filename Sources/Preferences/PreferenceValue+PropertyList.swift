@@ -16,6 +16,17 @@ extension PreferenceValue {
         }
     }
 
+    /// The top-level keys of a property-list file's bytes (XML or binary) and their values.
+    ///
+    /// - Throws: when `data` is not a property list, or its top level is not a dictionary.
+    public static func dictionary(fromPropertyList data: Data) throws -> [String: PreferenceValue] {
+        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let value = PreferenceValue(propertyListObject: object), case .dictionary(let values) = value else {
+            throw CocoaError(.propertyListReadCorrupt)
+        }
+        return values
+    }
+
     /// Reads a value out of a `PropertyListSerialization` tree.
     ///
     /// Returns nil for anything a property list cannot hold. Booleans are recognised by their Swift type

@@ -1,0 +1,30 @@
+/// Where a container's entries are while an ``AppContainer/readContents(of:operation:_:)`` holds the
+/// home: the live home for the active container, its stash otherwise.
+public struct ContainerContents: Sendable {
+    /// The container read.
+    public let container: Container
+    /// Whether `data` is the live home (the container is the active one).
+    public let isLive: Bool
+    /// The folder holding the container's entries.
+    public let data: String
+    /// The folder holding its entries hidden behind excluded entries of the live home, when it has any.
+    public let hidden: String?
+    let excludeRules: ExcludeRules
+
+    /// Whether an entry of `data`, given by its path components, is not the container's: the
+    /// bookkeeping of the live home and its excluded entries.
+    public func skips(_ components: [String]) -> Bool {
+        guard isLive else { return false }
+        return (components.count == 1 && HomeLayout.isReserved(topLevelName: components[0]))
+            || excludeRules.matches(components)
+    }
+
+    /// Walks the container's entries: those of `data` as they are, then those of `hidden` under `hidden/`.
+    public func walk(_ visit: (_ entry: TreeEntry, _ isHidden: Bool) throws -> Void) throws {
+        // A container never filled (DEFAULT before its first switch away) has no folder yet.
+        if try FileSystem.kind(at: data) == .directory {
+            try TreeWalker.walk(data, skip: skips) { try visit($0, false) }
+        }
+        if let hidden { try TreeWalker.walk(hidden) { try visit($0, true) } }
+    }
+}
