@@ -107,7 +107,8 @@ let package = Package(
         .executableTarget(
             name: "EnvScriptCLI",
             dependencies: [
-                "EnvScript", "EnvScriptPanel", "Containers", "Tweaks", "TweakAccessorGeneration", "Scenarios", "LuaTypeGeneration",
+                "EnvScript", "EnvScriptPanel", "Containers", "ContainerSharing", "Tweaks", "TweakAccessorGeneration", "Scenarios",
+                "LuaTypeGeneration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,3 +1,4 @@
+import Foundation
 import Containers
 import Preferences
 
@@ -50,5 +51,70 @@ public struct ContainerDiff: Sendable, Equatable {
     public var isEmpty: Bool {
         added.isEmpty && removed.isEmpty && changed.isEmpty
             && keysAdded.isEmpty && keysRemoved.isEmpty && keysChanged.isEmpty
+    }
+}
+
+extension ContainerDiff: Encodable {
+    private enum CodingKeys: String, CodingKey { case first, second, entries, preferences }
+    private enum ChangeKeys: String, CodingKey { case added, removed, changed }
+
+    /// `{"first", "second", "entries": {"added", "removed", "changed"}, "preferences": {...}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(first, forKey: .first)
+        try values.encode(second, forKey: .second)
+        var entries = values.nestedContainer(keyedBy: ChangeKeys.self, forKey: .entries)
+        try entries.encode(added, forKey: .added)
+        try entries.encode(removed, forKey: .removed)
+        try entries.encode(changed, forKey: .changed)
+        var preferences = values.nestedContainer(keyedBy: ChangeKeys.self, forKey: .preferences)
+        try preferences.encode(keysAdded, forKey: .added)
+        try preferences.encode(keysRemoved, forKey: .removed)
+        try preferences.encode(keysChanged, forKey: .changed)
+    }
+}
+
+extension ContainerDiff.EntryChange: Encodable {
+    private enum CodingKeys: String, CodingKey { case path, hidden, kind, sizeBefore, sizeAfter }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(path, forKey: .path)
+        if isHidden { try values.encode(true, forKey: .hidden) }
+        try values.encode(kind.rawValue, forKey: .kind)
+        try values.encodeIfPresent(sizeBefore, forKey: .sizeBefore)
+        try values.encodeIfPresent(sizeAfter, forKey: .sizeAfter)
+    }
+}
+
+extension ContainerDiff.KeyChange: Encodable {
+    private enum CodingKeys: String, CodingKey { case file, kind, name, before, after }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(file, forKey: .file)
+        try values.encode(kind.rawValue, forKey: .kind)
+        try values.encode(name, forKey: .name)
+        try values.encodeIfPresent(before.map(JSONPreferenceValue.init), forKey: .before)
+        try values.encodeIfPresent(after.map(JSONPreferenceValue.init), forKey: .after)
+    }
+}
+
+/// A preference value as JSON: dates as ISO 8601 text, bytes as Base64 text.
+struct JSONPreferenceValue: Encodable {
+    let value: PreferenceValue
+
+    func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        switch value {
+        case .bool(let value): try single.encode(value)
+        case .int(let value): try single.encode(value)
+        case .double(let value): try single.encode(value)
+        case .string(let value): try single.encode(value)
+        case .data(let value): try single.encode(value.base64EncodedString())
+        case .date(let value): try single.encode(ISO8601.string(value))
+        case .array(let values): try single.encode(values.map(JSONPreferenceValue.init))
+        case .dictionary(let values): try single.encode(values.mapValues(JSONPreferenceValue.init))
+        }
     }
 }

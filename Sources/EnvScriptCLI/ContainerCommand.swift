@@ -9,7 +9,10 @@ struct ContainerCommand: ParsableCommand {
         commandName: "container",
         abstract: "List, create, switch and manage the containers of a home.",
         discussion: "CONTAINER is a name or a UUID. Switches run the hooks of the start-up scripts.",
-        subcommands: [List.self, Info.self, Create.self, Activate.self, Delete.self, Clean.self, Clone.self, Update.self, Reset.self])
+        subcommands: [
+            List.self, Info.self, Create.self, Activate.self, Delete.self, Clean.self, Clone.self, Update.self, Reset.self,
+            Export.self, Import.self, Diff.self,
+        ])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the containers; the active one is marked with *.")

@@ -1,3 +1,4 @@
+import ContainerSharing
 import Containers
 import EnvScript
 import LuaBridge
@@ -20,6 +21,9 @@ enum ErrorReport {
             return .usage("cannot use '\(path)' as the home folder: \(reason); pass another folder with --home")
         case let host as HostError:
             return .usage("\(host)")
+        case let archive as ArchiveError:
+            // A damaged or crafted archive, or an archive path that cannot be written: bad input.
+            return .usage("\(archive)")
         case let container as ContainerError:
             // A running host that did not answer: on the command line, more time is --timeout.
             if case .switchCancelled(let underlying as ParticipationError) = container, case .noAnswer = underlying {
