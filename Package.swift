@@ -140,6 +140,14 @@ let package = Package(
         .executableTarget(name: "ContainersCrashHelper", dependencies: ["Containers", "Locking"]),
         .testTarget(name: "ContainersTests", dependencies: ["TestSupport", "Containers", "Locking"]),
         .testTarget(
+            name: "ContainerSharingTests",
+            dependencies: [
+                "TestSupport", "ContainerSharing", "Containers", "Preferences", "Tweaks",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
             name: "PreferencesTests",
             dependencies: ["TestSupport", "Preferences", "Locking", .product(name: "PropertyBased", package: "swift-property-based")]
         ),

@@ -30,6 +30,14 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
         public var createdAt: String
         public var lastActivatedAt: String?
         public var activatedCount: Int
+
+        public init(name: String, description: String?, createdAt: String, lastActivatedAt: String?, activatedCount: Int) {
+            self.name = name
+            self.description = description
+            self.createdAt = createdAt
+            self.lastActivatedAt = lastActivatedAt
+            self.activatedCount = activatedCount
+        }
     }
 
     /// One entry of the container.

@@ -238,6 +238,7 @@ extension AppContainer {
         } catch {
             // Refused or failed: what was staged goes now, not at the next change of the home.
             try? FileSystem.removeTree(staging)
+            try? FileSystem.removeDirectoryIfEmpty(layout.trash)
             throw error
         }
         try FileSystem.rename(staging, to: layout.containerFolder(container.uuid))

@@ -1,0 +1,104 @@
+import ContainerSharing
+import Containers
+import Foundation
+import Testing
+import TestSupport
+import ZIPFoundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Export, import under a new name, diff: nothing differs but the name.
+@Suite struct RoundTripTests {
+    @Test func exportThenImportGivesTheSameContainerUnderANewName() throws {
+        let fixture = try SharingFixture()
+        defer { fixture.remove() }
+        let containers = fixture.containers
+        let debug = try containers.createNewContainer(name: "Debug", description: "a logged-in state")
+        try containers.activate(container: debug)
+        try fixture.write(["docs/a.txt": "alpha", "docs/deep/b.txt": "beta", "empty/.keep": ""])
+        try FileManager.default.createDirectory(at: fixture.home.appendingPathComponent("bare"), withIntermediateDirectories: true)
+        #expect(link(fixture.home.path + "/docs/a.txt", fixture.home.path + "/docs/a-again.txt") == 0)
+        #expect(symlink("docs/deep/b.txt", fixture.home.path + "/b-link") == 0)
+        #expect(chmod(fixture.home.path + "/docs/a.txt", 0o600) == 0)
+        try fixture.writePreferences(state: ["user.name": "ada"], overrides: ["checkout": ["max_items": 5]])
+
+        let archive = fixture.folder.url.appendingPathComponent("debug.zip")
+        let manifest = try containers.export(container: debug, to: archive)
+        #expect(manifest.container.name == "Debug")
+        // Names in byte order: "a-again.txt" comes first, so "a.txt" is recorded as its second name.
+        #expect(manifest.entries.contains { $0.path == "data/docs/a.txt" && $0.hardLinkOf == "data/docs/a-again.txt" })
+        #expect(manifest.entries.contains { $0.path == "data/b-link" && $0.target == "docs/deep/b.txt" })
+
+        // Info-ZIP reads it: a standard zip.
+        let check = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/unzip"), ["-t", archive.path], in: fixture.folder.url,
+            environment: ProcessInfo.processInfo.environment)
+        #expect(check.status == 0, "\(check.standardOutput)")
+
+        #expect {
+            try containers.importContainer(from: archive)
+        } throws: { error in
+            guard case ContainerError.duplicateName("Debug") = error else { return false }
+            return true
+        }
+        let copy = try containers.importContainer(from: archive, name: "Debug copy")
+        #expect(copy.uuid != debug.uuid)
+        #expect(copy.description == "a logged-in state")
+        #expect(try containers.activeContainer.uuid == debug.uuid, "an import never touches the active container")
+
+        let diff = try containers.diff(.container(debug), .container(copy))
+        #expect(diff.isEmpty, "\(diff)")
+        #expect(try containers.diff(.container(copy), .archive(archive)).isEmpty)
+
+        let data = fixture.home.path + "/.envscript-containers/containers/\(copy.uuid.uuidString)/data"
+        var first = stat(), second = stat()
+        #expect(lstat(data + "/docs/a.txt", &first) == 0 && lstat(data + "/docs/a-again.txt", &second) == 0)
+        #expect(first.st_ino == second.st_ino, "the hard link is kept")
+        #expect(first.st_mode & 0o777 == 0o600)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: data + "/b-link") == "docs/deep/b.txt")
+
+        try containers.activate(container: copy)
+        #expect(try String(contentsOf: fixture.home.appendingPathComponent("b-link"), encoding: .utf8) == "beta")
+    }
+
+    @Test func anExportReplacesTheArchiveWholeAndLeavesNoTemporaryFile() throws {
+        let fixture = try SharingFixture()
+        defer { fixture.remove() }
+        try fixture.write(["a.txt": "one"])
+        let archive = fixture.folder.url.appendingPathComponent("out.zip")
+        try Data("old".utf8).write(to: archive)
+        let manifest = try fixture.containers.export(container: fixture.containers.resolve("DEFAULT"), to: archive)
+        #expect(manifest.entries.map(\.path) == ["data/a.txt"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.url.path)
+        #expect(names.sorted() == ["home", "out.zip"])
+        #expect(try Archive(url: archive, accessMode: .read)[ArchiveManifest.entryName] != nil)
+    }
+
+    @Test func diffListsEntriesAndPreferenceKeysThatDiffer() throws {
+        let fixture = try SharingFixture()
+        defer { fixture.remove() }
+        let containers = fixture.containers
+        try fixture.write(["same.txt": "same", "changed.txt": "before", "gone.txt": "x"])
+        try fixture.writePreferences(
+            state: ["kept": 1, "dropped": true, "edited": "a"],
+            overrides: ["checkout": ["max_items": 5, "express": true]])
+        let base = try containers.clone(container: containers.resolve("DEFAULT"), name: "Base")
+        try FileManager.default.removeItem(at: fixture.home.appendingPathComponent("gone.txt"))
+        try fixture.write(["changed.txt": "after!", "new/added.txt": "new"])
+        try fixture.writePreferences(
+            state: ["kept": 1, "edited": "b", "fresh": 2.5],
+            overrides: ["checkout": ["max_items": 7], "search": ["engine": "v2"]])
+
+        let diff = try containers.diff(.container(base), .container(containers.resolve("DEFAULT")))
+        #expect(diff.added.map(\.path) == ["new", "new/added.txt"])
+        #expect(diff.removed.map(\.path) == ["gone.txt"])
+        #expect(diff.changed.map(\.path) == ["Library/Preferences/app.plist", "changed.txt"])
+        #expect(diff.changed.last?.sizeBefore == 6 && diff.changed.last?.sizeAfter == 6)
+        #expect(diff.keysAdded.map { "\($0.kind.rawValue) \($0.name)" } == ["state fresh", "tweak search.engine"])
+        #expect(diff.keysRemoved.map { "\($0.kind.rawValue) \($0.name)" } == ["state dropped", "tweak checkout.express"])
+        #expect(diff.keysChanged.map { "\($0.kind.rawValue) \($0.name)" } == ["state edited", "tweak checkout.max_items"])
+        #expect(diff.keysChanged.last?.before == .int(5) && diff.keysChanged.last?.after == .int(7))
+    }
+}
