@@ -60,6 +60,10 @@ final class Scratch {
     }
 
     func run(_ arguments: String..., environment: [String: String] = [:]) throws -> EnvScriptProcess.Outcome {
+        try run(arguments, environment: environment)
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> EnvScriptProcess.Outcome {
         try EnvScriptProcess.run(arguments, in: url, environment: environment)
     }
 }
