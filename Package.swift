@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "EnvScript",
             dependencies: [
-                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                "LuaBridge", "Containers", "ContainerSharing", "Preferences", "Tweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

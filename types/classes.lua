@@ -11,6 +11,28 @@
 ---@field last_activated_at string? ISO 8601
 ---@field activated_count integer
 
+---@class container.EntryChange
+---@field path string relative to the container
+---@field hidden boolean? set for an entry hidden behind an excluded one of the live home
+---@field kind "file"|"directory"|"symlink"
+---@field size_before integer?
+---@field size_after integer?
+
+---@class container.KeyChange
+---@field file string the property list, relative to the container
+---@field kind "tweak"|"state"
+---@field name string `feature.variable` for a tweak override, the key for stored state
+---@field before any
+---@field after any
+
+---@class container.Changes<T>: {added: T[], removed: T[], changed: T[]}
+
+---@class container.Diff
+---@field first string
+---@field second string
+---@field entries container.Changes<container.EntryChange>
+---@field preferences container.Changes<container.KeyChange>
+
 ---@class envscript.Handle
 local Handle = {}
 --- Unregisters the handler; calling it again does nothing.

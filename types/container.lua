@@ -49,6 +49,24 @@ function container.clone(name_or_uuid, new_name, options) end
 ---@return container.Info
 function container.update(name_or_uuid, changes) end
 
+--- Writes a container to a zip archive (files, links, metadata, a manifest with SHA-256s).
+---@param name_or_uuid string
+---@param path string
+---@return {path: string, entries: integer}
+function container.export(name_or_uuid, path) end
+
+--- Creates a container from an archive written by `export`, after checking every entry.
+---@param path string
+---@param options? {name: string?, max_size: integer?, max_files: integer?}
+---@return container.Info
+function container.import(path, options) end
+
+--- What differs between two containers, or a container and an archive (by path).
+---@param first string a name, UUID or archive path
+---@param second string a name, UUID or archive path
+---@return container.Diff
+function container.diff(first, second) end
+
 --- Activates DEFAULT and removes every other container.
 function container.reset() end
 

@@ -1,3 +1,4 @@
+import ContainerSharing
 import Containers
 import Foundation
 import LuaBridge
@@ -16,5 +17,14 @@ extension Container {
         if let lastActivatedAt { table["last_activated_at"] = .string(lastActivatedAt.formatted(.iso8601)) }
         table["activated_count"] = .integer(activatedCount)
         return .table(table)
+    }
+}
+
+extension ScriptValue {
+    /// A diff as Lua sees it: the `--json` shape with snake_case keys (`size_before`, `keys`...).
+    init(diffOf diff: ContainerDiff) throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        self = try JSONDecoder().decode(ScriptValue.self, from: encoder.encode(diff))
     }
 }

@@ -1,3 +1,4 @@
+import ContainerSharing
 import Containers
 import Foundation
 import LuaBridge
@@ -77,6 +78,42 @@ enum ContainerModule {
             let name = try optionalText(call, changes, "name", position: 2)
             let description = try optionalText(call, changes, "description", position: 2)
             call.push(try table(try containers.updateInfo(container: target, name: name, description: description)))
+            return 1
+        }
+        module.function("export") { call in
+            let source = try containers.resolve(try call.argument(1, as: String.self))
+            let path = try call.argument(2, as: String.self)
+            let manifest = try containers.export(container: source, to: URL(fileURLWithPath: path))
+            var result = LuaTable()
+            result["path"] = .string(path)
+            result["entries"] = .integer(manifest.entries.count)
+            call.push(LuaValue.table(result))
+            return 1
+        }
+        module.function("import") { call in
+            let path = try call.argument(1, as: String.self)
+            let given = try options(call, 2)
+            let name = try optionalText(call, given, "name", position: 2)
+            var limits = ArchiveLimits.standard
+            for (field, apply) in [("max_size", { limits.maxSize = Int64($0) }), ("max_files", { limits.maxFiles = $0 })] as [(String, (Int) -> Void)] {
+                switch given[field] {
+                case .nil: continue
+                case .integer(let value) where value > 0: apply(value)
+                case let other: throw call.argumentError(2, "field '\(field)' must be a positive integer, not \(other.typeName)")
+                }
+            }
+            call.push(try table(try containers.importContainer(from: URL(fileURLWithPath: path), name: name, limits: limits)))
+            return 1
+        }
+        module.function("diff") { call in
+            func operand(_ position: Int32) throws -> DiffOperand {
+                let text = try call.argument(position, as: String.self)
+                if let container = try? containers.resolve(text) { return .container(container) }
+                if FileManager.default.fileExists(atPath: text) { return .archive(URL(fileURLWithPath: text)) }
+                throw call.argumentError(position, "'\(text)' is neither a container of this home nor an archive file")
+            }
+            let diff = try containers.diff(try operand(1), try operand(2))
+            call.push(try ScriptValue(diffOf: diff).luaValue)
             return 1
         }
         module.function("reset") { _ in

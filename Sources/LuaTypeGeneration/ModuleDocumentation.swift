@@ -14,6 +14,28 @@ enum ModuleDocumentation {
         ---@field last_activated_at string? ISO 8601
         ---@field activated_count integer
 
+        ---@class container.EntryChange
+        ---@field path string relative to the container
+        ---@field hidden boolean? set for an entry hidden behind an excluded one of the live home
+        ---@field kind "file"|"directory"|"symlink"
+        ---@field size_before integer?
+        ---@field size_after integer?
+
+        ---@class container.KeyChange
+        ---@field file string the property list, relative to the container
+        ---@field kind "tweak"|"state"
+        ---@field name string `feature.variable` for a tweak override, the key for stored state
+        ---@field before any
+        ---@field after any
+
+        ---@class container.Changes<T>: {added: T[], removed: T[], changed: T[]}
+
+        ---@class container.Diff
+        ---@field first string
+        ---@field second string
+        ---@field entries container.Changes<container.EntryChange>
+        ---@field preferences container.Changes<container.KeyChange>
+
         ---@class envscript.Handle
         local Handle = {}
         --- Unregisters the handler; calling it again does nothing.
@@ -72,6 +94,9 @@ enum ModuleDocumentation {
             "delete": "--- Deletes a container (the active one switches to DEFAULT first).\n---@param name_or_uuid string",
             "clean": "--- Empties a container's data.\n---@param name_or_uuid string",
             "clone": "--- Copies a container into a new one.\n---@param name_or_uuid string\n---@param new_name string\n---@param options? {description: string?}\n---@return container.Info",
+            "export": "--- Writes a container to a zip archive (files, links, metadata, a manifest with SHA-256s).\n---@param name_or_uuid string\n---@param path string\n---@return {path: string, entries: integer}",
+            "import": "--- Creates a container from an archive written by `export`, after checking every entry.\n---@param path string\n---@param options? {name: string?, max_size: integer?, max_files: integer?}\n---@return container.Info",
+            "diff": "--- What differs between two containers, or a container and an archive (by path).\n---@param first string a name, UUID or archive path\n---@param second string a name, UUID or archive path\n---@return container.Diff",
             "update": "--- Renames a container or changes its description.\n---@param name_or_uuid string\n---@param changes {name: string?, description: string?}\n---@return container.Info",
             "reset": "--- Activates DEFAULT and removes every other container.",
             "exclude": "--- Paths (matched by whole components) that stay in the live home across switches.\n---@param paths string|string[]",
