@@ -122,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "EnvScriptBench",
             dependencies: [
-                "LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "Tweaks", "Preferences", "AppState",
+                "LuaBridge", "LuaBenchBaseline", "EnvScript", "Containers", "ContainerSharing", "Tweaks", "Preferences", "AppState",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

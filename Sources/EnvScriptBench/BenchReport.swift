@@ -1,3 +1,5 @@
+import Foundation
+
 /// Prints benchmark figures as `name: value unit` lines, and ratios against a baseline.
 struct BenchReport {
     /// Prints one figure.
@@ -51,4 +53,9 @@ func nanoseconds(_ work: () throws -> Void) rethrows -> Double {
     let clock = ContinuousClock()
     let elapsed = try clock.measure(work)
     return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+}
+
+/// Tells the person waiting what a long benchmark group is doing, on standard error.
+func benchProgress(_ group: String, _ text: String) {
+    FileHandle.standardError.write(Data("\(group): \(text)...\n".utf8))
 }

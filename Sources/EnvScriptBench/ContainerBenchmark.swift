@@ -87,6 +87,6 @@ enum ContainerBenchmark {
     }
 
     static func progress(_ text: String) {
-        FileHandle.standardError.write(Data("containers: \(text)...\n".utf8))
+        benchProgress("containers", text)
     }
 }

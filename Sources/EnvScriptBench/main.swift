@@ -5,6 +5,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("bridge", BridgeBenchmark.run),
     ("tweaks", TweakBenchmark.run),
     ("containers", ContainerBenchmark.run),
+    ("archive", ArchiveBenchmark.run),
     ("state", StateBenchmark.run),
     ("hosts", AttachedHostsBenchmark.run),
 ]
