@@ -8,6 +8,14 @@ public enum DiffOperand: Sendable {
     case container(Container)
     case archive(URL)
 
+    /// What `text` names for a diff: a container of `containers` (by name or UUID) when one is,
+    /// else the archive at that path when a file is there; nil when neither.
+    public static func named(_ text: String, in containers: AppContainer) -> DiffOperand? {
+        if let container = try? containers.resolve(text) { return .container(container) }
+        if FileManager.default.fileExists(atPath: text) { return .archive(URL(fileURLWithPath: text)) }
+        return nil
+    }
+
     var label: String {
         switch self {
         case .container(let container): container.name

@@ -108,8 +108,7 @@ enum ContainerModule {
         module.function("diff") { call in
             func operand(_ position: Int32) throws -> DiffOperand {
                 let text = try call.argument(position, as: String.self)
-                if let container = try? containers.resolve(text) { return .container(container) }
-                if FileManager.default.fileExists(atPath: text) { return .archive(URL(fileURLWithPath: text)) }
+                if let operand = DiffOperand.named(text, in: containers) { return operand }
                 throw call.argumentError(position, "'\(text)' is neither a container of this home nor an archive file")
             }
             let diff = try containers.diff(try operand(1), try operand(2))

@@ -88,8 +88,7 @@ extension ContainerCommand {
         }
 
         private func operand(_ text: String, _ host: EnvScriptHost) throws -> DiffOperand {
-            if let container = try? host.containers.resolve(text) { return .container(container) }
-            if FileManager.default.fileExists(atPath: text) { return .archive(URL(fileURLWithPath: text)) }
+            if let operand = DiffOperand.named(text, in: host.containers) { return operand }
             throw CommandFailure.usage("'\(text)' is neither a container of this home nor an archive file; list the containers, or give the archive's path")
         }
     }
