@@ -98,19 +98,33 @@ final class ControlAPIFixture {
 
     /// The request for `path` over the socket.
     func request(_ method: String, _ path: String, body: String? = nil) -> HTTPClientRequest {
+        request(method, path, body: body.map { Data($0.utf8) }, contentType: "application/json")
+    }
+
+    /// The request for `path` over the socket, with `body` of `contentType`.
+    func request(_ method: String, _ path: String, body: Data?, contentType: String) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: URL(httpURLWithSocketPath: socketPath, uri: path)!.absoluteString)
         request.method = .init(rawValue: method)
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: body))
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
         }
         return request
     }
 
     /// Sends a request and reads the whole answer (failing after 60 s rather than hanging).
     func send(_ method: String, _ path: String, body: String? = nil) async throws -> Answer {
-        let response = try await client.execute(request(method, path, body: body), timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
+        try await send(request(method, path, body: body))
+    }
+
+    /// Sends a zip archive as the body of a request and reads the whole answer.
+    func send(_ method: String, _ path: String, archive: Data) async throws -> Answer {
+        try await send(request(method, path, body: archive, contentType: "application/zip"))
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws -> Answer {
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return Answer(
             status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
             body: Data(bytes.readableBytesView))

@@ -25,12 +25,23 @@ struct OpenAPIDocument {
                 let encoded = example.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))!
                 result = result.replacingOccurrences(of: "{\(name)}", with: encoded)
             }
-            return result
+            let query = (json["parameters"]?.array ?? []).compactMap { parameter -> String? in
+                guard parameter["in"]?.string == "query", let name = parameter["name"]?.string,
+                      let example = parameter["example"]?.string else { return nil }
+                return name + "=" + example.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+")))!
+            }
+            return query.isEmpty ? result : result + "?" + query.joined(separator: "&")
         }
+
+        /// Whether the request body is a zip archive rather than JSON.
+        var takesArchive: Bool { json["requestBody"]?["content"]?["application/zip"] != nil }
+
+        /// Whether the answer with `status` is a zip archive rather than JSON.
+        func answersArchive(status: Int) -> Bool { json["responses"]?[String(status)]?["content"]?["application/zip"] != nil }
 
         /// The example request body, as JSON text; nil when the operation takes no body.
         func exampleBody() throws -> String? {
-            guard let body = json["requestBody"] else { return nil }
+            guard let body = json["requestBody"], !takesArchive else { return nil }
             guard let example = body["content"]?["application/json"]?["example"] else {
                 throw DocumentError("\(self): the request body has no example")
             }

@@ -1,4 +1,5 @@
 import AppState
+import ContainerSharing
 import Containers
 import Foundation
 import Hummingbird
@@ -16,6 +17,9 @@ extension ControlError {
         case let error as ContainerError: self = Self.mapping(error)
         case let error as TweakError: self = Self.mapping(error)
         case let error as AppStateError: self = Self.mapping(error)
+        case let error as ArchiveError:
+            // A damaged or crafted archive: what the client sent is wrong.
+            self.init(.badRequest, error.description)
         case let error as LuaError: self.init(.failed, error.message)
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
             self.init(.badRequest, "the request body is too large; the control API takes at most \(ControlRequestBody.maximumSize / 1024) KiB")

@@ -25,6 +25,7 @@ public enum ControlRoutes {
     ) {
         let host = ControlHost(host, eventStreams: eventStreams)
         registerContainerRoutes(on: router, host: host)
+        registerSharingRoutes(on: router, host: host)
         registerTweakRoutes(on: router, host: host)
         registerStateRoutes(on: router, host: host)
         registerEventRoutes(on: router, host: host)

@@ -1,0 +1,80 @@
+import ContainerSharing
+import Containers
+import Foundation
+import Hummingbird
+
+extension ControlRoutes {
+    /// The most bytes an archive sent to `POST /v1/containers/import` may have.
+    static let importedArchiveMaximumSize = 1 << 30
+
+    /// `/v1/containers/{id}/export`, `/v1/containers/import` and `/v1/containers/{id}/diff/{other}`:
+    /// containers as portable archives, as `envscript container export|import|diff` makes them.
+    static func registerSharingRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
+        router.get("/v1/containers/{id}/export") { _, context in
+            await ControlResponse.handling {
+                let id = try ControlResponse.parameter("id", of: context)
+                let (name, archive) = try await host.run { host -> (String, Data) in
+                    let container = try host.containers.resolve(id)
+                    let file = TemporaryArchive()
+                    defer { file.remove() }
+                    try host.containers.export(container: container, to: file.url)
+                    return (container.name, try Data(contentsOf: file.url))
+                }
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "application/zip", .contentLength: String(archive.count),
+                        .contentDisposition: "attachment; filename=\"\(attachmentName(name))\"",
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: archive)))
+            }
+        }
+        // The literal segment wins over "{id}": a container named "import" is addressed by its UUID.
+        router.post("/v1/containers/import") { request, _ in
+            await ControlResponse.handling {
+                let name = request.uri.queryParameters.get("name")
+                let body = try await request.body.collect(upTo: importedArchiveMaximumSize)
+                let created = try await host.run { host in
+                    let file = TemporaryArchive()
+                    defer { file.remove() }
+                    try Data(body.readableBytesView).write(to: file.url)
+                    return try ContainerPayload(
+                        try host.containers.importContainer(from: file.url, name: name), in: host.containers)
+                }
+                return try ControlResponse.json(created, status: .created)
+            }
+        }
+        router.get("/v1/containers/{id}/diff/{other}") { _, context in
+            await ControlResponse.handling {
+                let first = try ControlResponse.parameter("id", of: context)
+                let second = try ControlResponse.parameter("other", of: context)
+                return try ControlResponse.json(try await host.run { host in
+                    let containers = host.containers
+                    let diff = try containers.diff(
+                        .container(try containers.resolve(first)), .container(try containers.resolve(second)))
+                    return try ScriptValue(diffOf: diff)
+                })
+            }
+        }
+    }
+
+    /// A container's name as a download's file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
+    static func attachmentName(_ name: String) -> String {
+        let kept = name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        }
+        return String(kept) + ".zip"
+    }
+}
+
+/// A file in the system's temporary folder for an archive on its way in or out, removed by ``remove()``.
+struct TemporaryArchive {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-archive-\(UUID().uuidString).zip")
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
