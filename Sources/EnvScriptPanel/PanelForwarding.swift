@@ -19,8 +19,10 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
     let target: PanelTarget
     let client: HTTPClient
 
-    /// The largest request body forwarded.
-    static var bodyLimit: Int { 4 << 20 }
+    /// The largest request body forwarded to `path`: an archive to import may be large.
+    static func bodyLimit(for path: String) -> Int {
+        path == "/v1/containers/import" ? ControlRoutes.importedArchiveMaximumSize : 4 << 20
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -29,7 +31,7 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         var request = request
-        let body = try await request.collectBody(upTo: Self.bodyLimit)
+        let body = try await request.collectBody(upTo: Self.bodyLimit(for: request.uri.path))
         do {
             return try await forward(request, body: body, to: application)
         } catch {
@@ -54,7 +56,9 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
         // The deadline covers the answer's head only: an event stream then lasts as long as it lasts.
         let answer = try await client.execute(outgoing, timeout: .seconds(60))
         var headers = HTTPFields()
-        for (name, field) in [("Content-Type", HTTPField.Name.contentType), ("Cache-Control", .cacheControl)] {
+        for (name, field) in [
+            ("Content-Type", HTTPField.Name.contentType), ("Cache-Control", .cacheControl), ("Content-Disposition", .contentDisposition),
+        ] {
             if let value = answer.headers.first(name: name) { headers[field] = value }
         }
         let status = HTTPResponse.Status(code: Int(answer.status.code))

@@ -15,7 +15,7 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -187,6 +187,52 @@ class PanelTests(unittest.TestCase):
         self.screenshot("container-info")
         self.find("#container-info-close").click()
         self.wait_until(lambda: not self.find("#container-info").is_displayed(), "the details close")
+
+    def test_export_import_and_compare(self):
+        self.open_page("containers")
+        self.wait_until(lambda: self.row("DEFAULT") is not None, "the containers are listed")
+        # The Export link answers a zip archive (read through the page, with its cookie).
+        href = self.read('a[aria-label="Export DEFAULT"]', "href")
+        answer = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch(arguments[0]).then(async r => done([r.status, r.headers.get('content-type'),"
+            " Array.from(new Uint8Array(await r.arrayBuffer()).slice(0, 2))]));", href)
+        self.assertEqual(answer, [200, "application/zip", [0x50, 0x4B]])
+
+        archive = self.scratch / "shared.zip"
+        self.cli("container", "export", "DEFAULT", "--output", str(archive))
+        self.find("#import-file").send_keys(str(archive))
+        name = self.find("#import-name")
+        name.clear()
+        name.send_keys("Imported copy")
+        self.find("#import-button").click()
+        self.wait_until(lambda: self.row("Imported copy") is not None, "the imported container is listed")
+        self.assertEqual(self.read('#containers-table tr[data-name="Imported copy"]', "data-active"), "false")
+
+        self.find('button[aria-label="Compare DEFAULT"]').click()
+        self.wait_until(lambda: self.find("#container-diff").is_displayed(), "the comparison opens")
+        Select(self.find("#diff-other")).select_by_visible_text("Imported copy")
+        self.find("#diff-button").click()
+        self.wait_until(lambda: self.read("#diff-summary") == "No differences between DEFAULT and Imported copy",
+                        "a fresh import is the same as its source")
+        self.cli("tweak", "set", "checkout", "button_color", "purple")
+        try:
+            self.find("#diff-button").click()
+            self.wait_until(lambda: "difference" in (self.read("#diff-summary") or "")
+                            and "tweak checkout.button_color" in (self.read("#diff-lines") or ""),
+                            "the override set since shows as a difference")
+            self.screenshot("containers-compare")
+        finally:
+            self.cli("tweak", "reset", "checkout", "button_color")
+
+    def test_a_damaged_archive_is_refused_next_to_the_field(self):
+        self.open_page("containers")
+        damaged = self.scratch / "damaged.zip"
+        damaged.write_bytes(b"PK not really a zip")
+        self.find("#import-file").send_keys(str(damaged))
+        self.find("#import-button").click()
+        self.wait_until(lambda: "truncated or damaged" in (self.read("#import-error") or ""), "the refusal is shown")
+        self.assertNotIn("not really", self.read("#import-error"))
 
     # MARK: An application attached to the home
 

@@ -90,6 +90,9 @@ function renderContainers(containers) {
         action('Info', () => showInfo(container)),
         action('Activate', () => activate(container), container.is_active),
         action('Clone', () => openRowForm('clone', container)),
+        element('a', { href: `/v1/containers/${segment(container.uuid)}/export`, download: `${name}.zip`, class: 'button',
+          'aria-label': `Export ${name}`, 'data-action': 'export' }, 'Export'),
+        action('Compare', () => openDiff(container, containers)),
         action('Rename', () => openRowForm('rename', container), container.is_default),
         action('Describe', () => openRowForm('describe', container)),
         action('Clean', () => clean(container)),
@@ -150,6 +153,66 @@ function clean(container) {
 function remove(container) {
   if (!confirm(`Delete ${container.name}? It cannot be undone.`)) return;
   return containerChange(() => api('DELETE', `/v1/containers/${segment(container.uuid)}`));
+}
+
+// MARK: Sharing: import an archive, compare two containers
+
+let diffFrom = null;
+
+/** Sends the chosen archive file as the body of an import. */
+async function submitImport(event) {
+  event.preventDefault();
+  const file = document.getElementById('import-file').files[0];
+  const name = document.getElementById('import-name').value;
+  show('import-error', '');
+  if (!file) return;
+  const query = name ? `?name=${encodeURIComponent(name)}` : '';
+  try {
+    const response = await fetch(`/v1/containers/import${query}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/zip' }, body: await file.arrayBuffer() });
+    if (!response.ok) {
+      const data = await response.json().catch(() => null);
+      throw new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    }
+    document.getElementById('import-form').reset();
+    await loadContainers();
+  } catch (error) {
+    show('import-error', error.message);
+  }
+}
+
+function openDiff(container, containers) {
+  diffFrom = container;
+  show('container-diff-title', `Compare ${container.name}`);
+  show('diff-summary', '');
+  document.getElementById('diff-lines').replaceChildren();
+  document.getElementById('diff-other').replaceChildren(...containers
+    .filter((other) => other.uuid !== container.uuid)
+    .map((other) => element('option', { value: other.uuid }, other.name)));
+  document.getElementById('container-diff').hidden = false;
+}
+
+/** Lists what differs from the container the panel was opened for to the chosen one. */
+async function submitDiff(event) {
+  event.preventDefault();
+  if (!diffFrom) return;
+  const other = document.getElementById('diff-other').value;
+  try {
+    const diff = await api('GET', `/v1/containers/${segment(diffFrom.uuid)}/diff/${segment(other)}`);
+    const size = (bytes) => (bytes === undefined ? '—' : formatBytes(bytes));
+    const lines = [
+      ...diff.entries.added.map((entry) => `+ ${entry.path} (${size(entry.size_after)})`),
+      ...diff.entries.removed.map((entry) => `− ${entry.path} (${size(entry.size_before)})`),
+      ...diff.entries.changed.map((entry) => `~ ${entry.path} (${size(entry.size_before)} → ${size(entry.size_after)})`),
+      ...diff.preferences.added.map((key) => `+ ${key.kind} ${key.name} = ${JSON.stringify(key.after)}`),
+      ...diff.preferences.removed.map((key) => `− ${key.kind} ${key.name} = ${JSON.stringify(key.before)}`),
+      ...diff.preferences.changed.map((key) => `~ ${key.kind} ${key.name}: ${JSON.stringify(key.before)} → ${JSON.stringify(key.after)}`),
+    ];
+    show('diff-summary', lines.length ? `${diff.first} → ${diff.second}: ${lines.length} difference${lines.length === 1 ? '' : 's'}` : `No differences between ${diff.first} and ${diff.second}`);
+    document.getElementById('diff-lines').replaceChildren(...lines.map((line) => element('li', {}, line)));
+  } catch (error) {
+    show('diff-summary', error.message);
+  }
 }
 
 function openRowForm(kind, container) {
@@ -502,6 +565,9 @@ function connectEvents() {
 document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('create-form').addEventListener('submit', submitCreate);
   document.getElementById('row-form').addEventListener('submit', submitRowForm);
+  document.getElementById('import-form').addEventListener('submit', submitImport);
+  document.getElementById('diff-form').addEventListener('submit', submitDiff);
+  document.getElementById('diff-close').addEventListener('click', () => { document.getElementById('container-diff').hidden = true; });
   document.getElementById('row-form-cancel').addEventListener('click', closeRowForm);
   document.getElementById('flag-search').addEventListener('input', renderFlags);
   document.getElementById('remove-all-overrides').addEventListener('click', removeAllOverrides);
