@@ -1,3 +1,5 @@
+import Containers
+
 /// The rules an entry's path and a link's target must follow to be unpacked inside a container.
 enum ArchivePath {
     /// The folders an entry may be under.
@@ -16,6 +18,9 @@ enum ArchivePath {
         guard components.count >= 2, roots.contains(String(components[0])) else {
             return "a path outside data/ and hidden/"
         }
+        if AppContainer.isReservedName(String(components[1])) {
+            return "'\(components[1])' is the name of envscript's own bookkeeping folder"
+        }
         return nil
     }
 
@@ -26,18 +31,25 @@ enum ArchivePath {
     }
 
     /// Whether a symbolic link at `path` pointing to `target` stays inside its root (`data` or
-    /// `hidden`) when followed, judged on the text alone: relative, and never climbing above the root.
-    static func linkStaysInside(_ path: String, target: String) -> Bool {
+    /// `hidden`) when followed: relative, never climbing above the root, never into the engine's
+    /// bookkeeping at the top of the home, and never through another link (whose own target the text
+    /// does not show). `isLink` says whether an archive path is a symbolic link of the archive.
+    static func linkStaysInside(_ path: String, target: String, isLink: (String) -> Bool) -> Bool {
         guard !target.isEmpty, !target.hasPrefix("/"), !target.utf8.contains(0) else { return false }
-        // The link's folder, below the root.
-        var depth = path.split(separator: "/").count - 2
-        for component in target.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
+        // Where the link is, then each step of its target, as archive paths.
+        var resolved = path.split(separator: "/").dropLast().map(String.init)
+        let steps = target.split(separator: "/", omittingEmptySubsequences: true)
+        for (index, step) in steps.enumerated() {
+            switch step {
             case ".": continue
             case "..":
-                depth -= 1
-                if depth < 0 { return false }
-            default: depth += 1
+                resolved.removeLast()
+                if resolved.isEmpty { return false }
+            default:
+                resolved.append(String(step))
+                if resolved.count == 2, AppContainer.isReservedName(resolved[1]) { return false }
+                // Only the last step may be a link: the kernel would follow one in the middle.
+                if index < steps.count - 1, isLink(resolved.joined(separator: "/")) { return false }
             }
         }
         return true

@@ -44,7 +44,7 @@ struct ArchiveReader {
             var path = entry.path
             if entry.type == .directory, path.hasSuffix("/") { path.removeLast() }
             if let problem = ArchivePath.problem(with: path) {
-                throw ArchiveError.refusedEntry(archive: name, entry: entry.path, reason: problem)
+                throw ArchiveError.refusedEntry(archive: name, entry: path, reason: problem)
             }
             guard byPath.updateValue(entry, forKey: path) == nil else {
                 throw ArchiveError.refusedEntry(archive: name, entry: path, reason: "it appears twice in the archive")
@@ -99,7 +99,7 @@ struct ArchiveReader {
                 archive: name, reason: "it holds \(manifest.entries.count) entries, more than \(limits.maxFiles) (--max-files)")
         }
         var kinds: [String: TreeEntry.Kind] = [:]
-        var firstNames: Set<String> = []
+        var firstSizes: [String: Int64] = [:]
         var total: Int64 = 0
         for entry in manifest.entries {
             func refuse(_ reason: String) -> ArchiveError {
@@ -119,16 +119,15 @@ struct ArchiveReader {
             case .directory:
                 if let zipEntry, zipEntry.type != .directory { throw refuse("the manifest says folder, the archive holds a \(zipEntry.type)") }
             case .symbolicLink:
-                guard let target = entry.target, ArchivePath.linkStaysInside(entry.path, target: target) else {
-                    throw refuse("a symbolic link pointing outside the container ('\(entry.target ?? "")')")
-                }
+                guard entry.target != nil else { throw refuse("the manifest gives no target") }
                 guard let zipEntry, zipEntry.type == .symlink else { throw refuse("the archive holds no symbolic link for it") }
             case .file:
                 guard let size = entry.size, size >= 0 else { throw refuse("the manifest gives no size") }
                 if let first = entry.hardLinkOf {
-                    guard firstNames.contains(first) else {
+                    guard let firstSize = firstSizes[first] else {
                         throw refuse("it is a hard link to '\(first)', which is not a file listed before it")
                     }
+                    guard firstSize == size else { throw refuse("a hard link whose size differs from its file's") }
                     guard zipEntry == nil else { throw refuse("a hard link with content of its own") }
                 } else {
                     guard let digest = entry.sha256, digest.count == 64, digest.allSatisfy(\.isHexDigit) else {
@@ -138,7 +137,7 @@ struct ArchiveReader {
                     guard zipEntry.uncompressedSize == UInt64(size) else {
                         throw refuse("the archive says \(zipEntry.uncompressedSize) bytes, the manifest \(size)")
                     }
-                    firstNames.insert(entry.path)
+                    firstSizes[entry.path] = size
                     total += size
                     if total > limits.maxSize {
                         throw ArchiveError.overLimit(
@@ -147,6 +146,15 @@ struct ArchiveReader {
                 }
             }
             kinds[entry.path] = kind
+        }
+        // Links once every entry is known: a link may point to one listed after it.
+        for entry in manifest.entries where entry.kind == .symbolicLink {
+            let target = entry.target ?? ""
+            guard ArchivePath.linkStaysInside(entry.path, target: target, isLink: { kinds[$0] == .symbolicLink }) else {
+                throw ArchiveError.refusedEntry(
+                    archive: name, entry: entry.path,
+                    reason: "a symbolic link pointing outside the container, into its bookkeeping or through another link ('\(target)')")
+            }
         }
         for path in zipEntries.keys where kinds[path] == nil {
             throw ArchiveError.refusedEntry(archive: name, entry: path, reason: "it is not listed in the manifest")

@@ -47,7 +47,7 @@ enum ArchiveWriter {
                         with: path + "/", type: .directory, uncompressedSize: Int64(0), permissions: entry.mode,
                         provider: { _, _ in Data() })
                 }
-                entries.append(.init(path: path, type: entry.kind.rawValue, mode: entry.mode))
+                entries.append(.init(path: path, type: entry.kind.rawValue, mode: entry.mode & ArchiveModes.folder))
             case .symbolicLink:
                 let target = Data((entry.linkTarget ?? "").utf8)
                 try add(to: archive, archivePath) {
@@ -59,11 +59,13 @@ enum ArchiveWriter {
             case .file:
                 if let first = entry.hardLinkOf {
                     let firstPath = (isHidden ? "hidden/" : "data/") + first
-                    entries.append(.init(path: path, type: entry.kind.rawValue, mode: entry.mode, size: entry.size, hardLinkOf: firstPath))
+                    entries.append(.init(
+                        path: path, type: entry.kind.rawValue, mode: entry.mode & ArchiveModes.file, size: entry.size, hardLinkOf: firstPath))
                     return
                 }
                 let digest = try addFile(entry, at: path, to: archive, archivePath: archivePath)
-                entries.append(.init(path: path, type: entry.kind.rawValue, mode: entry.mode, size: entry.size, sha256: digest))
+                entries.append(.init(
+                    path: path, type: entry.kind.rawValue, mode: entry.mode & ArchiveModes.file, size: entry.size, sha256: digest))
             }
         }
         let container = contents.container
@@ -128,6 +130,13 @@ extension Digest {
         }
         return String(decoding: text, as: UTF8.self)
     }
+}
+
+/// The permission bits an archive carries: no set-user-ID or set-group-ID bit ever travels; folders
+/// keep their sticky bit.
+enum ArchiveModes {
+    static let file: UInt16 = 0o777
+    static let folder: UInt16 = 0o1777
 }
 
 /// Dates in a manifest: ISO 8601 with milliseconds, as the container metadata writes them.

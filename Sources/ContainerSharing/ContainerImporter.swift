@@ -42,7 +42,8 @@ struct ArchiveUnpacker {
         for entry in entries {
             switch entry.kind {
             case .directory:
-                try writer.makeDirectory(entry.path, mode: (entry.mode ?? 0o755) & 0o1777)
+                // The owner keeps full access to its folders, so the container can always be switched and removed.
+                try writer.makeDirectory(entry.path, mode: (entry.mode ?? 0o755) & ArchiveModes.folder | 0o700)
             case .file:
                 if let first = entry.hardLinkOf {
                     try writer.makeHardLink(entry.path, to: first)
@@ -67,7 +68,7 @@ struct ArchiveUnpacker {
         let refuse = { (reason: String) in
             ArchiveError.refusedEntry(archive: reader.name, entry: entry.path, reason: reason)
         }
-        try writer.writeFile(entry.path, mode: (entry.mode ?? 0o644) & 0o777) { output in
+        try writer.writeFile(entry.path, mode: (entry.mode ?? 0o644) & ArchiveModes.file) { output in
             var hasher = SHA256()
             var written: Int64 = 0
             do {

@@ -33,7 +33,11 @@ struct DiffSide {
                 target: entry.linkTarget, absolutePath: entry.absolutePath)
         }
         self.entries = entries
-        read = { path in entries[path]?.absolutePath.flatMap { FileManager.default.contents(atPath: $0) } }
+        read = { path in
+            guard let facts = entries[path], facts.kind == .file, let file = facts.absolutePath,
+                  facts.size <= Int64(ArchiveReader.manifestLimit) else { return nil }
+            return try TreeFileInput.reading(file) { try $0.read(exactly: Int(facts.size)) }
+        }
     }
 
     /// The side of a checked archive: the manifest's word, content read from the archive when asked.

@@ -1,6 +1,12 @@
 import Foundation
 
 extension AppContainer {
+    /// Whether `name` at the top of a home belongs to the engine (its bookkeeping folder), so that no
+    /// container may hold an entry of that name.
+    public static func isReservedName(_ name: String) -> Bool {
+        HomeLayout.isReserved(topLevelName: name)
+    }
+
     /// Runs `body` with the place of `container`'s entries, holding the home so that no switch moves
     /// them meanwhile. For the active container the participants flush first (preferences, file
     /// states), so the live home holds what the application last wrote.

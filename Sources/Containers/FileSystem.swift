@@ -151,8 +151,10 @@ enum FileSystem {
     /// Removes whatever is at `path`, a folder with all its contents; links are removed, not followed.
     /// Nothing there is fine, and so is another process removing the same tree at the same time.
     static func removeTree(_ path: String) throws {
-        guard let kind = try kind(at: path) else { return }
-        if kind == .directory {
+        guard let info = try status(at: path) else { return }
+        if kind(ofMode: info.st_mode) == .directory {
+            // A folder copied or imported read-only (0o555) is ours to remove: open it up first.
+            if info.st_mode & 0o700 != 0o700 { _ = chmod(path, (info.st_mode & 0o7777) | 0o700) }
             let entries: [FolderEntry]
             do {
                 entries = try list(path)

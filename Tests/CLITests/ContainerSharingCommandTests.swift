@@ -85,7 +85,15 @@ import TestSupport
                 ? ["container", "import", "big.zip", "--name", name]
                 : ["container", "clone", "DEFAULT", name]
             let process = try EnvScriptProcess.start(arguments + home, in: scratch.url)
-            usleep(UInt32(Double.random(in: duration * 0.2...duration * 1.2, using: &random) * 1_000_000))
+            if round < 4 {
+                // The first rounds die once the copy is staged, however loaded the machine is.
+                let staged = Date().addingTimeInterval(60)
+                while ((try? FileManager.default.contentsOfDirectory(atPath: trash)) ?? []).isEmpty && Date() < staged {
+                    usleep(1_000)
+                }
+            } else {
+                usleep(UInt32(Double.random(in: duration * 0.2...duration * 1.2, using: &random) * 1_000_000))
+            }
             process.send(SIGKILL)
             process.wait()
             if !((try? FileManager.default.contentsOfDirectory(atPath: trash)) ?? []).isEmpty { caughtMidCopy += 1 }

@@ -54,11 +54,53 @@ import TestSupport
     }
 
     @Test func aSymbolicLinkPointingOutside() throws {
-        try expectRefused("entry 'data/docs/escape' is refused: a symbolic link pointing outside the container ('../../../etc/passwd')") { archive, _ in
+        try expectRefused("entry 'data/docs/escape' is refused: a symbolic link pointing outside the container, into its bookkeeping or through another link ('../../../etc/passwd')") { archive, _ in
             archive.addLink("data/docs/escape", to: "../../../etc/passwd")
         }
-        try expectRefused("entry 'data/abs' is refused: a symbolic link pointing outside the container ('/etc/passwd')") { archive, _ in
+        try expectRefused("entry 'data/abs' is refused: a symbolic link pointing outside the container, into its bookkeeping or through another link ('/etc/passwd')") { archive, _ in
             archive.addLink("data/abs", to: "/etc/passwd")
+        }
+    }
+
+    /// Each link looks inside on its own text, but one goes through the other: `u` climbs back to
+    /// `data`, and `x` climbs five levels from `a/b/c/d/u`, past the container.
+    @Test func aChainOfLinksThatEscapes() throws {
+        try expectRefused("entry 'data/x' is refused: a symbolic link pointing outside the container, into its bookkeeping or through another link") { archive, _ in
+            for folder in ["data/a", "data/a/b", "data/a/b/c", "data/a/b/c/d"] { archive.addFolder(folder) }
+            archive.addLink("data/a/b/c/d/u", to: "../../../..")
+            archive.addLink("data/x", to: "a/b/c/d/u/../../../../../etc/passwd")
+        }
+    }
+
+    @Test func aLinkIntoTheBookkeeping() throws {
+        try expectRefused("entry 'data/state' is refused: a symbolic link pointing outside the container, into its bookkeeping") { archive, _ in
+            archive.addLink("data/state", to: ".envscript-containers/state.json")
+        }
+    }
+
+    @Test func entriesNamedLikeTheBookkeeping() throws {
+        try expectRefused("entry 'data/.envscript-containers' is refused: '.envscript-containers' is the name of envscript's own bookkeeping folder") { archive, _ in
+            archive.addFolder("data/.envscript-containers")
+        }
+        try expectRefused("entry 'data/.envscript-containers.removed/application.json' is refused") { archive, _ in
+            archive.addFile("data/.envscript-containers.removed/application.json", "{}")
+        }
+    }
+
+    @Test func anEntryUnderALink() throws {
+        try expectRefused("entry 'data/l/x' is refused: its folder 'data/l' is not a folder listed before it") { archive, _ in
+            archive.addLink("data/l", to: "docs")
+            archive.addFile("data/l/x", "through the link")
+        }
+    }
+
+    @Test func hardLinksToNothingOrToALaterFile() throws {
+        try expectRefused("entry 'data/early' is refused: it is a hard link to 'data/late', which is not a file listed before it") { archive, _ in
+            archive.entries.append(.init(path: "data/early", type: "file", mode: 0o644, size: 4, hardLinkOf: "data/late"))
+            archive.addFile("data/late", "late")
+        }
+        try expectRefused("entry 'data/twin' is refused: a hard link whose size differs from its file's") { archive, _ in
+            archive.entries.append(.init(path: "data/twin", type: "file", mode: 0o644, size: 999, hardLinkOf: "data/docs/ok.txt"))
         }
     }
 

@@ -63,6 +63,32 @@ import Glibc
         #expect(try String(contentsOf: fixture.home.appendingPathComponent("b-link"), encoding: .utf8) == "beta")
     }
 
+    /// A read-only folder with content and a set-user-ID file: the import keeps the folder open to its
+    /// owner (so the container can be switched and deleted) and never carries the set-user-ID bit.
+    @Test func importedModesNeverLockTheOwnerOutNorCarrySetUserID() throws {
+        let fixture = try SharingFixture()
+        defer { fixture.remove() }
+        let containers = fixture.containers
+        var archive = CraftedArchive()
+        archive.addFolder("data/locked")
+        archive.entries[0].mode = 0o555
+        archive.addFile("data/locked/inside.txt", "x")
+        archive.entries[1].mode = 0o4755
+        let url = fixture.folder.url.appendingPathComponent("modes.zip")
+        try archive.write(to: url)
+        let imported = try containers.importContainer(from: url, name: "Modes")
+        let data = fixture.home.path + "/.envscript-containers/containers/\(imported.uuid.uuidString)/data"
+        var folder = stat(), file = stat()
+        #expect(lstat(data + "/locked", &folder) == 0 && lstat(data + "/locked/inside.txt", &file) == 0)
+        #expect(folder.st_mode & 0o7777 == 0o755)
+        #expect(file.st_mode & 0o7777 == 0o755)
+        try containers.activate(container: imported)
+        try containers.activate(container: containers.resolve("DEFAULT"))
+        try containers.delete(container: imported)
+        #expect(try containers.container(named: "Modes") == nil)
+        #expect(try containers.createNewContainer(name: "After").name == "After", "the home still changes")
+    }
+
     @Test func anExportReplacesTheArchiveWholeAndLeavesNoTemporaryFile() throws {
         let fixture = try SharingFixture()
         defer { fixture.remove() }

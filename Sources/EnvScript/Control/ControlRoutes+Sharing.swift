@@ -15,7 +15,7 @@ extension ControlRoutes {
                 let id = try ControlResponse.parameter("id", of: context)
                 let (name, archive) = try await host.run { host -> (String, Data) in
                     let container = try host.containers.resolve(id)
-                    let file = TemporaryArchive()
+                    let file = try TemporaryArchive()
                     defer { file.remove() }
                     try host.containers.export(container: container, to: file.url)
                     return (container.name, try Data(contentsOf: file.url))
@@ -35,7 +35,7 @@ extension ControlRoutes {
                 let name = request.uri.queryParameters.get("name")
                 let body = try await request.body.collect(upTo: importedArchiveMaximumSize)
                 let created = try await host.run { host in
-                    let file = TemporaryArchive()
+                    let file = try TemporaryArchive()
                     defer { file.remove() }
                     try Data(body.readableBytesView).write(to: file.url)
                     return try ContainerPayload(
@@ -68,13 +68,21 @@ extension ControlRoutes {
     }
 }
 
-/// A file in the system's temporary folder for an archive on its way in or out, removed by ``remove()``.
+/// A file for an archive on its way in or out, in a folder of the system's temporary folder that only
+/// this user can enter (mode 700, from `mkdtemp(3)`), since it holds a container's data; removed,
+/// folder and all, by ``remove()``.
 struct TemporaryArchive {
+    let folder: URL
     let url: URL
 
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-archive-\(UUID().uuidString).zip")
+    init() throws {
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("envscript-archive-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw ControlError(.failed, "cannot make a private temporary folder for the archive: \(String(cString: strerror(errno)))")
+        }
+        folder = URL(fileURLWithPath: String(cString: made))
+        url = folder.appendingPathComponent("container.zip")
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { try? FileManager.default.removeItem(at: folder) }
 }
