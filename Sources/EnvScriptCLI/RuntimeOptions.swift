@@ -46,6 +46,9 @@ struct RuntimeOptions: ParsableArguments {
     static let automaticInitName = "envscript.lua"
 
     func validate() throws {
+        if let home, home.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--home must name a folder, not an empty text; leave it out for the default home")
+        }
         guard instructionLimit >= 0 else {
             throw ValidationError("--instruction-limit must be 0 (no limit) or a positive number of instructions, not \(instructionLimit)")
         }

@@ -54,6 +54,14 @@ import Testing
 
         let unknown = try scratch.run("frobnicate")
         #expect(unknown.status == 2)
+
+        // An empty --home is refused rather than taken as the current folder.
+        for command in [["run", "fine.lua"], ["container", "list"], ["tweak", "list"]] {
+            let emptyHome = try scratch.run(command + ["--home", ""])
+            #expect(emptyHome.status == 2, "\(command)")
+            #expect(emptyHome.standardError.contains("--home must name a folder"), "\(command): \(emptyHome.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent(".envscript-containers").path))
     }
 
     @Test func limitsComeFromTheCommandLine() throws {
