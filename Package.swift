@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "LuaBridgeTests",
             dependencies: [
-                "TestSupport", "LuaBridge",
+                "TestSupport", "LuaBridge", "CLua", "CLuaSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,47 +1,71 @@
-/* The instruction budget: a count hook that stops a runaway script, even inside its own pcall. */
+/* The limits on a call into Lua: an instruction budget spent by a count hook, and a wall-clock deadline
+   checked by the same hook, both stopping a runaway script even inside its own pcall. */
 #include "CLuaSupport.h"
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 static void esl_count_hook(lua_State *L, lua_Debug *ar);
 
 /* Instructions between two calls of the hook: small enough to stop promptly. */
 #define ESL_HOOK_STEP 1000
 
-/* Raises the limit error from inside the hook. Level 0 in a hook is the running Lua function. */
-static void esl_raise_from_hook(lua_State *L, const char *what) {
-    /* From now on raise at every instruction of this thread until control is back in Swift. */
+long long esl_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* Raises a limit's error at the position of the Lua function `level` levels up (0 inside a hook: the
+   running function). From now on the thread raises at every instruction until control is back in
+   Swift, so a script's pcall that catches the error cannot carry on. */
+static void esl_raise_limit(lua_State *L, int level, const char *what) {
     lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, 1);
-    luaL_where(L, 0);
+    luaL_where(L, level);
     lua_pushstring(L, what);
     lua_concat(L, 2);
     lua_error(L);
 }
 
-/* The hook is installed only while an instruction limit is set: any hook makes the VM check it at
-   every instruction. It spends the budget once per ESL_HOOK_STEP instructions and makes the limits
-   sticky, so a script's own pcall cannot catch a limit error and carry on. */
-static void esl_count_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    esl_runtime *rt = esl_runtime_of(L);
-    if (rt->depth == 0) return; /* not inside a call made by the bridge */
-    if (rt->memory_exceeded) esl_raise_from_hook(L, "memory limit exceeded");
-    if (rt->instruction_limit <= 0) return;
-    if (!rt->instruction_exceeded) {
-        rt->instructions_left -= lua_gethookcount(L);
-        if (rt->instructions_left > 0) {
-            if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
-            return;
-        }
-        rt->instruction_exceeded = 1;
-    }
+static void esl_raise_instruction_limit(lua_State *L, int level) {
     char what[128];
     snprintf(what, sizeof what, "instruction limit exceeded: more than %lld instructions in one call into Lua",
-             (long long)rt->instruction_limit);
-    esl_raise_from_hook(L, what);
+             (long long)esl_runtime_of(L)->instruction_limit);
+    esl_raise_limit(L, level, what);
+}
+
+void esl_check_limits(lua_State *L, int level) {
+    esl_runtime *rt = esl_runtime_of(L);
+    if (rt->depth == 0) return; /* not inside a call made by the bridge */
+    if (rt->memory_exceeded) esl_raise_limit(L, level, "memory limit exceeded");
+    if (rt->instruction_exceeded) esl_raise_instruction_limit(L, level);
+    if (rt->time_exceeded || (rt->deadline_ns > 0 && esl_now_ns() >= rt->deadline_ns)) {
+        rt->time_exceeded = 1;
+        esl_raise_limit(L, level, rt->time_limit_message);
+    }
+}
+
+void esl_spend(lua_State *L, long long steps, int level) {
+    esl_runtime *rt = esl_runtime_of(L);
+    if (rt->depth == 0) return;
+    if (rt->instruction_limit > 0 && !rt->instruction_exceeded) {
+        rt->instructions_left -= steps;
+        if (rt->instructions_left <= 0) rt->instruction_exceeded = 1;
+    }
+    esl_check_limits(L, level);
+}
+
+/* The hook is installed only while a limit needs it: any hook makes the VM check it at every
+   instruction. It spends the budget once per ESL_HOOK_STEP instructions. */
+static void esl_count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    esl_spend(L, lua_gethookcount(L), 0);
+    if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
 }
 
 void esl_install_hook(lua_State *L) {
-    if (esl_runtime_of(L)->instruction_limit > 0)
+    esl_runtime *rt = esl_runtime_of(L);
+    if (rt->instruction_limit > 0 || rt->deadline_ns > 0)
         lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
     else
         lua_sethook(L, NULL, 0, 0);
@@ -52,9 +76,17 @@ void esl_set_instruction_limit(lua_State *L, long long limit) {
     esl_install_hook(L);
 }
 
+void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message) {
+    esl_runtime *rt = esl_runtime_of(L);
+    rt->deadline_ns = deadline_ns > 0 ? deadline_ns : 0;
+    snprintf(rt->time_limit_message, sizeof rt->time_limit_message, "%s",
+             message != NULL ? message : "time limit exceeded");
+    esl_install_hook(L);
+}
+
 int esl_limit_exceeded(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
-    return rt->instruction_exceeded || rt->memory_exceeded;
+    return rt->instruction_exceeded || rt->memory_exceeded || rt->time_exceeded;
 }
 
 int esl_message_handler(lua_State *L) {
@@ -83,6 +115,10 @@ int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults) {
     if (rt->instruction_exceeded) {
         lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
                         (LUAI_UACINT)rt->instruction_limit);
+        return LUA_ERRRUN;
+    }
+    if (rt->time_exceeded) {
+        lua_pushstring(L, rt->time_limit_message);
         return LUA_ERRRUN;
     }
     lua_pushliteral(L, "memory limit exceeded");

@@ -70,11 +70,25 @@ static void esl_require_library(lua_State *L, const char *name, lua_CFunction op
     lua_pop(L, 1);
 }
 
+/* Replaces the string library's pattern functions with those that spend the instruction budget. */
+static void esl_budget_pattern_functions(lua_State *L) {
+    lua_getglobal(L, LUA_STRLIBNAME);
+    esl_push_pattern_functions(L);
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -5);
+    }
+    lua_pop(L, 2);
+}
+
 static int esl_open_sandbox_protected(lua_State *L) {
     unsigned int allowed = (unsigned int)lua_tointeger(L, 1);
     esl_require_library(L, LUA_GNAME, luaopen_base);
     esl_require_library(L, LUA_TABLIBNAME, luaopen_table);
     esl_require_library(L, LUA_STRLIBNAME, luaopen_string);
+    esl_budget_pattern_functions(L);
     esl_require_library(L, LUA_MATHLIBNAME, luaopen_math);
     esl_require_library(L, LUA_UTF8LIBNAME, luaopen_utf8);
     esl_require_library(L, LUA_COLIBNAME, luaopen_coroutine);

@@ -21,6 +21,8 @@ static int esl_trampoline(lua_State *L) {
         return luaL_error(L, "the Swift function was released");
     }
     void *box = *slot;
+    /* Once a limit is hit, no host function runs until control is back in Swift. */
+    esl_check_limits(L, 1);
     lua_State *saved_active = rt->active;
     int was_enforcing = rt->enforcing;
     rt->active = L;

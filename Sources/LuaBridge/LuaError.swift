@@ -10,6 +10,8 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         case memoryLimit
         /// The instruction budget of one call into Lua ran out.
         case instructionLimit
+        /// A wall-clock limit (``LuaState/withTimeLimit(seconds:reason:_:)``) passed.
+        case timeLimit
         /// The error handler itself failed.
         case errorHandler
         /// The state was closed before the call.

@@ -51,6 +51,9 @@ typedef struct esl_runtime {
     long long instruction_limit;  /* per entry into Lua from Swift; 0: none */
     long long instructions_left;
     int instruction_exceeded;     /* stays set until the next entry from Swift: pcall cannot swallow it */
+    long long deadline_ns;        /* CLOCK_MONOTONIC time (esl_now_ns) after which Lua code stops; 0: none */
+    int time_exceeded;            /* the deadline passed during this entry; sticky like the others */
+    char time_limit_message[200]; /* the error raised when the deadline passes */
     int depth;                    /* nesting of esl_pcall */
     lua_State *active;            /* the thread that called into Swift; NULL at top level */
     esl_dispatch_fn dispatch;
@@ -73,10 +76,27 @@ int esl_open_sandbox(lua_State *L, unsigned int allowed);
 
 /* Installs (limit > 0) or removes (0) the per-entry instruction budget on the main thread. */
 void esl_set_instruction_limit(lua_State *L, long long limit);
-/* Installs the count hook on a thread when an instruction limit is set, removes it otherwise. */
+/* Installs the count hook on a thread when an instruction limit or a deadline is set, removes it otherwise. */
 void esl_install_hook(lua_State *L);
-/* Whether the current call into Lua has run out of instructions or memory. */
+/* Whether the current call into Lua has run out of instructions, memory or time. */
 int esl_limit_exceeded(lua_State *L);
+/* Now on CLOCK_MONOTONIC, in nanoseconds: the clock of deadlines. */
+long long esl_now_ns(void);
+/* Sets (deadline_ns > 0) or removes (0) the time after which Lua code stops with `message` (copied,
+   cut at 199 bytes), and installs or removes the count hook as needed. */
+void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message);
+/* Spends `steps` of the instruction budget and checks the other limits (memory, time); raises the
+   limit's error, with the position of the Lua function `level` levels up, once one is exceeded. Called
+   by the count hook and by C functions that do long work without running VM instructions (the pattern
+   matcher). Does nothing outside a call made by the bridge. */
+void esl_spend(lua_State *L, long long steps, int level);
+/* Raises the error of a limit already exceeded or of a deadline that has passed; returns otherwise.
+   Run before every host function, so none runs once a limit is hit. */
+void esl_check_limits(lua_State *L, int level);
+/* Pushes a table with the sandbox's string.find, match, gmatch and gsub: stock Lua's results, with
+   every step of the pattern matcher charged to the instruction budget and checked against the time
+   limit. The sandbox puts them in the string library; tests compare them with stock Lua's. */
+void esl_push_pattern_functions(lua_State *L);
 
 /* The message handler of every call from Swift: adds a traceback to the message. */
 int esl_message_handler(lua_State *L);
@@ -89,7 +109,8 @@ static inline void esl_enter_outermost(lua_State *L) {
     rt->instructions_left = rt->instruction_limit;
     rt->instruction_exceeded = 0;
     rt->memory_exceeded = 0;
-    if (rt->instruction_limit > 0) esl_ensure_budget_hook(L);
+    rt->time_exceeded = 0;
+    if (rt->instruction_limit > 0 || rt->deadline_ns > 0) esl_ensure_budget_hook(L);
 }
 /* Turns a call that returned after a script's pcall swallowed a limit error into that error: drops
    the results (those above `msgh` when it is an absolute index, else the last `nresults`) and pushes
@@ -109,7 +130,7 @@ static inline int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
     int status = lua_pcall(L, nargs, nresults, msgh);
     rt->depth--;
     rt->enforcing = was_enforcing;
-    if (status == LUA_OK && (rt->instruction_exceeded | rt->memory_exceeded))
+    if (status == LUA_OK && (rt->instruction_exceeded | rt->memory_exceeded | rt->time_exceeded))
         status = esl_fail_swallowed_limit(L, msgh, nresults);
     return status;
 }

@@ -1,0 +1,34 @@
+import CLuaSupport
+
+extension LuaState {
+    /// Runs `body` with a wall-clock limit on the Lua code it runs: once `seconds` have passed, the
+    /// running Lua code stops with a ``LuaError/Kind/timeLimit`` error that its own `pcall` cannot
+    /// catch, and no host function runs until control is back in Swift.
+    ///
+    /// Limits nest: inside another limit, the earlier deadline wins (with its own reason). Swift code
+    /// that Lua called is not interrupted, but the deadline is checked again as it returns into Lua.
+    ///
+    /// - Parameters:
+    ///   - seconds: how long the Lua code may run, from now; at least a nanosecond.
+    ///   - reason: what the limit is, in the user's words; the error reads
+    ///     `time limit exceeded: <reason>`.
+    public func withTimeLimit<Result>(seconds: Double, reason: String, _ body: () throws -> Result) rethrows -> Result {
+        guard core.isOpen else { return try body() }
+        let runtime = core.runtime
+        let previousDeadline = runtime.pointee.deadline_ns
+        let previousMessage = withUnsafeBytes(of: runtime.pointee.time_limit_message) { Array($0) }
+        let nanoseconds = Int64(min(max(seconds, 1e-9) * 1e9, Double(Int64.max / 2)))
+        let deadline = esl_now_ns() + nanoseconds
+        if previousDeadline == 0 || deadline < previousDeadline {
+            esl_set_deadline(core.mainThread, deadline, "time limit exceeded: \(reason)")
+        }
+        defer {
+            if core.isOpen {
+                previousMessage.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { esl_set_deadline(core.mainThread, previousDeadline, $0.baseAddress) }
+                }
+            }
+        }
+        return try body()
+    }
+}
