@@ -2,8 +2,9 @@
 enum ExitStatus {
     /// Everything succeeded.
     static let success: Int32 = 0
-    /// A script failed while running (or `check` found a syntax error).
+    /// A script or a scenario failed while running, or an operation was refused.
     static let failure: Int32 = 1
-    /// The command line was wrong, or a script or the home could not be loaded.
+    /// The command line was wrong, a script could not be read or compiled, or the home could not be
+    /// used.
     static let usage: Int32 = 2
 }
