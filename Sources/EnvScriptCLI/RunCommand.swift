@@ -15,7 +15,8 @@ struct RunCommand: ParsableCommand {
             fresh temporary home, removed afterwards.
 
             Exit status: 0 all passed; 1 a scenario failed or a plain script raised an error (file:line, \
-            the message and the traceback go to standard error); 2 usage or load errors.
+            the message and the traceback go to standard error); 2 usage or load errors, or a report \
+            that cannot be written.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
@@ -37,6 +38,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A report that cannot be written is refused before anything runs.
+        let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
         let temporaryRoot = runtime.home == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent("envscript-run-\(UUID().uuidString)")
@@ -52,7 +55,6 @@ struct RunCommand: ParsableCommand {
             let chunks = try files.map { try host.compileScript(atPath: $0) }
             for (file, chunk) in zip(files, chunks) { tests += try runner.load(chunk, file: file) }
             if tests.isEmpty { return }
-            let report = ReportOutput(path: output)
             let summary = runner.run(tests, filter: filter, reporter: format.reporter(write: report.write))
             try report.finish()
             if summary.failed > 0 { throw CommandFailure(message: "", status: ExitStatus.failure) }
