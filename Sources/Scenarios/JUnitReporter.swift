@@ -2,8 +2,8 @@ import EnvScript
 import Foundation
 
 /// JUnit XML, as CI servers read it: one `<testsuite>` per script, one `<testcase>` per test, with
-/// `<failure>` or `<skipped/>`. Written once, when the run ends, with a small escaper of its own, so
-/// that the runtime needs no XML library.
+/// `<failure>` or `<skipped/>`. Written once, when the run ends, with a small escaper of its own
+/// (``XMLEscaping``), so that the runtime needs no XML library and the document is always well-formed.
 public final class JUnitReporter: ScenarioReporter {
     private let write: (String) -> Void
     private var results: [ScenarioResult] = []

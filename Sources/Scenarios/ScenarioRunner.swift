@@ -56,7 +56,7 @@ public final class ScenarioRunner {
             return list.array.map { entry in
                 Test(
                     file: file,
-                    names: entry["names"].tableValue?.array.compactMap(\.stringValue) ?? [],
+                    names: entry["names"].tableValue?.array.compactMap(Self.text) ?? [],
                     body: Self.function(entry["fn"]),
                     before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
                     after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
@@ -118,6 +118,16 @@ public final class ScenarioRunner {
         traceback.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.contains("\tscenarios:") && !$0.hasSuffix("[C]: in function 'error'") }
             .joined(separator: "\n")
+    }
+
+    /// A name as reports show it: a Lua string that is not UTF-8 keeps its place, each bad byte
+    /// replaced with U+FFFD.
+    private static func text(_ value: LuaValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        default: nil
+        }
     }
 
     private static func function(_ value: LuaValue) -> LuaFunctionRef? {
