@@ -1,6 +1,6 @@
-/// Shows each test as it finishes, failures with their message and traceback, and a last line
-/// `N passed, N failed` (and `, N skipped`). Names stay on one line and control characters show as
-/// `\u{…}` (``ReportText``).
+/// Shows each test as it finishes, failures with their message and traceback, each file that failed at
+/// its top level as an `ERROR file:line` entry, and a last line `N passed, N failed` (and `, N errored`,
+/// `, N skipped`). Names stay on one line and control characters show as `\u{…}` (``ReportText``).
 public final class PrettyReporter: ScenarioReporter {
     private let write: (String) -> Void
 
@@ -20,6 +20,10 @@ public final class PrettyReporter: ScenarioReporter {
             write("SKIP \(name) (pending)")
         case .failed(let message, let traceback):
             write("FAIL \(name) (\(milliseconds(result.duration)))")
+            writeDetails(message, traceback)
+        case .errored(let message, let traceback, let line):
+            let place = ReportText.oneLine(result.file) + (line.map { ":\($0)" } ?? "")
+            write("ERROR \(place) (the file failed outside any test; its tests did not run)")
             writeDetails(message, traceback)
         }
     }

@@ -6,7 +6,8 @@ import LuaBridge
 /// hook and test is called from Swift as its own entry into Lua, so each has the full instruction
 /// budget and a runaway test cannot starve the rest.
 public final class ScenarioRunner {
-    /// A test collected from a file, ready to run.
+    /// A test collected from a file, ready to run; or a file that failed at its top level, which runs
+    /// as its error.
     public struct Test {
         public var file: String
         public var names: [String]
@@ -14,12 +15,17 @@ public final class ScenarioRunner {
         var before: [LuaFunctionRef]
         var after: [LuaFunctionRef]
         var isPending: Bool
+        /// Set for the entry that stands for a file that failed at its top level.
+        var loadError: LuaError?
     }
 
-    /// A file failed while its scenarios were being declared (an error in a `describe` body, say).
+    /// A file failed at its top level: while its scenarios were being declared (an error in a
+    /// `describe` body, say), or before it declared any (a plain script's error).
     public struct LoadError: Error, CustomStringConvertible {
         public var file: String
         public var underlying: LuaError
+        /// Whether the file had declared scenarios before it failed.
+        public var declaredScenarios: Bool
         public var description: String { underlying.description }
     }
 
@@ -38,19 +44,47 @@ public final class ScenarioRunner {
         self.declared = declared
     }
 
+    /// Runs already compiled files in order and collects their tests. A file that fails at its top
+    /// level does not stop the others: it becomes an entry of the suite that reports its error.
+    public func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
+        var suite = ScenarioSuite()
+        for (file, chunk) in files {
+            do {
+                let tests = try loadFile(chunk, file: file)
+                suite.tests += tests
+                suite.declaresScenarios = suite.declaresScenarios || !tests.isEmpty
+            } catch let error as LoadError {
+                // The file's entry: it reports the error when it runs.
+                suite.tests.append(Test(
+                    file: file, names: [], body: nil, before: [], after: [], isPending: false, loadError: error.underlying))
+                suite.loadErrors.append(error)
+                suite.declaresScenarios = suite.declaresScenarios || error.declaredScenarios
+            }
+        }
+        return suite
+    }
+
     /// Runs an already compiled file and returns the tests it declared (none for a plain script).
     ///
     /// - Throws: ``LoadError`` when the file fails after declaring scenarios; the plain ``LuaError``
     ///   when a script without scenarios fails.
     public func load(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
+        do {
+            return try loadFile(chunk, file: file)
+        } catch let error as LoadError where !error.declaredScenarios {
+            throw error.underlying
+        }
+    }
+
+    /// Runs one file and collects its tests; any error at its top level is a ``LoadError``.
+    private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
         try host.lock.withLock {
             do {
                 try chunk.call()
             } catch let error as LuaError {
                 let inScenarios = (try? declared.call().first?.boolValue) ?? false
                 _ = try? collect.call()
-                if inScenarios == true { throw LoadError(file: file, underlying: error) }
-                throw error
+                throw LoadError(file: file, underlying: error, declaredScenarios: inScenarios == true)
             }
             guard case .table(let list) = try collect.call().first else { return [] }
             return list.array.map { entry in
@@ -66,10 +100,11 @@ public final class ScenarioRunner {
     }
 
     /// Runs `tests` whose full name contains `filter` (all without one), reporting each as it ends.
+    /// Errored files are reported whatever the filter: their tests might have matched it.
     @discardableResult
     public func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
         let selected = tests.filter { test in
-            guard let filter, !filter.isEmpty else { return true }
+            guard let filter, !filter.isEmpty, test.loadError == nil else { return true }
             return test.names.joined(separator: " ").contains(filter)
         }
         reporter.runWillStart(testCount: selected.count)
@@ -85,6 +120,13 @@ public final class ScenarioRunner {
 
     private func run(_ test: Test) -> ScenarioResult {
         var result = ScenarioResult(file: test.file, names: test.names, outcome: .passed, duration: .zero)
+        if let error = test.loadError {
+            let location = error.location
+            result.outcome = .errored(
+                message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames),
+                line: location?.chunk == test.file ? location?.line : nil)
+            return result
+        }
         if test.isPending {
             result.outcome = .skipped
             return result

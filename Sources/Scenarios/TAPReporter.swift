@@ -1,5 +1,6 @@
 /// The Test Anything Protocol (version 13): a plan line `1..N`, then `ok` / `not ok` lines, with the
-/// failure in a YAML block and pending tests marked `# SKIP`.
+/// failure in a YAML block and pending tests marked `# SKIP`. A file that failed at its top level is a
+/// `not ok` line of its own, named after the file.
 ///
 /// Every test is one line whatever its name: in a description a line feed shows as `\n`, a backslash
 /// as `\\`, `#` as `\#` (TAP 14's escapes), and control characters as `\u{…}` (``ReportText``).
@@ -28,6 +29,10 @@ public final class TAPReporter: ScenarioReporter {
             write("ok \(number) - \(name) # SKIP pending")
         case .failed(let message, let traceback):
             write("not ok \(number) - \(name)")
+            writeDiagnostics(message, traceback)
+        case .errored(let message, let traceback, let line):
+            let place = Self.description(result.file) + (line.map { ":\($0)" } ?? "")
+            write("not ok \(number) - \(place) (the file failed outside any test; its tests did not run)")
             writeDiagnostics(message, traceback)
         }
     }

@@ -119,13 +119,14 @@ import Testing
         #expect(outcome.standardOutput.contains("PASS after sees the cleanup"))
     }
 
-    @Test func anErrorAtLoadExitsTwo() throws {
+    @Test func anErrorInADescribeBodyIsAnErroredFile() throws {
         let scratch = try Scratch()
         try scratch.write("broken.lua", "describe('broken', function()\n  local x = nil\n  x.field = 1\nend)\n")
         let outcome = try scratch.run("run", "broken.lua")
-        #expect(outcome.status == 2)
-        #expect(outcome.standardError.contains("broken.lua:3: attempt to index a nil value"))
-        #expect(outcome.standardOutput.isEmpty)
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.hasPrefix("ERROR broken.lua:3 "))
+        #expect(outcome.standardOutput.contains("     broken.lua:3: attempt to index a nil value"))
+        #expect(outcome.standardOutput.hasSuffix("0 passed, 0 failed, 1 errored\n"))
     }
 
     @Test func filterSelectsByFullName() throws {
