@@ -90,15 +90,16 @@ int esl_limit_exceeded(lua_State *L) {
 }
 
 int esl_message_handler(lua_State *L) {
-    const char *message = lua_tostring(L, 1);
-    if (message == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
-            message = lua_tostring(L, -1);
-        } else {
-            message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-        }
+    if (lua_tostring(L, 1) != NULL) {
+        lua_pushvalue(L, 1);
+    } else if (!(luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)) {
+        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
-    luaL_traceback(L, L, message, 1);
+    /* The message is joined to the traceback as a Lua string, not handed to luaL_traceback as a C
+       string, so a message holding a zero byte arrives whole. */
+    lua_pushliteral(L, "\n");
+    luaL_traceback(L, L, NULL, 1);
+    lua_concat(L, 3);
     return 1;
 }
 

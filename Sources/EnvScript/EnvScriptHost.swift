@@ -217,8 +217,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     @discardableResult
     public func compileScript(atPath path: String) throws -> LuaFunctionRef {
         try lock.withLock {
-            try Self.checkReadable(path)
-            return try lua.load(contentsOfFile: path)
+            try ScriptFile.compile(atPath: path, in: lua)
         }
     }
 
@@ -245,16 +244,10 @@ public final class EnvScriptHost: @unchecked Sendable {
         }
     }
 
-    /// Throws ``HostError/scriptNotReadable(path:reason:)`` unless `path` is a readable file.
+    /// Throws ``HostError/scriptNotReadable(path:reason:)`` unless `path` can be read as a script
+    /// (see ``ScriptFile``).
     public static func checkReadable(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw HostError.scriptNotReadable(path: path, reason: "no such file")
-        }
-        if isDirectory.boolValue { throw HostError.scriptNotReadable(path: path, reason: "it is a folder") }
-        if !FileManager.default.isReadableFile(atPath: path) {
-            throw HostError.scriptNotReadable(path: path, reason: "permission denied")
-        }
+        try ScriptFile.checkReadable(path)
     }
 
     static func prepareHome(_ home: URL) throws {
@@ -266,7 +259,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         } catch {
-            throw HostError.homeUnusable(path: home.path, reason: "\(error.localizedDescription)")
+            throw HostError.homeUnusable(path: home.path, reason: FileErrorReason.describe(error))
         }
     }
 }

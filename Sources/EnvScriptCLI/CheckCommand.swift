@@ -7,7 +7,7 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compile Lua scripts without running them.",
-        discussion: "Prints 'FILE: ok' for each good file; exits 1 when any has a syntax error, 2 when one cannot be read.")
+        discussion: "Prints 'FILE: ok' for each good file; exits 2 when any has a syntax error or cannot be read, as run does.")
 
     @Argument(help: ArgumentHelp("The Lua scripts to check.", valueName: "file"))
     var files: [String] = []
@@ -21,11 +21,10 @@ struct CheckCommand: ParsableCommand {
         var worst = ExitStatus.success
         for file in files {
             do {
-                try EnvScriptHost.checkReadable(file)
-                _ = try lua.load(contentsOfFile: file)
+                _ = try ScriptFile.compile(atPath: file, in: lua)
                 print("\(file): ok")
             } catch {
-                let failure = ErrorReport.failure(for: error, syntaxIsFailure: true)
+                let failure = ErrorReport.failure(for: error)
                 printError(failure.message)
                 worst = max(worst, failure.status)
             }

@@ -1,6 +1,7 @@
 import ContainerSharing
 import Containers
 import EnvScript
+import Foundation
 import LuaBridge
 
 /// Turns the errors of the runtime into what `envscript` prints and the status it exits with.
@@ -8,15 +9,15 @@ enum ErrorReport {
     /// The failure for an error thrown while loading or running scripts.
     ///
     /// Lua errors print `file:line: message` and the traceback. Syntax errors, unreadable files and
-    /// an unusable home are load errors (status 2) unless `syntaxIsFailure` (for `check`).
-    static func failure(for error: any Error, syntaxIsFailure: Bool = false) -> CommandFailure {
+    /// an unusable home are load errors (status 2), for `run` and `check` alike. Foundation's file
+    /// errors say what went wrong in plain words (``FileErrorReason``), naming the file.
+    static func failure(for error: any Error) -> CommandFailure {
         switch error {
         case let failure as CommandFailure:
             return failure
         case let lua as LuaError:
             let text = lua.traceback.map { "\(lua.message)\n\($0)" } ?? lua.message
-            if lua.kind == .syntax && !syntaxIsFailure { return .usage(text) }
-            return .failure(text)
+            return lua.kind == .syntax ? .usage(text) : .failure(text)
         case HostError.homeUnusable(let path, let reason):
             return .usage("cannot use '\(path)' as the home folder: \(reason); pass another folder with --home")
         case let host as HostError:
@@ -31,7 +32,16 @@ enum ErrorReport {
             }
             return .failure("\(error)")
         default:
-            return .failure("\(error)")
+            return .failure(fileProblem(error) ?? "\(error)")
         }
+    }
+
+    /// `'path': reason` for an error of Foundation's file operations (`nil` for any other error).
+    static func fileProblem(_ error: any Error) -> String? {
+        let bridged = error as NSError
+        guard bridged.domain == NSCocoaErrorDomain || bridged.domain == NSPOSIXErrorDomain else { return nil }
+        let path = bridged.userInfo[NSFilePathErrorKey] as? String
+            ?? (bridged.userInfo[NSURLErrorKey] as? URL)?.path
+        return (path.map { "'\($0)': " } ?? "") + FileErrorReason.describe(error)
     }
 }

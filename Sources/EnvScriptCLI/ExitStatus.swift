@@ -2,8 +2,10 @@
 enum ExitStatus {
     /// Everything succeeded.
     static let success: Int32 = 0
-    /// A script failed while running (or `check` found a syntax error).
+    /// A script or a scenario failed while running (a scenario file at its top level included), or an
+    /// operation was refused.
     static let failure: Int32 = 1
-    /// The command line was wrong, or a script or the home could not be loaded.
+    /// The command line was wrong, a script could not be read or compiled, the home could not be
+    /// used, or a report could not be written.
     static let usage: Int32 = 2
 }

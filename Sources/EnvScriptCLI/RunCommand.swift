@@ -14,8 +14,13 @@ struct RunCommand: ParsableCommand {
             file is loaded, each test with its own instruction budget. Without --home each run gets a \
             fresh temporary home, removed afterwards.
 
-            Exit status: 0 all passed; 1 a scenario failed or a plain script raised an error (file:line, \
-            the message and the traceback go to standard error); 2 usage or load errors.
+            A file that fails at its top level (an error outside any test) does not stop the others: \
+            in a run with scenarios it is reported as an errored file (ERROR in the pretty report, \
+            not ok in TAP, <error> in JUnit); a plain script's error and traceback go to standard error.
+
+            Exit status: 0 all passed; 1 a scenario failed, a file errored or a plain script raised an \
+            error; 2 usage errors, a script that cannot be read or compiled, or a report that cannot be \
+            written.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
@@ -37,6 +42,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A report that cannot be written is refused before anything runs.
+        let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
         let temporaryRoot = runtime.home == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent("envscript-run-\(UUID().uuidString)")
@@ -45,19 +52,21 @@ struct RunCommand: ParsableCommand {
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
         let host = try runtime.openHost(home: home, scripts: files, writesApplicationData: true, attaches: true)
         defer { host.close() }
-        var tests: [ScenarioRunner.Test] = []
         do {
             let runner = try ScenarioRunner(host: host)
             // Compile everything first, so a syntax error in the last file runs nothing.
             let chunks = try files.map { try host.compileScript(atPath: $0) }
-            for (file, chunk) in zip(files, chunks) { tests += try runner.load(chunk, file: file) }
-            if tests.isEmpty { return }
-            let report = ReportOutput(path: output)
-            let summary = runner.run(tests, filter: filter, reporter: format.reporter(write: report.write))
+            let suite = try runner.load(zip(files, chunks).map { (file: $0, chunk: $1) })
+            guard suite.declaresScenarios else {
+                // Plain scripts: each error, with its traceback, goes to standard error.
+                let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
+                for failure in failures.dropLast() { printError(failure.message) }
+                if let last = failures.last { throw last }
+                return
+            }
+            let summary = runner.run(suite.tests, filter: filter, reporter: format.reporter(write: report.write))
             try report.finish()
-            if summary.failed > 0 { throw CommandFailure(message: "", status: ExitStatus.failure) }
-        } catch let error as ScenarioRunner.LoadError {
-            throw CommandFailure.usage("error while loading the scenarios of \(error.file): \(error)")
+            if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }
         } catch {
             throw ErrorReport.failure(for: error)
         }

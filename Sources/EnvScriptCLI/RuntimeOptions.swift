@@ -90,7 +90,7 @@ struct RuntimeOptions: ParsableArguments {
     func luaOptions(scripts: [String]) -> LuaOptions {
         var roots = ["."]
         for script in startupScripts + scripts {
-            let folder = (script as NSString).deletingLastPathComponent
+            let folder = folderPart(of: script)
             let root = folder.isEmpty ? "." : folder
             if !roots.contains(root) { roots.append(root) }
         }

@@ -24,7 +24,7 @@ struct TypesCommand: ParsableCommand {
             let written = try LuaTypeDefinitions.write(for: host, to: URL(fileURLWithPath: output, isDirectory: true))
             for name in written { print("wrote \((output as NSString).appendingPathComponent(name))") }
         } catch {
-            throw CommandFailure.failure("\(error)")
+            throw CommandFailure.failure(ErrorReport.fileProblem(error) ?? "\(error)")
         }
     }
 }

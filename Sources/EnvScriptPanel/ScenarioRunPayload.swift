@@ -29,7 +29,7 @@ struct ScenarioResultPayload: Encodable, Sendable {
     let file: String
     /// The names of its `describe` blocks and its own, joined by spaces.
     let name: String
-    /// `passed`, `failed` or `skipped`.
+    /// `passed`, `failed` or `skipped` (or `errored`, for a file that failed at its top level).
     let outcome: String
     /// Why it failed: the file, line and message.
     let message: String?
@@ -43,6 +43,7 @@ struct ScenarioResultPayload: Encodable, Sendable {
         case .passed: (outcome, message, traceback) = ("passed", nil, nil)
         case .skipped: (outcome, message, traceback) = ("skipped", nil, nil)
         case .failed(let failure, let trace): (outcome, message, traceback) = ("failed", failure, trace)
+        case .errored(let failure, let trace, _): (outcome, message, traceback) = ("errored", failure, trace)
         }
         let (seconds, attoseconds) = result.duration.components
         durationMilliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15

@@ -2,8 +2,9 @@ import EnvScript
 import Foundation
 
 /// JUnit XML, as CI servers read it: one `<testsuite>` per script, one `<testcase>` per test, with
-/// `<failure>` or `<skipped/>`. Written once, when the run ends, with a small escaper of its own, so
-/// that the runtime needs no XML library.
+/// `<failure>` or `<skipped/>`; a script that failed at its top level has one `<testcase>` named
+/// `(top level)` with an `<error>`. Written once, when the run ends, with a small escaper of its own
+/// (``XMLEscaping``), so that the runtime needs no XML library and the document is always well-formed.
 public final class JUnitReporter: ScenarioReporter {
     private let write: (String) -> Void
     private var results: [ScenarioResult] = []
@@ -39,8 +40,9 @@ public final class JUnitReporter: ScenarioReporter {
     }
 
     private func testcase(_ result: ScenarioResult) -> [String] {
+        let name = if case .errored = result.outcome { Self.topLevelName } else { result.names.last ?? "" }
         let head = "    <testcase"
-            + attribute("name", result.names.last ?? "")
+            + attribute("name", name)
             + attribute("classname", ([result.file] + result.names.dropLast()).joined(separator: "."))
             + attribute("time", seconds(result.duration))
         switch result.outcome {
@@ -49,17 +51,23 @@ public final class JUnitReporter: ScenarioReporter {
         case .skipped:
             return [head + ">", "      <skipped/>", "    </testcase>"]
         case .failed(let message, let traceback):
-            let text = [message, traceback].compactMap { $0 }.joined(separator: "\n")
-            return [
-                head + ">",
-                "      <failure\(attribute("message", message))>\(XMLEscaping.escaped(text))</failure>",
-                "    </testcase>",
-            ]
+            return [head + ">", "      " + problem("failure", message, traceback), "    </testcase>"]
+        case .errored(let message, let traceback, _):
+            return [head + ">", "      " + problem("error", message, traceback), "    </testcase>"]
         }
     }
 
+    /// The name of the test case that stands for a file that failed at its top level.
+    static let topLevelName = "(top level)"
+
+    /// `<failure>` or `<error>`: the message as an attribute, with the traceback in the element.
+    private func problem(_ element: String, _ message: String, _ traceback: String?) -> String {
+        let text = [message, traceback].compactMap { $0 }.joined(separator: "\n")
+        return "<\(element)\(attribute("message", message))>\(XMLEscaping.escaped(text))</\(element)>"
+    }
+
     private func attributes(counts: ScenarioSummary) -> String {
-        attribute("tests", "\(counts.total)") + attribute("failures", "\(counts.failed)") + attribute("errors", "0")
+        attribute("tests", "\(counts.total)") + attribute("failures", "\(counts.failed)") + attribute("errors", "\(counts.errored)")
             + attribute("skipped", "\(counts.skipped)") + attribute("time", seconds(counts.duration))
     }
 

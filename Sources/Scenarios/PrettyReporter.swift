@@ -1,5 +1,6 @@
-/// Shows each test as it finishes, failures with their message and traceback, and a last line
-/// `N passed, N failed` (and `, N skipped`).
+/// Shows each test as it finishes, failures with their message and traceback, each file that failed at
+/// its top level as an `ERROR file:line` entry, and a last line `N passed, N failed` (and `, N errored`,
+/// `, N skipped`). Names stay on one line and control characters show as `\u{…}` (``ReportText``).
 public final class PrettyReporter: ScenarioReporter {
     private let write: (String) -> Void
 
@@ -11,22 +12,33 @@ public final class PrettyReporter: ScenarioReporter {
     public func runWillStart(testCount: Int) {}
 
     public func testDidFinish(_ result: ScenarioResult) {
+        let name = ReportText.oneLine(result.fullName)
         switch result.outcome {
         case .passed:
-            write("PASS \(result.fullName) (\(milliseconds(result.duration)))")
+            write("PASS \(name) (\(milliseconds(result.duration)))")
         case .skipped:
-            write("SKIP \(result.fullName) (pending)")
+            write("SKIP \(name) (pending)")
         case .failed(let message, let traceback):
-            write("FAIL \(result.fullName) (\(milliseconds(result.duration)))")
-            for line in message.split(separator: "\n", omittingEmptySubsequences: false) { write("     \(line)") }
-            if let traceback {
-                for line in traceback.split(separator: "\n") { write("     \(line)") }
-            }
+            write("FAIL \(name) (\(milliseconds(result.duration)))")
+            writeDetails(message, traceback)
+        case .errored(let message, let traceback, let line):
+            let place = ReportText.oneLine(result.file) + (line.map { ":\($0)" } ?? "")
+            write("ERROR \(place) (the file failed outside any test; its tests did not run)")
+            writeDetails(message, traceback)
         }
     }
 
     public func runDidFinish(_ summary: ScenarioSummary) {
         write(summary.line)
+    }
+
+    /// The message and traceback, indented under their test.
+    private func writeDetails(_ message: String, _ traceback: String?) {
+        let message = ReportText.showingControls(message)
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) { write("     \(line)") }
+        if let traceback {
+            for line in ReportText.showingControls(traceback).split(separator: "\n") { write("     \(line)") }
+        }
     }
 
     private func milliseconds(_ duration: Duration) -> String {

@@ -9,13 +9,17 @@ public enum ScenarioOutcome: Sendable, Equatable {
     case failed(message: String, traceback: String?)
     /// Declared with `pending`.
     case skipped
+    /// The file failed at its top level (an error outside any `it`, in a `describe` body or around
+    /// it), so its tests could not be collected; the result stands for the whole file. `line` is where
+    /// the error was raised in that file, when Lua's message says so.
+    case errored(message: String, traceback: String?, line: Int?)
 }
 
-/// One finished scenario test.
+/// One finished scenario test, or a file that failed at its top level (``ScenarioOutcome/errored(message:traceback:line:)``).
 public struct ScenarioResult: Sendable, Equatable {
     /// The script that declared it.
     public var file: String
-    /// The names of its `describe` blocks, then its own.
+    /// The names of its `describe` blocks, then its own (none for an errored file).
     public var names: [String]
     public var outcome: ScenarioOutcome
     /// Time taken by its hooks and its body.
@@ -30,14 +34,20 @@ public struct ScenarioSummary: Sendable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0
+    /// Files that failed at their top level.
+    public var errored = 0
     public var duration: Duration = .zero
 
-    /// The number of tests reported.
-    public var total: Int { passed + failed + skipped }
+    /// The number of results reported: tests, and errored files.
+    public var total: Int { passed + failed + skipped + errored }
 
-    /// `N passed, N failed` and, when some were skipped, `, N skipped`.
+    /// Whether anything failed: a test, or a file at its top level.
+    public var hasFailures: Bool { failed > 0 || errored > 0 }
+
+    /// `N passed, N failed` and, when there are some, `, N errored` and `, N skipped`.
     public var line: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        "\(passed) passed, \(failed) failed" + (errored > 0 ? ", \(errored) errored" : "")
+            + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
     mutating func add(_ result: ScenarioResult) {
@@ -45,6 +55,7 @@ public struct ScenarioSummary: Sendable, Equatable {
         case .passed: passed += 1
         case .failed: failed += 1
         case .skipped: skipped += 1
+        case .errored: errored += 1
         }
         duration += result.duration
     }

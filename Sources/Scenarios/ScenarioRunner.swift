@@ -6,7 +6,8 @@ import LuaBridge
 /// hook and test is called from Swift as its own entry into Lua, so each has the full instruction
 /// budget and a runaway test cannot starve the rest.
 public final class ScenarioRunner {
-    /// A test collected from a file, ready to run.
+    /// A test collected from a file, ready to run; or a file that failed at its top level, which runs
+    /// as its error.
     public struct Test {
         public var file: String
         public var names: [String]
@@ -14,12 +15,17 @@ public final class ScenarioRunner {
         var before: [LuaFunctionRef]
         var after: [LuaFunctionRef]
         var isPending: Bool
+        /// Set for the entry that stands for a file that failed at its top level.
+        var loadError: LuaError?
     }
 
-    /// A file failed while its scenarios were being declared (an error in a `describe` body, say).
+    /// A file failed at its top level: while its scenarios were being declared (an error in a
+    /// `describe` body, say), or before it declared any (a plain script's error).
     public struct LoadError: Error, CustomStringConvertible {
         public var file: String
         public var underlying: LuaError
+        /// Whether the file had declared scenarios before it failed.
+        public var declaredScenarios: Bool
         public var description: String { underlying.description }
     }
 
@@ -38,25 +44,53 @@ public final class ScenarioRunner {
         self.declared = declared
     }
 
+    /// Runs already compiled files in order and collects their tests. A file that fails at its top
+    /// level does not stop the others: it becomes an entry of the suite that reports its error.
+    public func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
+        var suite = ScenarioSuite()
+        for (file, chunk) in files {
+            do {
+                let tests = try loadFile(chunk, file: file)
+                suite.tests += tests
+                suite.declaresScenarios = suite.declaresScenarios || !tests.isEmpty
+            } catch let error as LoadError {
+                // The file's entry: it reports the error when it runs.
+                suite.tests.append(Test(
+                    file: file, names: [], body: nil, before: [], after: [], isPending: false, loadError: error.underlying))
+                suite.loadErrors.append(error)
+                suite.declaresScenarios = suite.declaresScenarios || error.declaredScenarios
+            }
+        }
+        return suite
+    }
+
     /// Runs an already compiled file and returns the tests it declared (none for a plain script).
     ///
     /// - Throws: ``LoadError`` when the file fails after declaring scenarios; the plain ``LuaError``
     ///   when a script without scenarios fails.
     public func load(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
+        do {
+            return try loadFile(chunk, file: file)
+        } catch let error as LoadError where !error.declaredScenarios {
+            throw error.underlying
+        }
+    }
+
+    /// Runs one file and collects its tests; any error at its top level is a ``LoadError``.
+    private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
         try host.lock.withLock {
             do {
                 try chunk.call()
             } catch let error as LuaError {
                 let inScenarios = (try? declared.call().first?.boolValue) ?? false
                 _ = try? collect.call()
-                if inScenarios == true { throw LoadError(file: file, underlying: error) }
-                throw error
+                throw LoadError(file: file, underlying: error, declaredScenarios: inScenarios == true)
             }
             guard case .table(let list) = try collect.call().first else { return [] }
             return list.array.map { entry in
                 Test(
                     file: file,
-                    names: entry["names"].tableValue?.array.compactMap(\.stringValue) ?? [],
+                    names: entry["names"].tableValue?.array.compactMap(Self.text) ?? [],
                     body: Self.function(entry["fn"]),
                     before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
                     after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
@@ -66,10 +100,11 @@ public final class ScenarioRunner {
     }
 
     /// Runs `tests` whose full name contains `filter` (all without one), reporting each as it ends.
+    /// Errored files are reported whatever the filter: their tests might have matched it.
     @discardableResult
     public func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
         let selected = tests.filter { test in
-            guard let filter, !filter.isEmpty else { return true }
+            guard let filter, !filter.isEmpty, test.loadError == nil else { return true }
             return test.names.joined(separator: " ").contains(filter)
         }
         reporter.runWillStart(testCount: selected.count)
@@ -85,6 +120,13 @@ public final class ScenarioRunner {
 
     private func run(_ test: Test) -> ScenarioResult {
         var result = ScenarioResult(file: test.file, names: test.names, outcome: .passed, duration: .zero)
+        if let error = test.loadError {
+            let location = error.location
+            result.outcome = .errored(
+                message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames),
+                line: location?.chunk == test.file ? location?.line : nil)
+            return result
+        }
         if test.isPending {
             result.outcome = .skipped
             return result
@@ -118,6 +160,16 @@ public final class ScenarioRunner {
         traceback.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.contains("\tscenarios:") && !$0.hasSuffix("[C]: in function 'error'") }
             .joined(separator: "\n")
+    }
+
+    /// A name as reports show it: a Lua string that is not UTF-8 keeps its place, each bad byte
+    /// replaced with U+FFFD.
+    private static func text(_ value: LuaValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        default: nil
+        }
     }
 
     private static func function(_ value: LuaValue) -> LuaFunctionRef? {

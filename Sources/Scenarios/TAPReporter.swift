@@ -1,5 +1,10 @@
 /// The Test Anything Protocol (version 13): a plan line `1..N`, then `ok` / `not ok` lines, with the
-/// failure in a YAML block and pending tests marked `# SKIP`.
+/// failure in a YAML block and pending tests marked `# SKIP`. A file that failed at its top level is a
+/// `not ok` line of its own, named after the file.
+///
+/// Every test is one line whatever its name: in a description a line feed shows as `\n`, a backslash
+/// as `\\`, `#` as `\#` (TAP 14's escapes), and control characters as `\u{…}` (``ReportText``).
+/// Messages and tracebacks go in the YAML block as ``YAMLText`` writes them.
 public final class TAPReporter: ScenarioReporter {
     private let write: (String) -> Void
     private var number = 0
@@ -16,7 +21,7 @@ public final class TAPReporter: ScenarioReporter {
 
     public func testDidFinish(_ result: ScenarioResult) {
         number += 1
-        let name = result.fullName.replacingOccurrences(of: "#", with: "\\#")
+        let name = Self.description(result.fullName)
         switch result.outcome {
         case .passed:
             write("ok \(number) - \(name)")
@@ -24,18 +29,29 @@ public final class TAPReporter: ScenarioReporter {
             write("ok \(number) - \(name) # SKIP pending")
         case .failed(let message, let traceback):
             write("not ok \(number) - \(name)")
-            write("  ---")
-            write("  message: |")
-            for line in message.split(separator: "\n", omittingEmptySubsequences: false) { write("    \(line)") }
-            if let traceback {
-                write("  traceback: |")
-                for line in traceback.split(separator: "\n") { write("    \(line)") }
-            }
-            write("  ...")
+            writeDiagnostics(message, traceback)
+        case .errored(let message, let traceback, let line):
+            let place = Self.description(result.file) + (line.map { ":\($0)" } ?? "")
+            write("not ok \(number) - \(place) (the file failed outside any test; its tests did not run)")
+            writeDiagnostics(message, traceback)
         }
     }
 
     public func runDidFinish(_ summary: ScenarioSummary) {
         write("# \(summary.line)")
+    }
+
+    /// `text` as the description of a test line: its own backslashes and `#` escaped first, so that
+    /// the `\n` and `\u{…}` shown for line feeds and controls stay single.
+    static func description(_ text: String) -> String {
+        ReportText.oneLine(
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#"))
+    }
+
+    private func writeDiagnostics(_ message: String, _ traceback: String?) {
+        write("  ---")
+        YAMLText.lines(key: "message", message, indent: 2).forEach(write)
+        if let traceback { YAMLText.lines(key: "traceback", traceback, indent: 2).forEach(write) }
+        write("  ...")
     }
 }

@@ -1,7 +1,8 @@
 /// Text made safe for XML 1.0 character data and attribute values: the five markup characters become
 /// entities, line breaks and tabs in attributes become character references (so they survive
-/// attribute normalisation), and characters XML 1.0 cannot carry at all (most C0 controls, lone
-/// surrogates cannot occur in a Swift string) become U+FFFD.
+/// attribute normalisation), and the characters XML 1.0 cannot carry at all — most C0 controls, NUL
+/// included, U+FFFE and U+FFFF (lone surrogates cannot occur in a Swift string) — show as `\u{…}`,
+/// as in every report (``ReportText``), so the document is always well-formed and nothing is lost.
 enum XMLEscaping {
     static func escaped(_ text: String, inAttribute: Bool = false) -> String {
         var result = ""
@@ -17,9 +18,11 @@ enum XMLEscaping {
             case "\r": result += "&#13;"
             case "\t": result += inAttribute ? "&#9;" : "\t"
             default:
-                let value = scalar.value
-                let allowed = value >= 0x20 && value != 0xFFFE && value != 0xFFFF
-                result.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+                if ReportText.isHidden(scalar) {
+                    result += ReportText.visible(scalar)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result

@@ -11,14 +11,15 @@ import Testing
         #expect(outcome.standardOutput == "good.lua: ok\n")
     }
 
-    @Test func syntaxErrorsExitOneAndNameFileAndLine() throws {
+    @Test func syntaxErrorsExitTwoAsInRunAndNameFileAndLine() throws {
         let scratch = try Scratch()
         try scratch.write("good.lua", "return 1")
         try scratch.write("bad.lua", "local x = 1\n\nif x then\n")
         let outcome = try scratch.run("check", "bad.lua", "good.lua")
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 2, "an input error, as for run")
         #expect(outcome.standardError.hasPrefix("bad.lua:4: 'end' expected"))
         #expect(outcome.standardOutput == "good.lua: ok\n", "every file is checked, not just up to the first error")
+        #expect(try scratch.run("run", "bad.lua").status == outcome.status)
     }
 
     @Test func unreadableFilesExitTwo() throws {

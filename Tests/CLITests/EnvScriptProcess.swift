@@ -31,7 +31,7 @@ enum EnvScriptProcess {
     }
 
     /// This process's environment without `ENVSCRIPT_HOME`, with `extra` added.
-    private static func environment(_ extra: [String: String]) -> [String: String] {
+    static func environment(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "ENVSCRIPT_HOME")
         environment.merge(extra) { $1 }
@@ -65,5 +65,13 @@ final class Scratch {
 
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> EnvScriptProcess.Outcome {
         try EnvScriptProcess.run(arguments, in: url, environment: environment)
+    }
+
+    /// Runs `envscript arguments...` with its standard output sent to `path` (a shell's `>`), such as
+    /// `/dev/full`; the outcome's standard output is then empty.
+    func run(_ arguments: [String], standardOutputTo path: String) throws -> EnvScriptProcess.Outcome {
+        let shell = ["-c", #"target="$1"; shift; exec "$@" > "$target""#, "sh", path, try EnvScriptProcess.binary().path]
+        return try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), shell + arguments, in: url, environment: EnvScriptProcess.environment([:]))
     }
 }
