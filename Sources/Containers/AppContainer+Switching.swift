@@ -43,6 +43,12 @@ extension AppContainer {
         let target = try existing(targetUUID)
         let activeUUID = try store.activeUUID()
         if activeUUID == targetUUID { return }
+        // A did-change hook that switches would chain switches without end (one that goes back
+        // where it came from ping-pongs): refused, and the home stays where the user asked.
+        if ReentrancyGuard.isAnnouncing(home: layout.home) {
+            let announced = try store.container(activeUUID)?.name ?? activeUUID.uuidString
+            throw ContainerError.switchWhileAnnouncing(to: target.name, announced: announced)
+        }
         guard let from = try store.container(activeUUID) else {
             throw ContainerError.corruptMetadata(
                 path: layout.state, reason: "it names container \(activeUUID.uuidString) as active, which does not exist")
@@ -113,18 +119,22 @@ extension AppContainer {
     }
 
     /// Runs the did-change delegates and hooks, then posts the notification.
+    /// A switch started meanwhile from the same thread (from a did-change hook) is refused: see
+    /// ``ContainerError/switchWhileAnnouncing(to:announced:)``.
     func announce(_ change: CompletedSwitch) {
-        for callee in observers.callees() {
-            switch callee {
-            case .delegate(let delegate): delegate.object.containerDidChange(to: change.to, from: change.from)
-            case .didHook(let hook): hook(change.to, change.from)
-            case .willHook: break
+        ReentrancyGuard.announcing(home: layout.home) {
+            for callee in observers.callees() {
+                switch callee {
+                case .delegate(let delegate): delegate.object.containerDidChange(to: change.to, from: change.from)
+                case .didHook(let hook): hook(change.to, change.from)
+                case .willHook: break
+                }
             }
+            var userInfo: [AnyHashable: Any] = [Self.toContainerUserInfoKey: change.to]
+            if let from = change.from { userInfo[Self.fromContainerUserInfoKey] = from }
+            if !change.keptNewcomers.isEmpty { userInfo[Self.keptNewcomersUserInfoKey] = change.keptNewcomers }
+            NotificationCenter.default.post(name: Self.containerDidChangeNotification, object: self, userInfo: userInfo)
         }
-        var userInfo: [AnyHashable: Any] = [Self.toContainerUserInfoKey: change.to]
-        if let from = change.from { userInfo[Self.fromContainerUserInfoKey] = from }
-        if !change.keptNewcomers.isEmpty { userInfo[Self.keptNewcomersUserInfoKey] = change.keptNewcomers }
-        NotificationCenter.default.post(name: Self.containerDidChangeNotification, object: self, userInfo: userInfo)
         report(.didChangeDone)
     }
 }

@@ -27,6 +27,9 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     /// A will-change delegate, hook, notification observer or participant tried to change containers
     /// while a change of the same home was under way on its thread.
     case reentrantOperation(String)
+    /// A switch was started from a did-change delegate, hook or notification observer (on the thread
+    /// announcing the switch to `announced`); it would chain switches, so it is refused.
+    case switchWhileAnnouncing(to: String, announced: String)
     /// The home folder does not exist or is not a folder.
     case homeNotFound(path: String)
     /// A folder holds an entry whose name is not valid UTF-8.
@@ -69,6 +72,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "cannot switch: '\(path)' \(reason); nothing was changed — move or remove that entry, then retry"
         case .reentrantOperation(let operation):
             return "cannot \(operation) from inside a will-change delegate, hook, notification observer or participant of the same home; do it after the switch, for example from a did-change hook"
+        case .switchWhileAnnouncing(let target, let announced):
+            return "cannot switch to '\(target)' from inside a did-change hook, delegate or notification observer: the switch to '\(announced)' is still being announced, and a hook that switches would chain switches without end; the home stays on '\(announced)'. Switch from the code that asked for the first switch, or decide the target in an on_will_change hook (which may cancel a switch)"
         case .homeNotFound(let path):
             return "the home folder '\(path)' does not exist or is not a folder; create it first"
         case .unsupportedFileName(let folder):

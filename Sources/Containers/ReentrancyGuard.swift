@@ -17,6 +17,23 @@ enum ReentrancyGuard {
     }
 
     private static let claims = Locked<Set<Claim>>([])
+    /// Homes whose finished switch the thread is announcing (did-change delegates, hooks, observers).
+    private static let announcing = Locked<Set<Claim>>([])
+
+    /// Runs `body` marked as announcing a finished switch of `home` on this thread.
+    static func announcing(home: String, _ body: () -> Void) {
+        let claim = Claim(home: home, thread: currentThread())
+        let fresh = announcing.withLock { $0.insert(claim).inserted }
+        defer { if fresh { _ = announcing.withLock { $0.remove(claim) } } }
+        body()
+    }
+
+    /// Whether this thread is announcing a finished switch of `home`: a switch started now would start
+    /// inside a did-change hook.
+    static func isAnnouncing(home: String) -> Bool {
+        let claim = Claim(home: home, thread: currentThread())
+        return announcing.withLock { $0.contains(claim) }
+    }
 
     /// Records that the current thread changes `home`.
     ///

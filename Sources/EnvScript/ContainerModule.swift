@@ -137,7 +137,7 @@ enum ContainerModule {
             return 0
         }
         module.function("on_will_change") { [unowned host] call in
-            let hook = LuaCallback(try call.function(1), lock: host.lock)
+            let hook = LuaCallback(try call.function(1), lock: host.lock, timeLimit: host.hookTimeLimit("container.on_will_change hook"))
             let token = containers.addWillChangeHook { to, from in
                 _ = try hook.call([to.luaTable(activeUUID: from?.uuid), from?.luaTable(activeUUID: from?.uuid) ?? .nil])
             }
@@ -145,7 +145,7 @@ enum ContainerModule {
             return 1
         }
         module.function("on_did_change") { [unowned host] call in
-            let hook = LuaCallback(try call.function(1), lock: host.lock)
+            let hook = LuaCallback(try call.function(1), lock: host.lock, timeLimit: host.hookTimeLimit("container.on_did_change hook"))
             let logger = host.logger
             let token = containers.addDidChangeHook { to, from in
                 do {

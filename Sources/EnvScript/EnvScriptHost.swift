@@ -227,6 +227,11 @@ public final class EnvScriptHost: @unchecked Sendable {
         try lock.withLock { try lua.execute(source, chunkName: "=" + name) }
     }
 
+    /// The wall-clock limit of ``HostConfiguration/hookTimeout`` for a hook described as `what`.
+    func hookTimeLimit(_ what: String) -> LuaCallback.TimeLimit? {
+        configuration.hookTimeout.map { LuaCallback.TimeLimit(state: lua, duration: $0, what: what) }
+    }
+
     /// Keeps `observation` alive until the returned handle's `remove()` is called (from Lua or Swift),
     /// so a script need not hold on to a handle for its handler to stay registered.
     func keep(_ observation: TweakObservation) -> LuaHandle {

@@ -46,6 +46,11 @@ public struct HostConfiguration: Sendable {
     /// application attached to its home. Tools that attach for a while, like the `envscript` command,
     /// say ``AttachedHostRole/tool``.
     public var role: AttachedHostRole = .application
+    /// How long one call of a container hook from Lua (`container.on_will_change`,
+    /// `container.on_did_change`) may run; `nil` (the default) for no limit beyond the instruction
+    /// budget. A will-change hook stopped by it cancels its switch, so a stuck hook never holds the
+    /// home for longer; a did-change hook stopped by it is logged.
+    public var hookTimeout: Duration?
 
     /// A configuration over `home` with the default sandbox and limits.
     public init(

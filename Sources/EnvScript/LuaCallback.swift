@@ -5,15 +5,32 @@ import LuaBridge
 final class LuaCallback: @unchecked Sendable {
     private let function: LuaFunctionRef
     private let lock: HostLock
+    private let timeLimit: TimeLimit?
 
-    init(_ function: LuaFunctionRef, lock: HostLock) {
+    /// A wall-clock limit on each call.
+    struct TimeLimit {
+        /// The state the function lives in.
+        weak var state: LuaState?
+        var duration: Duration
+        /// What the function is, for the error: `container.on_will_change hook`.
+        var what: String
+    }
+
+    init(_ function: LuaFunctionRef, lock: HostLock, timeLimit: TimeLimit? = nil) {
         self.function = function
         self.lock = lock
+        self.timeLimit = timeLimit
     }
 
     /// Calls the function and returns all its results.
     func call(_ arguments: [LuaValue]) throws -> [LuaValue] {
-        try lock.withLock { try function.call(arguments) }
+        try lock.withLock {
+            guard let timeLimit, let state = timeLimit.state else { return try function.call(arguments) }
+            let seconds = Double(timeLimit.duration.components.seconds) + Double(timeLimit.duration.components.attoseconds) / 1e18
+            return try state.withTimeLimit(
+                seconds: seconds, reason: "the \(timeLimit.what) ran longer than \(timeLimit.duration) (hook timeout)"
+            ) { try function.call(arguments) }
+        }
     }
 
     /// Calls the function and returns its first result.

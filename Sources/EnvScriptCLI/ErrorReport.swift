@@ -26,9 +26,9 @@ enum ErrorReport {
             // A damaged or crafted archive, or an archive path that cannot be written: bad input.
             return .usage("\(archive)")
         case let container as ContainerError:
-            // A running host that did not answer: on the command line, more time is --timeout.
+            // A running host that did not answer: on the command line, more time is --host-timeout.
             if case .switchCancelled(let underlying as ParticipationError) = container, case .noAnswer = underlying {
-                return .failure("\(container); --timeout SECONDS allows more time")
+                return .failure("\(container); --host-timeout SECONDS allows more time")
             }
             return .failure("\(error)")
         default:

@@ -37,11 +37,31 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only the scenarios whose full name contains this text.", valueName: "text"))
     var filter: String?
 
+    @Option(help: ArgumentHelp(
+        "Stop the run after this many seconds: the test that was running fails, the rest do not run, the report is written and the exit status is 1.",
+        valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(help: ArgumentHelp(
+        "Fail a test whose body, or one of its hooks, runs longer than this many seconds; the other tests still run.",
+        valueName: "seconds"))
+    var testTimeout: Double?
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("Missing a script to run: envscript run FILE...") }
+        if let timeout { try RuntimeOptions.validateSeconds(timeout, option: "--timeout") }
+        if let testTimeout { try RuntimeOptions.validateSeconds(testTimeout, option: "--test-timeout") }
+    }
+
+    /// The run's limits, counted from now.
+    private func timeLimits() -> ScenarioTimeLimits {
+        ScenarioTimeLimits(
+            run: timeout.map { .milliseconds(Int64($0 * 1000)) }, runLabel: "--timeout",
+            perTest: testTimeout.map { .milliseconds(Int64($0 * 1000)) }, perTestLabel: "--test-timeout")
     }
 
     func run() throws {
+        let limits = timeLimits()
         // A report that cannot be written is refused before anything runs.
         let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
@@ -50,10 +70,12 @@ struct RunCommand: ParsableCommand {
             : nil
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
-        let host = try runtime.openHost(home: home, scripts: files, writesApplicationData: true, attaches: true)
+        let host = try runtime.openHost(
+            home: home, scripts: files, writesApplicationData: true, attaches: true,
+            startupLimit: limits.current(perTest: false))
         defer { host.close() }
         do {
-            let runner = try ScenarioRunner(host: host)
+            let runner = try ScenarioRunner(host: host, limits: limits)
             // Compile everything first, so a syntax error in the last file runs nothing.
             let chunks = try files.map { try host.compileScript(atPath: $0) }
             let suite = try runner.load(zip(files, chunks).map { (file: $0, chunk: $1) })

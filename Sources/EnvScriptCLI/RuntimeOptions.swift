@@ -26,7 +26,12 @@ struct RuntimeOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "How long a change of the home waits for each running host attached to it, in seconds.", valueName: "seconds"))
-    var timeout: Double = 10
+    var hostTimeout: Double = 10
+
+    @Option(help: ArgumentHelp(
+        "How long each container hook (on_will_change, on_did_change) may run, in seconds; a will-change hook that takes longer cancels its switch.",
+        discussion: "Default: no limit beyond the instruction budget.", valueName: "seconds"))
+    var hookTimeout: Double?
 
     @Option(help: ArgumentHelp("Most memory Lua may hold, in MiB (0: no limit).", valueName: "mib"))
     var memoryLimit: Int = 256
@@ -52,9 +57,8 @@ struct RuntimeOptions: ParsableArguments {
         guard instructionLimit >= 0 else {
             throw ValidationError("--instruction-limit must be 0 (no limit) or a positive number of instructions, not \(instructionLimit)")
         }
-        guard timeout > 0, timeout <= 86_400 else {
-            throw ValidationError("--timeout must be a number of seconds above 0 and at most 86400, not \(timeout)")
-        }
+        try Self.validateSeconds(hostTimeout, option: "--host-timeout")
+        if let hookTimeout { try Self.validateSeconds(hookTimeout, option: "--hook-timeout") }
         guard memoryLimit >= 0, memoryLimit <= 1 << 20 else {
             throw ValidationError("--memory-limit must be a number of MiB from 0 (no limit) to 1048576, not \(memoryLimit)")
         }
@@ -64,6 +68,13 @@ struct RuntimeOptions: ParsableArguments {
             } catch {
                 throw ValidationError("--app-id: \(error)")
             }
+        }
+    }
+
+    /// Refuses a number of seconds outside (0, 86400].
+    static func validateSeconds(_ seconds: Double, option: String) throws {
+        guard seconds > 0, seconds <= 86_400 else {
+            throw ValidationError("\(option) must be a number of seconds above 0 and at most 86400, not \(seconds)")
         }
     }
 
@@ -122,13 +133,18 @@ struct RuntimeOptions: ParsableArguments {
     ///
     /// - Parameter attaches: whether the host attaches to the home for as long as it runs (`run` does),
     ///   taking part in the switches other processes make.
-    func openHost(home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false) throws -> EnvScriptHost {
+    /// - Parameter startupLimit: a wall-clock limit on the start-up scripts (`run --timeout`).
+    func openHost(
+        home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false,
+        startupLimit: (seconds: Double, reason: String)? = nil
+    ) throws -> EnvScriptHost {
         let host: EnvScriptHost
         do {
             var configuration = HostConfiguration(
                 home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
-                attachesToHome: attaches, participationTimeout: .milliseconds(Int64(timeout * 1000)))
+                attachesToHome: attaches, participationTimeout: .milliseconds(Int64(hostTimeout * 1000)))
             configuration.role = .tool
+            configuration.hookTimeout = hookTimeout.map { .milliseconds(Int64($0 * 1000)) }
             configuration.tweakKeys = .environment(CipherKeyOptions.environmentVariable)
             host = try EnvScriptHost(configuration: configuration)
         } catch {
@@ -136,7 +152,13 @@ struct RuntimeOptions: ParsableArguments {
         }
         for script in startupScripts {
             do {
-                try host.runScript(atPath: script)
+                if let startupLimit {
+                    _ = try host.lua.withTimeLimit(seconds: startupLimit.seconds, reason: startupLimit.reason) {
+                        try host.runScript(atPath: script)
+                    }
+                } else {
+                    try host.runScript(atPath: script)
+                }
             } catch {
                 var failure = ErrorReport.failure(for: error)
                 failure.status = ExitStatus.usage

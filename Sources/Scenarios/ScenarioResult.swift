@@ -36,18 +36,24 @@ public struct ScenarioSummary: Sendable, Equatable {
     public var skipped = 0
     /// Files that failed at their top level.
     public var errored = 0
+    /// Tests not run because the run was stopped (by its time limit) before them.
+    public var notRun = 0
+    /// Why the run was stopped before its end, in the report's words; `nil` when it ran to the end.
+    public var stopReason: String?
     public var duration: Duration = .zero
 
     /// The number of results reported: tests, and errored files.
     public var total: Int { passed + failed + skipped + errored }
 
-    /// Whether anything failed: a test, or a file at its top level.
-    public var hasFailures: Bool { failed > 0 || errored > 0 }
+    /// Whether anything failed: a test, or a file at its top level, or the run was stopped.
+    public var hasFailures: Bool { failed > 0 || errored > 0 || stopReason != nil }
 
-    /// `N passed, N failed` and, when there are some, `, N errored` and `, N skipped`.
+    /// `N passed, N failed` and, when there are some, `, N errored`, `, N skipped` and `, N not run`,
+    /// then why the run stopped early.
     public var line: String {
         "\(passed) passed, \(failed) failed" + (errored > 0 ? ", \(errored) errored" : "")
-            + (skipped > 0 ? ", \(skipped) skipped" : "")
+            + (skipped > 0 ? ", \(skipped) skipped" : "") + (notRun > 0 ? ", \(notRun) not run" : "")
+            + (stopReason.map { " (\($0))" } ?? "")
     }
 
     mutating func add(_ result: ScenarioResult) {

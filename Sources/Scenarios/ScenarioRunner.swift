@@ -32,10 +32,14 @@ public final class ScenarioRunner {
     private let host: EnvScriptHost
     private let collect: LuaFunctionRef
     private let declared: LuaFunctionRef
+    private let limits: ScenarioTimeLimits
 
     /// Defines the scenario globals (`describe`, `it`, `pending`, `before_each`, `after_each`, `assert`).
-    public init(host: EnvScriptHost) throws {
+    ///
+    /// - Parameter limits: wall-clock limits on loading the files and running the tests.
+    public init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none) throws {
         self.host = host
+        self.limits = limits
         let results = try host.execute(ScenarioPrelude.source, name: "scenarios")
         guard results.count == 2, case .function(let collect) = results[0], case .function(let declared) = results[1] else {
             throw LuaScriptError("the scenario prelude did not return its collector")
@@ -80,7 +84,7 @@ public final class ScenarioRunner {
     private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
         try host.lock.withLock {
             do {
-                try chunk.call()
+                try limited(perTest: false) { _ = try chunk.call() }
             } catch let error as LuaError {
                 let inScenarios = (try? declared.call().first?.boolValue) ?? false
                 _ = try? collect.call()
@@ -109,13 +113,24 @@ public final class ScenarioRunner {
         }
         reporter.runWillStart(testCount: selected.count)
         var summary = ScenarioSummary()
-        for test in selected {
+        for (index, test) in selected.enumerated() {
             let result = run(test)
             summary.add(result)
             reporter.testDidFinish(result)
+            if limits.runHasExpired, index + 1 < selected.count {
+                summary.notRun = selected.count - index - 1
+                summary.stopReason = limits.runStopReason
+                break
+            }
         }
         reporter.runDidFinish(summary)
         return summary
+    }
+
+    /// Runs `body` under the time limit that applies now, if any.
+    private func limited(perTest: Bool, _ body: () throws -> Void) throws {
+        guard let limit = limits.current(perTest: perTest) else { return try body() }
+        try host.lua.withTimeLimit(seconds: limit.seconds, reason: limit.reason, body)
     }
 
     private func run(_ test: Test) -> ScenarioResult {
@@ -135,8 +150,10 @@ public final class ScenarioRunner {
         let start = clock.now
         var failure: ScenarioOutcome?
         func attempt(_ function: LuaFunctionRef, as stage: String?) {
+            // Once the run's limit has passed, nothing more of it runs, its after_each hooks included.
+            if limits.runHasExpired, failure != nil { return }
             do {
-                try host.lock.withLock { _ = try function.call() }
+                try host.lock.withLock { try limited(perTest: true) { _ = try function.call() } }
             } catch let error as LuaError {
                 if failure == nil {
                     let message = stage.map { "\($0) failed: \(error.message)" } ?? error.message

@@ -38,6 +38,8 @@ public final class TAPReporter: ScenarioReporter {
     }
 
     public func runDidFinish(_ summary: ScenarioSummary) {
+        // A run stopped early has fewer lines than its plan: TAP's way to say so is to bail out.
+        if let reason = summary.stopReason { write("Bail out! \(ReportText.oneLine(reason))") }
         write("# \(summary.line)")
     }
 

@@ -171,7 +171,7 @@ import Glibc
             function on_stop() mark('final', container.active().name .. ' ' .. state.get('k')) end
             """)
         host.process.send(SIGSTOP)
-        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--timeout", "2")
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--host-timeout", "2")
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("pid \(host.pid) did not answer within 2 s"))
         #expect(try activeName(scratch, home: home) == "DEFAULT")
@@ -189,7 +189,7 @@ import Glibc
         let host = try RunningHost(scratch, name: "app", home: home, script: "")
         host.process.send(SIGKILL)
         host.process.wait()
-        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--timeout", "30")
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--host-timeout", "30")
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput == "activated B\n")
         let hosts = try FileManager.default.contentsOfDirectory(atPath: home + "/.envscript-containers/hosts")
@@ -209,7 +209,7 @@ import Glibc
         let stuck = try RunningHost(scratch, name: "stuck", home: home, script: "")
         stuck.process.send(SIGSTOP)
         let asker = try EnvScriptProcess.start(
-            ["container", "activate", "B", "--home", home, "--no-init", "--timeout", "60"], in: scratch.url)
+            ["container", "activate", "B", "--home", home, "--no-init", "--host-timeout", "60"], in: scratch.url)
         ChildProcess.waitForFile(ready.folder.appendingPathComponent("will").path)
         asker.send(SIGKILL)
         asker.wait()
@@ -217,7 +217,7 @@ import Glibc
 
         // Nothing changed, and both hosts go on: a new switch works with both taking part.
         #expect(try activeName(scratch, home: home) == "DEFAULT")
-        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--timeout", "20")
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--host-timeout", "20")
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("2 running hosts took part"))
         #expect(ready.marks("did") == ["B"])

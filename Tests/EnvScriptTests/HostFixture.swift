@@ -10,13 +10,18 @@ final class HostFixture {
 
     /// - Parameter attaches: whether the host attaches to its home (serving its control socket).
     /// - Parameter tweakKeys: the keys the host passes to `tweak.cipher`.
-    init(appID: String = "tests", attaches: Bool = true, tweakKeys: TweakKeySource? = nil) throws {
+    /// - Parameter configure: changes made to the configuration before the host opens.
+    init(
+        appID: String = "tests", attaches: Bool = true, tweakKeys: TweakKeySource? = nil,
+        configure: (inout HostConfiguration) -> Void = { _ in }
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-host-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = HostConfiguration(
             home: folder.appendingPathComponent("home"), appID: appID,
             lua: LuaOptions(scriptRoots: [folder.path]), attachesToHome: attaches)
         configuration.tweakKeys = tweakKeys
+        configure(&configuration)
         host = try EnvScriptHost(configuration: configuration)
     }
 

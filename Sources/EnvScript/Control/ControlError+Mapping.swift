@@ -36,7 +36,7 @@ extension ControlError {
         // The request is well formed but the name is taken in this home: a conflict with its state.
         case .duplicateName: return ControlError(.conflict, error.description)
         case .invalidName, .invalidUUID: return ControlError(.badRequest, error.description)
-        case .cannotDeleteDefault, .cannotRenameDefault, .conflict, .reentrantOperation:
+        case .cannotDeleteDefault, .cannotRenameDefault, .conflict, .reentrantOperation, .switchWhileAnnouncing:
             return ControlError(.conflict, error.description)
         case .switchCancelled(let underlying):
             return ControlError(.refused, "the container switch was cancelled, nothing on disk changed: \(text(of: underlying))")

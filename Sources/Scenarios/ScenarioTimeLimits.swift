@@ -1,0 +1,65 @@
+import Foundation
+
+/// Wall-clock limits on a scenario run: one on the whole run (loading the files included), one on each
+/// test's body and on each of its hooks. A run that reaches its limit stops: the test that was running
+/// fails naming the limit, the tests after it are not run, and the report says so.
+public struct ScenarioTimeLimits: Sendable {
+    /// How long the whole run may take, from `start`; `nil` for no limit.
+    public var run: Duration?
+    /// How the run's limit was given, for messages (`--timeout 30s`).
+    public var runLabel: String
+    /// How long each test body, and each of its hooks, may take; `nil` for no limit.
+    public var perTest: Duration?
+    /// How the per-test limit was given, for messages (`--test-timeout 5s`).
+    public var perTestLabel: String
+    /// When the run's limit started counting.
+    public var start: ContinuousClock.Instant
+
+    /// No limits.
+    public static let none = ScenarioTimeLimits()
+
+    /// Limits of `run` and `perTest`, the run's counted from `start`.
+    public init(
+        run: Duration? = nil, runLabel: String = "the run's time limit",
+        perTest: Duration? = nil, perTestLabel: String = "the per-test time limit",
+        start: ContinuousClock.Instant = .now
+    ) {
+        self.run = run
+        self.runLabel = runLabel
+        self.perTest = perTest
+        self.perTestLabel = perTestLabel
+        self.start = start
+    }
+
+    /// When the run must end, if it has a limit.
+    var runDeadline: ContinuousClock.Instant? { run.map { start + $0 } }
+
+    /// Whether the run's limit has passed.
+    var runHasExpired: Bool { runDeadline.map { ContinuousClock.now >= $0 } ?? false }
+
+    /// What stops the run, in the words the report uses.
+    var runStopReason: String { "stopped by \(runLabel): the run took longer than \(Self.seconds(run ?? .zero))" }
+
+    /// The limit that applies now to a stage of a test (`perTest` is false while files load): the
+    /// seconds left and the reason, or `nil` when there is none.
+    public func current(perTest applies: Bool) -> (seconds: Double, reason: String)? {
+        var chosen: (seconds: Double, reason: String)?
+        if let deadline = runDeadline {
+            let left = ContinuousClock.now.duration(to: deadline)
+            chosen = (max(Self.double(left), 1e-6), "the run took longer than \(Self.seconds(run ?? .zero)) (\(runLabel))")
+        }
+        if applies, let perTest, chosen.map({ Self.double(perTest) < $0.seconds }) ?? true {
+            chosen = (Self.double(perTest), "the test took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
+        }
+        return chosen
+    }
+
+    static func double(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = double(duration)
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// `run --timeout` stops the whole run, naming the test that was running and writing the report;
+/// `--test-timeout` fails one test and goes on; a pathological pattern inside a test or a hook is
+/// stopped by the budget instead of hanging the run or holding the home.
+@Suite struct RunTimeLimitTests {
+    static let scenarios = """
+        describe('limits', function()
+          it('first passes', function() end)
+          it('spins', function() while true do end end)
+          it('third passes', function() end)
+        end)
+        """
+
+    @Test func theRunTimeoutStopsTheRunNamesTheTestAndWritesTheReport() throws {
+        let scratch = try Scratch()
+        try scratch.write("spin.lua", Self.scenarios)
+        let pretty = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--timeout", "1", "spin.lua")
+        #expect(pretty.status == 1, "\(pretty.standardError)")
+        let lines = pretty.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("PASS limits first passes") })
+        #expect(lines.contains { $0.hasPrefix("FAIL limits spins") })
+        #expect(lines.contains { $0.contains("spin.lua:3: time limit exceeded: the run took longer than 1 s (--timeout)") })
+        #expect(!pretty.standardOutput.contains("third passes"))
+        #expect(lines.last == "1 passed, 1 failed, 1 not run (stopped by --timeout: the run took longer than 1 s)")
+
+        let tap = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--timeout", "1", "--format", "tap", "--output", "report.tap", "spin.lua")
+        #expect(tap.status == 1)
+        let report = try String(contentsOf: scratch.url.appendingPathComponent("report.tap"), encoding: .utf8)
+        #expect(report.contains("ok 1 - limits first passes\nnot ok 2 - limits spins\n"))
+        #expect(report.contains("Bail out! stopped by --timeout"))
+    }
+
+    @Test func theTestTimeoutFailsOneTestAndTheOthersRun() throws {
+        let scratch = try Scratch()
+        try scratch.write("spin.lua", Self.scenarios)
+        let outcome = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--test-timeout", "0.3", "spin.lua")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("time limit exceeded: the test took longer than 0.3 s (--test-timeout)"))
+        #expect(outcome.standardOutput.contains("PASS limits third passes"))
+        #expect(outcome.standardOutput.hasSuffix("2 passed, 1 failed\n"))
+    }
+
+    @Test func aTimeoutStopsAPlainScriptAndAStartupScript() throws {
+        let scratch = try Scratch()
+        try scratch.write("plain.lua", "while true do end\n")
+        let plain = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--timeout", "0.3", "plain.lua")
+        #expect(plain.status == 1, "\(plain.standardError)")
+        #expect(plain.standardError.contains("plain.lua:1: time limit exceeded: the run took longer than 0.3 s (--timeout)"))
+        try scratch.write("envscript.lua", "while true do end\n")
+        try scratch.write("ok.lua", "print('never')\n")
+        let startup = try scratch.run("run", "--instruction-limit", "0", "--timeout", "0.3", "ok.lua")
+        #expect(startup.status == 2)
+        #expect(startup.standardError.contains("time limit exceeded"))
+        #expect(!startup.standardOutput.contains("never"))
+    }
+
+    @Test func badTimeoutsAreUsageErrors() throws {
+        let scratch = try Scratch()
+        try scratch.write("ok.lua", "")
+        for arguments in [["--timeout", "0"], ["--test-timeout", "-1"], ["--hook-timeout", "nope"]] {
+            let outcome = try scratch.run(["run", "--no-init"] + arguments + ["ok.lua"])
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.standardError.contains(arguments[0]))
+        }
+    }
+
+    @Test func aPathologicalPatternInATestFailsThatTestOnly() throws {
+        let scratch = try Scratch()
+        try scratch.write("pattern.lua", """
+            describe('patterns', function()
+              it('backtracks forever', function()
+                string.find(string.rep('a', 1e6), '.-.-.-.-.-.-.-b')
+              end)
+              it('still runs', function() end)
+            end)
+            """)
+        let outcome = try scratch.run("run", "--no-init", "pattern.lua")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("pattern.lua:3: instruction limit exceeded"))
+        #expect(outcome.standardOutput.contains("PASS patterns still runs"))
+    }
+
+    @Test func aPathologicalPatternInAWillChangeHookDoesNotHoldTheHome() throws {
+        let scratch = try Scratch()
+        try scratch.write("envscript.lua", """
+            container.on_will_change(function() string.find(string.rep('a', 1e6), '.-.-.-.-.-.-.-b') end)
+            """)
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home).status == 0)
+        let activate = try scratch.run("container", "activate", "B", "--home", home)
+        #expect(activate.status == 1, "\(activate.standardError)")
+        #expect(activate.standardError.contains("instruction limit exceeded"))
+        // The home is free at once: another command on it does not wait.
+        let list = try scratch.run("container", "list", "--home", home, "--no-init")
+        #expect(list.status == 0)
+        #expect(list.standardOutput.contains("DEFAULT"))
+    }
+}
