@@ -80,18 +80,20 @@ enum ContainerModule {
             call.push(try table(try containers.updateInfo(container: target, name: name, description: description)))
             return 1
         }
-        module.function("export") { call in
+        module.function("export") { [unowned host] call in
             let source = try containers.resolve(try call.argument(1, as: String.self))
             let path = try call.argument(2, as: String.self)
-            let manifest = try containers.export(container: source, to: URL(fileURLWithPath: path))
+            let destination = try host.permissionGate.check(.write, path, by: "container.export")
+            let manifest = try containers.export(container: source, to: destination)
             var result = LuaTable()
             result["path"] = .string(path)
             result["entries"] = .integer(manifest.entries.count)
             call.push(LuaValue.table(result))
             return 1
         }
-        module.function("import") { call in
+        module.function("import") { [unowned host] call in
             let path = try call.argument(1, as: String.self)
+            let archive = try host.permissionGate.check(.read, path, by: "container.import")
             let given = try options(call, 2)
             let name = try optionalText(call, given, "name", position: 2)
             var limits = ArchiveLimits.standard
@@ -102,13 +104,16 @@ enum ContainerModule {
                 case let other: throw call.argumentError(2, "field '\(field)' must be a positive integer, not \(other.typeName)")
                 }
             }
-            call.push(try table(try containers.importContainer(from: URL(fileURLWithPath: path), name: name, limits: limits)))
+            call.push(try table(try containers.importContainer(from: archive, name: name, limits: limits)))
             return 1
         }
-        module.function("diff") { call in
+        module.function("diff") { [unowned host] call in
             func operand(_ position: Int32) throws -> DiffOperand {
                 let text = try call.argument(position, as: String.self)
-                if let operand = DiffOperand.named(text, in: containers) { return operand }
+                if let operand = DiffOperand.named(text, in: containers) {
+                    if case .archive = operand { try host.permissionGate.check(.read, text, by: "container.diff") }
+                    return operand
+                }
                 throw call.argumentError(position, "'\(text)' is neither a container of this home nor an archive file")
             }
             let diff = try containers.diff(try operand(1), try operand(2))

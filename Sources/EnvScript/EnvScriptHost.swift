@@ -227,6 +227,11 @@ public final class EnvScriptHost: @unchecked Sendable {
         try lock.withLock { try lua.execute(source, chunkName: "=" + name) }
     }
 
+    /// The checks of ``HostConfiguration/permissions`` for host functions.
+    var permissionGate: PermissionGate {
+        PermissionGate(permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots)
+    }
+
     /// The wall-clock limit of ``HostConfiguration/hookTimeout`` for a hook described as `what`.
     func hookTimeLimit(_ what: String) -> LuaCallback.TimeLimit? {
         configuration.hookTimeout.map { LuaCallback.TimeLimit(state: lua, duration: $0, what: what) }

@@ -51,6 +51,9 @@ public struct HostConfiguration: Sendable {
     /// budget. A will-change hook stopped by it cancels its switch, so a stuck hook never holds the
     /// home for longer; a did-change hook stopped by it is logged.
     public var hookTimeout: Duration?
+    /// What scripts may reach beyond the sandbox: by default files under the project folders (the
+    /// script roots of ``lua``) and no network. See ``ScriptPermissions``.
+    public var permissions = ScriptPermissions()
 
     /// A configuration over `home` with the default sandbox and limits.
     public init(

@@ -36,10 +36,11 @@ enum TweakModule {
             call.push(TweakProviderHandle(OverridesTweakProvider(store: host.preferences, name: name)).luaValue)
             return 1
         }
-        module.function("json") { call in
+        module.function("json") { [unowned host] call in
             let path = try call.argument(1, as: String.self)
             let name = try call.argument(2, as: String?.self)
-            let provider = try LocalJSONTweakProvider(fileURL: URL(fileURLWithPath: path), name: name)
+            let file = try host.permissionGate.check(.read, path, by: "tweak.json")
+            let provider = try LocalJSONTweakProvider(fileURL: file, name: name)
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }
@@ -71,6 +72,8 @@ enum TweakModule {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
                 throw options.problem("url", "must be an http or https URL, not '\(text)'")
             }
+            let gate = host.permissionGate
+            try gate.checkNetwork(url, by: "tweak.remote")
             let name = try options.string("name") ?? "remote"
             if name.isEmpty { throw options.problem("name", "must not be empty") }
             var configuration = RemoteTweakProvider.Configuration(
@@ -78,6 +81,8 @@ enum TweakModule {
                 keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
                 headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
             if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
+            // A redirect may not lead where the permissions do not reach.
+            configuration.allowsRedirect = { gate.allowsNetwork($0) }
             // Answers from the kept copy at once; the network is left to a background task, off the host's
             // lock and outside this call's budget.
             let provider = RemoteTweakProvider(name: name, configuration: configuration)
@@ -211,6 +216,7 @@ enum TweakModule {
             if first != .nil {
                 let options = try OptionTable(call, 1, accepted: ["key_file"])
                 if let path = try options.string("key_file") {
+                    try host.permissionGate.check(.read, path, by: "tweak.cipher")
                     let url = URL(fileURLWithPath: path).standardizedFileURL
                     if url.isInside(host.configuration.home) {
                         throw options.problem("key_file", "names \(path), inside the home \(host.configuration.home.path), where a switch would move it with the containers' data; keep the key file outside the home")

@@ -40,6 +40,21 @@ struct RuntimeOptions: ParsableArguments {
         "Open a library beyond the sandbox: io, os or debug (repeatable).", valueName: "library"))
     var allowed: [LibraryName] = []
 
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp(
+        "Let scripts read files under this folder too (repeatable); by default they read only under the current folder and the folders of the scripts given.",
+        valueName: "dir"))
+    var readableFolders: [String] = []
+
+    @Option(name: .customLong("allow-write"), help: ArgumentHelp(
+        "Let scripts write files under this folder too (container.export; repeatable); by default only under the project folders.",
+        valueName: "dir"))
+    var writableFolders: [String] = []
+
+    @Option(name: .customLong("allow-net"), help: ArgumentHelp(
+        "Let scripts reach this host (tweak.remote; repeatable): HOST for any port, HOST:PORT, [::1]:PORT, or * for any host. By default scripts reach no host.",
+        valueName: "host[:port]"))
+    var networkHosts: [String] = []
+
     @Option(name: .customLong("init"), help: ArgumentHelp(
         "A start-up script to load before anything else (repeatable, in order).", valueName: "file"))
     var initScripts: [String] = []
@@ -62,12 +77,27 @@ struct RuntimeOptions: ParsableArguments {
         guard memoryLimit >= 0, memoryLimit <= 1 << 20 else {
             throw ValidationError("--memory-limit must be a number of MiB from 0 (no limit) to 1048576, not \(memoryLimit)")
         }
+        for (flag, folders) in [("--allow-read", readableFolders), ("--allow-write", writableFolders)] {
+            if folders.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                throw ValidationError("\(flag) must name a folder, not an empty text")
+            }
+        }
+        for host in networkHosts {
+            if let problem = ScriptPermissions.problem(withHost: host) { throw ValidationError("--allow-net: \(problem)") }
+        }
         if let appID {
             do {
                 try ApplicationID.validate(appID)
             } catch {
                 throw ValidationError("--app-id: \(error)")
             }
+        }
+    }
+
+    /// Says on standard error what each `--allow LIBRARY` opens: they reach beyond the permissions.
+    private func warnAboutOpenedLibraries() {
+        for library in Set(allowed).sorted(by: { $0.rawValue < $1.rawValue }) {
+            printError("warning: --allow \(library.rawValue) \(library.warning)")
         }
     }
 
@@ -145,6 +175,11 @@ struct RuntimeOptions: ParsableArguments {
                 attachesToHome: attaches, participationTimeout: .milliseconds(Int64(hostTimeout * 1000)))
             configuration.role = .tool
             configuration.hookTimeout = hookTimeout.map { .milliseconds(Int64($0 * 1000)) }
+            configuration.permissions = ScriptPermissions(
+                readableFolders: readableFolders.map { URL(fileURLWithPath: $0) },
+                writableFolders: writableFolders.map { URL(fileURLWithPath: $0) },
+                networkHosts: networkHosts)
+            warnAboutOpenedLibraries()
             configuration.tweakKeys = .environment(CipherKeyOptions.environmentVariable)
             host = try EnvScriptHost(configuration: configuration)
         } catch {

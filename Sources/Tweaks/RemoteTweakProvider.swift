@@ -40,6 +40,9 @@ public final class RemoteTweakProvider: TweakProvider {
         /// Coordinates reads and writes of ``keptCopy`` with other processes and with switches of the
         /// home it lives in (a runtime passes the one of its stores); nil reads and writes it directly.
         public var coordinator: (any StoreCoordinator)?
+        /// Whether a redirect to a URL may be followed (a refused one fails the fetch with the redirect's
+        /// status); by default every redirect is followed. Scripts' permissions decide it for them.
+        public var allowsRedirect: @Sendable (URL) -> Bool = { _ in true }
 
         /// Creates a configuration.
         public init(
@@ -147,7 +150,8 @@ public final class RemoteTweakProvider: TweakProvider {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
         sessionConfiguration.timeoutIntervalForResource = configuration.timeout
-        self.session = URLSession(configuration: sessionConfiguration)
+        self.session = URLSession(
+            configuration: sessionConfiguration, delegate: RedirectGate(allows: configuration.allowsRedirect), delegateQueue: nil)
         try? reloadKeptCopy()
     }
 

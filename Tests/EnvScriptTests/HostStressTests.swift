@@ -20,7 +20,7 @@ import Locking
     static let colors: Set<String> = ["blue", "red", "green"]
 
     @Test func eightThreadsShareOneHostForTenSeconds() async throws {
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         try fixture.write("tweaks.json", #"{"checkout": {"color": {"Value": "blue"}}}"#)
         // A remote provider refreshing every 20 ms from a real server whose answer keeps changing.
         let server = try await RemoteTweakServer.start(.init(body: Self.remoteDocument(0), etag: "\"0\""))

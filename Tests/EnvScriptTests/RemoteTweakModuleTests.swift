@@ -24,7 +24,7 @@ import Tweaks
 
     @Test func declaringAndReadingNeverWaitForTheNetwork() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\"", delay: .seconds(2)))
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         let host = fixture.host
 
         // The declaring call returns while the server still holds its answer back. What the server
@@ -56,7 +56,7 @@ import Tweaks
 
     @Test func refreshPicksUpANewAnswerRevalidatesAndNotifies() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\""))
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         try fixture.run(Self.declare(server, "refresh = 0.1, headers = { Authorization = 'Bearer qa' }") + """
 
             seen = {}
@@ -85,7 +85,7 @@ import Tweaks
 
     @Test func aServerThatGoesDownLeavesTheLastGoodCopyAndTheErrorInTheStatus() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\""))
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         try fixture.run(Self.declare(server, "refresh = 0.1, timeout = 2"))
         #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
         #expect(try fixture.run("return remote:status().last_error").first == .nil)
@@ -104,7 +104,7 @@ import Tweaks
 
     @Test func aSwitchAnswersFromTheNewContainersKeptCopyThenRefreshes() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\""))
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         try fixture.run(Self.declare(server))
         #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
         #expect(try Self.banner(fixture) == "v1")  // and kept in the default container
@@ -132,7 +132,7 @@ import Tweaks
 
     @Test func closingTheHostStopsRefreshing() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\""))
-        var fixture: HostFixture? = try HostFixture(attaches: false)
+        var fixture: HostFixture? = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         try fixture!.run(Self.declare(server, "refresh = 0.05"))
         try await waitUntil("the provider refreshes") { server.requests.count >= 3 }
         var provider = fixture!.host.remoteTweakProviders.first
@@ -154,7 +154,7 @@ import Tweaks
     }
 
     @Test func unknownAndIllTypedOptionsAreRefusedByName() throws {
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         let url = "http://127.0.0.1:9/tweaks.json"
         let cases: [(options: String, message: String)] = [
             ("url = '\(url)', refrsh = 5",
@@ -178,7 +178,7 @@ import Tweaks
 
     @Test(arguments: ["-1", "0", "'often'", "0/0", "math.huge", "{}"])
     func aBadRefreshIsRefused(_ refresh: String) throws {
-        let fixture = try HostFixture(attaches: false)
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
         let error = try #require(throws: LuaError.self) {
             try fixture.run("tweak.remote{ url = 'http://127.0.0.1:9/tweaks.json', refresh = \(refresh) }")
         }

@@ -15,6 +15,8 @@ final class RemoteTweakServer: Sendable {
         var status = 200
         /// How long the server waits before answering.
         var delay: Duration = .zero
+        /// The `Location` of a redirect (with a 3xx `status`).
+        var location: String?
     }
 
     /// A request as the server saw it.
@@ -77,6 +79,7 @@ final class RemoteTweakServer: Sendable {
                 headers[.eTag] = etag
                 if answer.status == 200, ifNoneMatch == etag { return Response(status: .notModified, headers: headers) }
             }
+            if let location = answer.location { headers[.location] = location }
             headers[.contentType] = "application/json"
             return Response(
                 status: HTTPResponse.Status(code: answer.status), headers: headers,

@@ -1,0 +1,93 @@
+import Foundation
+import LuaBridge
+
+/// A script asked for a file or a host its permissions do not grant.
+public struct PermissionError: Error, CustomStringConvertible, Sendable {
+    /// What was refused and which permission would grant it.
+    public var description: String
+}
+
+/// Checks the file and network accesses of host functions against ``ScriptPermissions``. A refusal
+/// happens before anything is opened, so its message never depends on a file it was not allowed to read.
+struct PermissionGate: Sendable {
+    let permissions: ScriptPermissions
+    /// The project folders: where `require` looks.
+    let projectFolders: [String]
+
+    enum Access {
+        case read, write
+
+        var verb: String { self == .read ? "reading" : "writing" }
+        var flag: String { self == .read ? "--allow-read" : "--allow-write" }
+        var setting: String { self == .read ? "readableFolders" : "writableFolders" }
+    }
+
+    /// The file at `path` (relative to the current folder) when `function` may access it.
+    ///
+    /// - Throws: ``PermissionError`` naming the folder to grant.
+    @discardableResult
+    func check(_ access: Access, _ path: String, by function: String) throws -> URL {
+        let file = Self.resolved(path)
+        let granted = (access == .read ? permissions.readableFolders : permissions.writableFolders).map(\.path)
+        let folders = (projectFolders + granted).map(Self.resolved)
+        if folders.contains(where: { Self.isWithin(file.path, folder: $0.path) }) { return file }
+        let project = projectFolders.map { Self.resolved($0).path }.joined(separator: ", ")
+        throw PermissionError(description: """
+            \(function): \(access.verb) '\(path)' is not allowed: it is outside the project folder\
+            \(projectFolders.count == 1 ? "" : "s") (\(project)); grant its folder with \(access.flag) \
+            \(file.deletingLastPathComponent().path) on the command line, or in HostConfiguration.permissions.\(access.setting)
+            """)
+    }
+
+    /// Refuses `url` unless its host (and port) is granted.
+    func checkNetwork(_ url: URL, by function: String) throws {
+        guard !allowsNetwork(url) else { return }
+        let hostAndPort = Self.hostAndPort(url)
+        throw PermissionError(description: """
+            \(function): network access to \(hostAndPort) is not allowed; grant it with --allow-net \(hostAndPort) \
+            on the command line, or in HostConfiguration.permissions.networkHosts
+            """)
+    }
+
+    /// Whether `url`'s host and port are granted (redirects are checked with this too).
+    func allowsNetwork(_ url: URL) -> Bool {
+        guard let host = url.host else { return false }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return permissions.networkHosts.contains { entry in
+            entry == "*" || (NetworkPermission(entry)?.allows(host: bareHost, port: port) ?? false)
+        }
+    }
+
+    static func hostAndPort(_ url: URL) -> String {
+        let host = url.host ?? ""
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(shownHost):\(port)"
+    }
+
+    /// `path` made absolute from the current folder, with `.`, `..` and the symbolic links of its
+    /// existing part resolved: a link inside a granted folder cannot lead outside it.
+    static func resolved(_ path: String) -> URL {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = URL(fileURLWithPath: absolute).standardizedFileURL
+        var rest: [String] = []
+        while existing.path != "/", realPath(existing.path) == nil {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var result = URL(fileURLWithPath: realPath(existing.path) ?? existing.path)
+        for component in rest { result.appendPathComponent(component) }
+        return result.standardizedFileURL
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isWithin(_ path: String, folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+}

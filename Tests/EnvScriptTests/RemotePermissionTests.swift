@@ -1,0 +1,31 @@
+import EnvScript
+import Foundation
+import Testing
+
+/// `tweak.remote` reaches only the hosts the permissions grant, redirects included.
+@Suite struct RemotePermissionTests {
+    typealias Server = RemoteTweakServer
+
+    @Test func aRedirectToAHostNotGrantedIsNotFollowed() async throws {
+        let target = try await Server.start(.init(body: RemoteTweakModuleTests.document("elsewhere")))
+        let redirecting = try await Server.start(.init(body: "", status: 302, location: target.url))
+        for (grant, expected) in [("127.0.0.1:\(redirecting.port)", "none"), ("127.0.0.1", "elsewhere")] {
+            let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = [grant] })
+            try fixture.run(RemoteTweakModuleTests.declare(redirecting))
+            _ = await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20))
+            #expect(try RemoteTweakModuleTests.banner(fixture) == expected, "granted \(grant)")
+        }
+        #expect(target.requests.count == 1, "only the grant of every port of 127.0.0.1 reaches the other server")
+        await target.stop()
+        await redirecting.stop()
+    }
+
+    @Test func anUngrantedHostIsRefusedBeforeAnyRequest() async throws {
+        let server = try await Server.start(.init(body: RemoteTweakModuleTests.document("v1")))
+        let fixture = try HostFixture(attaches: false)
+        #expect(throws: (any Error).self) { try fixture.run(RemoteTweakModuleTests.declare(server)) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.requests.isEmpty)
+        await server.stop()
+    }
+}
