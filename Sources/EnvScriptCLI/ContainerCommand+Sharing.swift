@@ -57,6 +57,9 @@ extension ContainerCommand {
                 } catch ContainerError.duplicateName(let taken) where name == nil {
                     throw CommandFailure.failure(
                         "the archive's container is named '\(taken)', and a container of that name already exists; import it under another name with --name")
+                } catch ContainerError.nameDiffersOnlyByCase(let taken, let existing) where name == nil {
+                    throw CommandFailure.failure(
+                        "the archive's container is named '\(taken)', which differs only by case from the container '\(existing)'; import it under another name with --name")
                 }
             }
         }

@@ -52,7 +52,7 @@ struct ContainerCommand: ParsableCommand {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an empty container (it does not become active).")
         @OptionGroup var runtime: RuntimeOptions
-        @Argument(help: "Its name: 1 to 255 characters, unique in the home.") var name: String
+        @Argument(help: "Its name: 1 to 255 characters, no white space at either end, unique in the home regardless of case.") var name: String
         @Option(help: "A description.") var description: String?
 
         func run() throws {

@@ -13,6 +13,7 @@ LoggingSystem.bootstrap { label in
 }
 
 do {
+    if let failure = ArgumentEncoding.failureForArgumentNotUTF8() { throw failure }
     var command = try EnvScriptCommand.parseAsRoot()
     try command.run()
     flushStandardOutput()
