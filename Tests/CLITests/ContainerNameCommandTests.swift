@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The rules for container names on the command line.
+/// The rules for container names on the command line, and how `container list` lays them out.
 @Suite struct ContainerNameCommandTests {
     @Test func namesThatBreakTheRulesAreUsageErrors() throws {
         let scratch = try Scratch()
@@ -47,6 +47,27 @@ import Testing
         #expect(outcome.standardError.contains("argument 3 ('a"), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("is not valid UTF-8"))
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("home").path), "nothing ran")
+    }
+
+    @Test func theListLinesUpNamesByTheColumnsTheyTakeOnATerminal() throws {
+        let scratch = try Scratch()
+        // Five emoji outside the Basic Multilingual Plane (10 columns, 10 UTF-16 units, 5 characters),
+        // CJK (2 columns each), and an accent made of a combining mark (no column of its own).
+        let names = ["😀😀😀😀😀", "日本語", "cafe\u{301}"]
+        var uuids = ["DEFAULT": "00000000-0000-0000-0000-000000000000"]
+        for name in names {
+            let created = try scratch.run("container", "create", name, "--home", "home")
+            #expect(created.status == 0)
+            uuids[name] = created.standardOutput.trimmingCharacters(in: .newlines)
+        }
+        let lines = try scratch.run("container", "list", "--home", "home").standardOutput.split(separator: "\n").map(String.init)
+        // The NAME column is 10 columns wide, then two spaces.
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("   NAME        UUID"), "\(lines[0])")
+        #expect(lines[1].hasPrefix("*  DEFAULT     \(uuids["DEFAULT"]!)"), "\(lines[1])")
+        #expect(lines[2].hasPrefix("   😀😀😀😀😀  \(uuids[names[0]]!)"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("   日本語      \(uuids[names[1]]!)"), "\(lines[3])")
+        #expect(lines[4].hasPrefix("   cafe\u{301}        \(uuids[names[2]]!)"), "\(lines[4])")
     }
 
     private func names(in scratch: Scratch) throws -> [String?] {
