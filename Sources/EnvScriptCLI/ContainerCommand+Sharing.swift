@@ -18,7 +18,7 @@ extension ContainerCommand {
         @Option(name: .shortAndLong, help: "The archive to write.") var output: String
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let manifest = try host.containers.export(container: try host.containers.resolve(container), to: URL(fileURLWithPath: output))
                 let files = manifest.entries.filter { $0.kind == .file }
                 let bytes = files.reduce(Int64(0)) { $0 + ($1.hardLinkOf == nil ? $1.size ?? 0 : 0) }
@@ -80,7 +80,7 @@ extension ContainerCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let diff = try host.containers.diff(try operand(first, host), try operand(second, host))
                 if json {
                     try printJSON(diff)

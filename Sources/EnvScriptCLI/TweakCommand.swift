@@ -20,7 +20,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let list = host.tweaks.list()
                 for failure in list.failures { printError("warning: \(failure)") }
                 if json {
@@ -42,7 +42,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Print JSON with the source, title, group and description.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let lookup = try host.tweaks.lookup(feature: feature, variable: variable)
                 for failure in lookup.failures { printError("warning: \(failure)") }
                 if json {
@@ -105,7 +105,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let overrides = try host.tweaks.overrides()
                 if json { return try printJSON(overrides.map(TweakPayload.init)) }
                 printTable(
@@ -153,7 +153,7 @@ struct TweakCommand: ParsableCommand {
 
         func run() throws {
             var answered = false
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let explanation = host.tweaks.explain(feature: feature, variable: variable)
                 answered = explanation.answer != nil
                 if json {

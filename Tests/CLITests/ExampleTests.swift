@@ -29,6 +29,7 @@ import Testing
     @Test func theStartUpScriptDrivesTheTweakCommands() throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let token = try EnvScriptProcess.run(["tweak", "get", "api", "token", "--home", home], in: Self.examples)
         #expect(token.standardOutput == "demo-token-123\n")
         let frozen = try EnvScriptProcess.run(["container", "create", "Frozen", "--home", home], in: Self.examples)

@@ -44,6 +44,7 @@ import Testing
         // Overrides belong to a home: another home sees the file's value, and without the start-up
         // script only its (empty) overrides are left.
         let home = scratch.url.appendingPathComponent("elsewhere").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home).standardOutput == "blue\n")
         #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home, "--no-init").status == 1)
     }
