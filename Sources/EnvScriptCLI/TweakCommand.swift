@@ -55,14 +55,15 @@ struct TweakCommand: ParsableCommand {
         }
     }
 
-    struct Set: ParsableCommand {
+    struct Set: NegativeNumberValueCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a flag in the highest mutable provider (the overrides by default).",
             discussion: """
-                VALUE reads as true/false, an integer, a decimal number, or else a string; --string keeps it a \
-                string, --json reads it as JSON (an object or array for a structured flag, such as \
-                '{"columns": 3}'). A flag keeps its type: a value of another type than the one the other \
-                providers define is refused (exit 1).
+                VALUE reads as true/false, an integer (negative ones too, such as -5), a decimal number \
+                (-0.5), or else a string; --string keeps it a string, --json reads it as JSON (an object or \
+                array for a structured flag, such as '{"columns": 3}'). A flag keeps its type: a value of \
+                another type than the one the stack answers with (as the other providers define it, else \
+                as it is now) is refused (exit 1) unless --force is given.
                 """)
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String
@@ -71,6 +72,10 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Store the value as a string whatever it looks like.") var string = false
         @Flag(help: "Read the value as JSON: an object, an array, a number, a string in quotes, true or false.") var json = false
         @Option(help: "The provider to write to, by name.") var provider: String?
+        @Flag(help: "Store the value even when its type differs from the flag's: every reader then gets the new type.")
+        var force = false
+
+        var argumentsBeforeValue: [String] { [feature, variable] }
 
         func validate() throws {
             if string && json { throw ValidationError("--string and --json cannot be given together") }
@@ -80,7 +85,13 @@ struct TweakCommand: ParsableCommand {
         func run() throws {
             let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
             try runtime.withHost(writesApplicationData: true) { host in
-                try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider)
+                do {
+                    try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider, changingType: force)
+                } catch let refusal as TweakError {
+                    guard case .typeRefused(_, _, _, let given, _) = refusal else { throw refusal }
+                    throw CommandFailure.failure(
+                        "refused: \(refusal), or add --force to store \(TweakError.withArticle(given.typeName)) anyway (every reader of the flag then gets one)")
+                }
             }
         }
     }
