@@ -28,8 +28,21 @@ struct TweakCommand: ParsableCommand {
                 } else {
                     printTable(
                         header: ["FEATURE", "VARIABLE", "VALUE", "SOURCE"],
-                        rows: list.tweaks.map { [$0.feature, $0.variable, "\($0.value)", $0.source] })
+                        rows: list.tweaks.map { [$0.feature, $0.variable, Self.shownValue(of: $0, in: list), $0.source] })
                 }
+            }
+        }
+
+        /// A value as the table shows it; a sealed one nothing could open is marked, never shown as its ciphertext.
+        static func shownValue(of tweak: Tweak, in list: TweakList) -> String {
+            guard tweak.isEncrypted else { return "\(tweak.value)" }
+            switch list.openingFailure(of: tweak) {
+            case TweakError.decryptorMissing?: return "<sealed: no decryptor or cipher>"
+            case let reason?:
+                // The first line: a Lua error's traceback follows on the next ones (the warning above has it all).
+                let firstLine = "\(reason)".split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+                return "<sealed: decryptor failed: \(firstLine)>"
+            case nil: return "<sealed>"
             }
         }
     }

@@ -170,6 +170,21 @@ import Testing
         #expect(try scratch.run("tweak", "unseal", sealed.standardOutput.trimmingCharacters(in: .newlines), "--key-file", "keys").standardOutput == "-5\n")
     }
 
+    @Test func listMarksASealedValueItsDecryptorCannotOpen() throws {
+        let scratch = try Scratch()
+        try scratch.write("flags.json", #"{ "api": { "token": { "Value": "c2VjcmV0LWNpcGhlcnRleHQ=", "Encrypted": true } } }"#)
+        try scratch.write("envscript.lua", """
+            tweak.stack{ tweak.json('flags.json', 'shipped') }
+            tweak.decryptor(function(t) error('the key was rotated') end)
+            """)
+        let list = try scratch.run("tweak", "list")
+        #expect(list.status == 0)
+        #expect(!list.standardOutput.contains("c2VjcmV0LWNpcGhlcnRleHQ="), "\(list.standardOutput)")
+        let row = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("api") }.map(String.init) ?? ""
+        #expect(row.contains("<sealed: decryptor failed: envscript.lua:2: the key was rotated>"), "\(row)")
+        #expect(row.hasSuffix("shipped"))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let scratch = try Scratch()
         let missing = try scratch.run("tweak", "get", "only-feature")
