@@ -14,6 +14,12 @@ import Testing
         #expect(outcome.standardOutput.hasPrefix("Hello from EnvScript!\n"))
     }
 
+    @Test func helloRunsFromInsideTheExamples() throws {
+        let outcome = try EnvScriptProcess.run(["run", "hello.lua"], in: Self.examples)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.hasPrefix("Hello from EnvScript!\n"))
+    }
+
     @Test func theScenariosPassWithTheStartUpScript() throws {
         let scratch = try Scratch()
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("scenarios").path)
