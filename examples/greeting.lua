@@ -1,4 +1,4 @@
--- A module found by `require("examples.greeting")` under the script roots.
+-- A module found by `require("greeting")` in examples/hello.lua: beside the script that requires it.
 local greeting = {}
 
 function greeting.say(name)

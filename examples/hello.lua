@@ -1,5 +1,6 @@
--- A first script: runs in EnvScript's sandbox with `envscript run examples/hello.lua`.
-local greeting = require("examples.greeting")
+-- A first script: runs in EnvScript's sandbox with `envscript run examples/hello.lua` (or `envscript run
+-- hello.lua` inside examples/). `require` finds greeting.lua beside this script, from any current folder.
+local greeting = require("greeting")
 
 local function fibonacci(n)
   local a, b = 0, 1

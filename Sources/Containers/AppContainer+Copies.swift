@@ -60,7 +60,7 @@ extension AppContainer {
     ) throws -> Container {
         try ContainerName.validate(name)
         let container = try exclusively(operation) { _ in
-            try requireUnused(name)
+            try checkNameIsFree(name)
             let container = Container(
                 uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
             try install(container, fill: fill)

@@ -4,14 +4,16 @@ extension AppContainer {
     /// Creates an empty container. It becomes active only when activated.
     ///
     /// - Parameters:
-    ///   - name: 1 to 255 characters, no control characters, not a UUID, unique in this home.
+    ///   - name: 1 to 255 characters, not blank, no white space at either end, no control characters,
+    ///     not a UUID, unique in this home regardless of case (see ``checkNameIsFree(_:renaming:)``).
     ///   - description: free text; nil or empty for none.
-    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``.
+    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``,
+    ///   ``ContainerError/nameDiffersOnlyByCase(_:existing:)``.
     @discardableResult
     public func createNewContainer(name: String, description: String? = nil) throws -> Container {
         try ContainerName.validate(name)
         let container = try exclusively("create a container") { _ in
-            try requireUnused(name)
+            try checkNameIsFree(name)
             let container = Container(
                 uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
             try install(container) { _ in }
@@ -118,7 +120,7 @@ extension AppContainer {
         try ContainerName.validate(name)
         let copy = try exclusively("clone a container") { _ in
             _ = try existing(source.uuid)
-            try requireUnused(name)
+            try checkNameIsFree(name)
             let copy = Container(uuid: UUID(), name: name, description: Self.normalized(description), createdAt: Date())
             let rules = excludeRules
             let sourceIsActive = try store.activeUUID() == source.uuid
@@ -158,7 +160,7 @@ extension AppContainer {
             var updated = try existing(container.uuid)
             if let name, name != updated.name {
                 guard !updated.isDefault else { throw ContainerError.cannotRenameDefault }
-                try requireUnused(name)
+                try checkNameIsFree(name, renaming: updated.uuid)
                 updated.name = name
             }
             if let description { updated.description = Self.normalized(description) }
@@ -202,10 +204,17 @@ extension AppContainer {
 
     // MARK: Helpers
 
-    /// Throws ``ContainerError/duplicateName(_:)`` if a container is named `name`.
-    func requireUnused(_ name: String) throws {
-        if try store.allContainers().contains(where: { $0.name == name }) {
-            throw ContainerError.duplicateName(name)
+    /// Throws unless `name` is free in this home: ``ContainerError/duplicateName(_:)`` when a container
+    /// has it, ``ContainerError/nameDiffersOnlyByCase(_:existing:)`` when one has it but for case (DEFAULT
+    /// included). The check is repeated under the home's lock when the container is made.
+    ///
+    /// - Parameter renamed: the container being renamed, which may change the case of its own name.
+    public func checkNameIsFree(_ name: String, renaming renamed: UUID? = nil) throws {
+        for container in try store.allContainers() where container.uuid != renamed {
+            if container.name == name { throw ContainerError.duplicateName(name) }
+            if ContainerName.differOnlyByCase(container.name, name) {
+                throw ContainerError.nameDiffersOnlyByCase(name, existing: container.name)
+            }
         }
     }
 

@@ -7,6 +7,9 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     case notFound(String)
     /// Another container of this home already has this name.
     case duplicateName(String)
+    /// The name differs only by case from the name of another container of this home (`existing`), so
+    /// that "activate debug" could mean either; names are unique regardless of case.
+    case nameDiffersOnlyByCase(String, existing: String)
     /// The name cannot be used; `reason` says why.
     case invalidName(String, reason: String)
     /// The text is not a UUID.
@@ -54,6 +57,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "no container is named '\(key)' or has that UUID; list the containers to see what exists"
         case .duplicateName(let name):
             return "a container named '\(name)' already exists in this home; choose another name"
+        case .nameDiffersOnlyByCase(let name, let existing):
+            return "the name '\(name)' differs only by case from the container '\(existing)' of this home, and names must differ by more than case; choose another name"
         case .invalidName(let name, let reason):
             return "invalid container name '\(name.debugDescription.dropFirst().dropLast())': \(reason)"
         case .invalidUUID(let text):

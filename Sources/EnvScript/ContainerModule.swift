@@ -9,6 +9,9 @@ import LuaBridge
 /// `get` returns nil for an unknown container; every other function raises a clear error. An error in
 /// an `on_will_change` hook cancels the switch and nothing on disk changes.
 enum ContainerModule {
+    /// Why a string whose bytes are not UTF-8 is refused where text is stored.
+    private static let notUTF8 = "must be UTF-8 text, and this string holds bytes that are not UTF-8"
+
     static func make(host: EnvScriptHost) -> LuaModule {
         var module = LuaModule("container")
         let containers = host.containers
@@ -23,8 +26,14 @@ enum ContainerModule {
             switch table[field] {
             case .nil: return nil
             case .string(let text): return text
+            case .bytes: throw call.argumentError(position, "field '\(field)' \(notUTF8)")
             case let other: throw call.argumentError(position, "field '\(field)' must be a string, not a \(other.typeName)")
             }
+        }
+        // A new container's name, refused when its bytes are not UTF-8 rather than stored with U+FFFD.
+        func newName(_ call: LuaCall, _ position: Int32) throws -> String {
+            if case .bytes = try call.value(position) { throw call.argumentError(position, "the name \(notUTF8)") }
+            return try call.argument(position, as: String.self)
         }
 
         module.function("list") { call in
@@ -46,7 +55,7 @@ enum ContainerModule {
             return 1
         }
         module.function("create") { call in
-            let name = try call.argument(1, as: String.self)
+            let name = try newName(call, 1)
             let description = try optionalText(call, try options(call, 2), "description", position: 2)
             call.push(try table(try containers.createNewContainer(name: name, description: description)))
             return 1
@@ -67,7 +76,7 @@ enum ContainerModule {
         }
         module.function("clone") { call in
             let source = try containers.resolve(try call.argument(1, as: String.self))
-            let name = try call.argument(2, as: String.self)
+            let name = try newName(call, 2)
             let description = try optionalText(call, try options(call, 3), "description", position: 3)
             call.push(try table(try containers.clone(container: source, name: name, description: description)))
             return 1

@@ -42,7 +42,7 @@ struct CipherKeyOptions: ParsableArguments {
     func cipher(runtime: RuntimeOptions) throws -> TweakCipher {
         if keyFile != nil, let ring = try Self.keyring(keyFile: keyFile) { return TweakCipher(keyring: ring) }
         var fromScripts: TweakCipher?
-        try runtime.withHost { host in fromScripts = host.tweaks.cipher }
+        try runtime.withHost(readsOnly: true) { host in fromScripts = host.tweaks.cipher }
         if let fromScripts { return fromScripts }
         if let environment = try Self.environmentKeys() { return TweakCipher(keyring: environment) }
         throw CommandFailure.usage(

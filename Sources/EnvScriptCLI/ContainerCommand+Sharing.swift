@@ -18,7 +18,7 @@ extension ContainerCommand {
         @Option(name: .shortAndLong, help: "The archive to write.") var output: String
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let manifest = try host.containers.export(container: try host.containers.resolve(container), to: URL(fileURLWithPath: output))
                 let files = manifest.entries.filter { $0.kind == .file }
                 let bytes = files.reduce(Int64(0)) { $0 + ($1.hardLinkOf == nil ? $1.size ?? 0 : 0) }
@@ -57,6 +57,9 @@ extension ContainerCommand {
                 } catch ContainerError.duplicateName(let taken) where name == nil {
                     throw CommandFailure.failure(
                         "the archive's container is named '\(taken)', and a container of that name already exists; import it under another name with --name")
+                } catch ContainerError.nameDiffersOnlyByCase(let taken, let existing) where name == nil {
+                    throw CommandFailure.failure(
+                        "the archive's container is named '\(taken)', which differs only by case from the container '\(existing)'; import it under another name with --name")
                 }
             }
         }
@@ -77,7 +80,7 @@ extension ContainerCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let diff = try host.containers.diff(try operand(first, host), try operand(second, host))
                 if json {
                     try printJSON(diff)

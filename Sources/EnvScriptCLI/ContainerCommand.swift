@@ -20,7 +20,7 @@ struct ContainerCommand: ParsableCommand {
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let active = try host.containers.activeContainer.uuid
                 let all = try host.containers.containers
                 if json { return try printJSON(all.map { ContainerRecord($0, activeUUID: active) }) }
@@ -38,7 +38,7 @@ struct ContainerCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let active = try host.containers.activeContainer
                 let shown = try container.map { try host.containers.resolve($0) } ?? active
                 var record = ContainerRecord(shown, activeUUID: active.uuid)
@@ -52,7 +52,7 @@ struct ContainerCommand: ParsableCommand {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an empty container (it does not become active).")
         @OptionGroup var runtime: RuntimeOptions
-        @Argument(help: "Its name: 1 to 255 characters, unique in the home.") var name: String
+        @Argument(help: "Its name: 1 to 255 characters, no white space at either end, unique in the home regardless of case.") var name: String
         @Option(help: "A description.") var description: String?
 
         func run() throws {

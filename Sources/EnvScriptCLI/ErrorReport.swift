@@ -30,6 +30,9 @@ enum ErrorReport {
             if case .switchCancelled(let underlying as ParticipationError) = container, case .noAnswer = underlying {
                 return .failure("\(container); --host-timeout SECONDS allows more time")
             }
+            // A name that breaks the rules is bad input, like any other wrong argument; a name taken
+            // (exactly or but for case) is a refusal.
+            if case .invalidName = container { return .usage("\(container)") }
             return .failure("\(error)")
         default:
             return .failure(fileProblem(error) ?? "\(error)")

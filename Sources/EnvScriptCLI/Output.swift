@@ -8,13 +8,14 @@ func printJSON(_ value: some Encodable) throws {
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
-/// Prints rows under a header, in columns padded to their widest cell.
+/// Prints rows under a header, in columns padded to their widest cell as a terminal shows it
+/// (``DisplayWidth``: wide characters and emoji take two columns, combining marks none).
 func printTable(header: [String], rows: [[String]]) {
     let all = [header] + rows
-    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    let widths = header.indices.map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
     for row in all {
         let cells = row.enumerated().map { index, cell in
-            index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            index == row.count - 1 ? cell : DisplayWidth.padded(cell, to: widths[index])
         }
         print(cells.joined(separator: "  "))
     }

@@ -110,11 +110,27 @@ struct RuntimeOptions: ParsableArguments {
 
     /// The home given on the command line or in the environment, else the default under the current folder.
     var configuredHome: URL {
+        namedHome ?? URL(fileURLWithPath: ".envscript/home")
+    }
+
+    /// The home given with `--home` or in `$ENVSCRIPT_HOME`, nil when neither names one.
+    var namedHome: URL? {
         if let home { return URL(fileURLWithPath: home) }
         if let fromEnvironment = ProcessInfo.processInfo.environment["ENVSCRIPT_HOME"], !fromEnvironment.isEmpty {
             return URL(fileURLWithPath: fromEnvironment)
         }
-        return URL(fileURLWithPath: ".envscript/home")
+        return nil
+    }
+
+    /// Refuses a home named with `--home` or `$ENVSCRIPT_HOME` that does not exist (a usage error), for
+    /// commands that only read a home: they must not create one, least of all a mistyped path. The
+    /// default home, `.envscript/home`, is envscript's own and is made on first use by any command.
+    func requireExistingHome() throws {
+        guard let named = namedHome, !FileManager.default.fileExists(atPath: named.path) else { return }
+        let origin = home != nil ? "--home" : "$ENVSCRIPT_HOME"
+        throw CommandFailure.usage(
+            "the home folder '\(named.path)' (\(origin)) does not exist, and this command only reads a home, so it creates none; "
+                + "check the path, or create the home with a command that changes it (such as container create)")
     }
 
     /// The start-up scripts to load, in order: `envscript.lua` of the current folder, then each `--init`.
@@ -145,9 +161,13 @@ struct RuntimeOptions: ParsableArguments {
     /// Opens a host over the configured home, loads the start-up scripts, runs `body` and closes the
     /// host. Errors of the engines end the command with status 1, load errors with status 2.
     ///
-    /// - Parameter writesApplicationData: whether the command writes the application's data (flags,
-    ///   state), so that a home with no application identifier recorded gets the one used.
-    func withHost(writesApplicationData: Bool = false, _ body: (EnvScriptHost) throws -> Void) throws {
+    /// - Parameters:
+    ///   - writesApplicationData: whether the command writes the application's data (flags, state), so
+    ///     that a home with no application identifier recorded gets the one used.
+    ///   - readsOnly: whether the command only reads the home, so that a home it names that does not
+    ///     exist is refused instead of created (``requireExistingHome()``).
+    func withHost(writesApplicationData: Bool = false, readsOnly: Bool = false, _ body: (EnvScriptHost) throws -> Void) throws {
+        if readsOnly { try requireExistingHome() }
         let host = try openHost(home: configuredHome, scripts: [], writesApplicationData: writesApplicationData)
         defer { host.close() }
         do {

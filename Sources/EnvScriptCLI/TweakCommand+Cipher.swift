@@ -34,7 +34,7 @@ extension TweakCommand {
         }
     }
 
-    struct Seal: ParsableCommand {
+    struct Seal: NegativeNumberValueCommand {
         static let configuration = CommandConfiguration(
             abstract: "Seal a value for a tweaks file (\"Value\": the text printed, \"Encrypted\": true).",
             discussion: """
@@ -48,6 +48,8 @@ extension TweakCommand {
         @Option(help: ArgumentHelp("Seal with this key instead of the last one.", valueName: "id")) var keyID: String?
         @Flag(help: "Seal the value as a string whatever it looks like.") var string = false
         @Flag(help: "Read the value as JSON.") var json = false
+
+        var argumentsBeforeValue: [String] { [] }
 
         func validate() throws {
             if string && json { throw ValidationError("--string and --json cannot be given together") }

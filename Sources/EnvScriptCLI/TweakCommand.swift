@@ -20,7 +20,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let list = host.tweaks.list()
                 for failure in list.failures { printError("warning: \(failure)") }
                 if json {
@@ -28,8 +28,21 @@ struct TweakCommand: ParsableCommand {
                 } else {
                     printTable(
                         header: ["FEATURE", "VARIABLE", "VALUE", "SOURCE"],
-                        rows: list.tweaks.map { [$0.feature, $0.variable, "\($0.value)", $0.source] })
+                        rows: list.tweaks.map { [$0.feature, $0.variable, Self.shownValue(of: $0, in: list), $0.source] })
                 }
+            }
+        }
+
+        /// A value as the table shows it; a sealed one nothing could open is marked, never shown as its ciphertext.
+        static func shownValue(of tweak: Tweak, in list: TweakList) -> String {
+            guard tweak.isEncrypted else { return "\(tweak.value)" }
+            switch list.openingFailure(of: tweak) {
+            case TweakError.decryptorMissing?: return "<sealed: no decryptor or cipher>"
+            case let reason?:
+                // The first line: a Lua error's traceback follows on the next ones (the warning above has it all).
+                let firstLine = "\(reason)".split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+                return "<sealed: decryptor failed: \(firstLine)>"
+            case nil: return "<sealed>"
             }
         }
     }
@@ -42,7 +55,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Print JSON with the source, title, group and description.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let lookup = try host.tweaks.lookup(feature: feature, variable: variable)
                 for failure in lookup.failures { printError("warning: \(failure)") }
                 if json {
@@ -55,14 +68,15 @@ struct TweakCommand: ParsableCommand {
         }
     }
 
-    struct Set: ParsableCommand {
+    struct Set: NegativeNumberValueCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a flag in the highest mutable provider (the overrides by default).",
             discussion: """
-                VALUE reads as true/false, an integer, a decimal number, or else a string; --string keeps it a \
-                string, --json reads it as JSON (an object or array for a structured flag, such as \
-                '{"columns": 3}'). A flag keeps its type: a value of another type than the one the other \
-                providers define is refused (exit 1).
+                VALUE reads as true/false, an integer (negative ones too, such as -5), a decimal number \
+                (-0.5), or else a string; --string keeps it a string, --json reads it as JSON (an object or \
+                array for a structured flag, such as '{"columns": 3}'). A flag keeps its type: a value of \
+                another type than the one the stack answers with (as the other providers define it, else \
+                as it is now) is refused (exit 1) unless --force is given.
                 """)
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String
@@ -71,6 +85,10 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Store the value as a string whatever it looks like.") var string = false
         @Flag(help: "Read the value as JSON: an object, an array, a number, a string in quotes, true or false.") var json = false
         @Option(help: "The provider to write to, by name.") var provider: String?
+        @Flag(help: "Store the value even when its type differs from the flag's: every reader then gets the new type.")
+        var force = false
+
+        var argumentsBeforeValue: [String] { [feature, variable] }
 
         func validate() throws {
             if string && json { throw ValidationError("--string and --json cannot be given together") }
@@ -80,7 +98,13 @@ struct TweakCommand: ParsableCommand {
         func run() throws {
             let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
             try runtime.withHost(writesApplicationData: true) { host in
-                try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider)
+                do {
+                    try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider, changingType: force)
+                } catch let refusal as TweakError {
+                    guard case .typeRefused(_, _, _, let given, _) = refusal else { throw refusal }
+                    throw CommandFailure.failure(
+                        "refused: \(refusal), or add --force to store \(TweakError.withArticle(given.typeName)) anyway (every reader of the flag then gets one)")
+                }
             }
         }
     }
@@ -105,7 +129,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let overrides = try host.tweaks.overrides()
                 if json { return try printJSON(overrides.map(TweakPayload.init)) }
                 printTable(
@@ -153,7 +177,7 @@ struct TweakCommand: ParsableCommand {
 
         func run() throws {
             var answered = false
-            try runtime.withHost { host in
+            try runtime.withHost(readsOnly: true) { host in
                 let explanation = host.tweaks.explain(feature: feature, variable: variable)
                 answered = explanation.answer != nil
                 if json {

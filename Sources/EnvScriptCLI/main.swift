@@ -13,7 +13,8 @@ LoggingSystem.bootstrap { label in
 }
 
 do {
-    var command = try EnvScriptCommand.parseAsRoot()
+    if let failure = ArgumentEncoding.failureForArgumentNotUTF8() { throw failure }
+    var command = try NegativeNumberValue.parse(Array(CommandLine.arguments.dropFirst()))
     try command.run()
     flushStandardOutput()
     exit(ExitStatus.success)

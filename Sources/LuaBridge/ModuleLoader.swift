@@ -2,8 +2,13 @@ import CLua
 import CLuaSupport
 import Foundation
 
-/// `require` in the sandbox: host modules first, then `NAME.lua` / `NAME/init.lua` under the script roots.
-/// No C modules, no `package.path`: scripts cannot load native code.
+/// `require` in the sandbox: host modules first, then `NAME.lua` / `NAME/init.lua` beside the script
+/// that calls `require`, then under the script roots.
+///
+/// Files are only ever loaded from inside the script roots: the folder of the calling script counts
+/// only when it lies in one (its chunk name says where it is, whatever the current folder), and a file
+/// whose real path leads out of every root (through a symbolic link) is refused. Module names are dotted
+/// identifiers, so `..` cannot be written. No C modules, no `package.path`: scripts cannot load native code.
 enum ModuleLoader {
     static func require(_ call: LuaCall) throws -> Int32 {
         let name: String = try call.argument(1)
@@ -22,7 +27,7 @@ enum ModuleLoader {
 
         if let module = core.modules[name] {
             try pushTable(of: module, core: core, onto: thread)
-        } else if let path = findFile(name, roots: core.scriptRoots) {
+        } else if let path = try findFile(name, roots: searchFolders(of: thread, roots: core.scriptRoots)) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw LuaScriptError("module '\(name)': cannot read '\(path)'")
             }
@@ -36,7 +41,7 @@ enum ModuleLoader {
             try core.push(result == .nil ? .boolean(true) : result, onto: thread)
         } else {
             var tried = ["no host module '\(name)'"]
-            tried += candidates(name, roots: core.scriptRoots).map { "no file '\($0)'" }
+            tried += candidates(name, roots: searchFolders(of: thread, roots: core.scriptRoots)).map { "no file '\($0)'" }
             throw LuaScriptError("module '\(name)' not found:\n\t" + tried.joined(separator: "\n\t"))
         }
         LuaStateCore.pushString(name, onto: thread)
@@ -81,10 +86,54 @@ enum ModuleLoader {
         }
     }
 
-    static func findFile(_ name: String, roots: [String]) -> String? {
-        candidates(name, roots: roots).first { path in
+    /// The folders `require` searches, in order: the folder of the Lua function that called it (from
+    /// its chunk name, `@path/to/script.lua`) when that folder lies inside a script root, then the roots.
+    static func searchFolders(of thread: OpaquePointer, roots: [String]) -> [String] {
+        guard let caller = callerFolder(thread),
+              let real = realPath(caller), roots.contains(where: { root in realPath(root).map { contains(real, in: $0) } ?? false })
+        else { return roots }
+        return [caller] + roots.filter { $0 != caller }
+    }
+
+    /// The folder of the script whose code called `require` (level 1 of the stack), or nil when the
+    /// caller is not a file's chunk (a C function such as `pcall`, a chunk loaded from a string).
+    private static func callerFolder(_ thread: OpaquePointer) -> String? {
+        var record = lua_Debug()
+        guard lua_getstack(thread, 1, &record) != 0, lua_getinfo(thread, "S", &record) != 0,
+              let source = record.source, source.pointee == UInt8(ascii: "@")
+        else { return nil }
+        let path = String(cString: source + 1)
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The first candidate file for `name` in `roots` that exists.
+    ///
+    /// - Throws: ``LuaScriptError`` when that file's real path lies outside every root (a symbolic
+    ///   link leading out of them): it is refused, not skipped, so the script learns why.
+    static func findFile(_ name: String, roots: [String]) throws -> String? {
+        let found = candidates(name, roots: roots).first { path in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
+        guard let found else { return nil }
+        let realRoots = roots.compactMap(realPath)
+        guard let real = realPath(found), realRoots.contains(where: { contains(real, in: $0) }) else {
+            throw LuaScriptError(
+                "module '\(name)': '\(found)' leads outside the script roots (through a symbolic link); require loads only files under \(roots.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        return found
+    }
+
+    /// `path` with every symbolic link, `.` and `..` resolved, absolute; nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether the real path `path` is `folder` or lies beneath it (both resolved by ``realPath(_:)``).
+    private static func contains(_ path: String, in folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 }

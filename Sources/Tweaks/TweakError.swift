@@ -46,7 +46,7 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
     case remoteClosed(url: String)
 
     /// "an int", "an object", "a string".
-    static func withArticle(_ typeName: String) -> String {
+    public static func withArticle(_ typeName: String) -> String {
         (typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + typeName
     }
 

@@ -305,36 +305,42 @@ public final class TweakManager: Sendable {
     /// Stores `value` in the provider named `provider`, or in the highest mutable provider.
     ///
     /// The type is kept: when another provider of the stack defines the tweak (its highest one, sealed
-    /// values aside), `value` must be of that type — an integer passes for a double, any array for an
-    /// array and any object for an object.
+    /// values aside), `value` must be of that type; when none does, it must be of the type the stack
+    /// answers now (the target's own value, or a sealed one once opened) — an integer passes for a
+    /// double, any array for an array and any object for an object. So a reader of the flag never finds
+    /// it turned into another type, unless `changingType` says that is the point.
     ///
+    /// - Parameter changingType: store `value` whatever the type the flag has now.
     /// - Throws: ``TweakError/typeRefused(feature:variable:expected:given:definedBy:)``,
     ///   ``TweakError/noMutableProvider(available:)``, ``TweakError/unknownProvider(name:available:)``,
     ///   ``TweakError/providerNotMutable(name:)``, or ``TweakError/providerFailed(provider:feature:variable:underlying:)``.
-    public func set(_ value: TweakValue, feature: String, variable: String, provider: String? = nil) throws {
+    public func set(
+        _ value: TweakValue, feature: String, variable: String, provider: String? = nil, changingType: Bool = false
+    ) throws {
         try write(feature: feature, variable: variable, provider: provider) { target in
-            if let defined = definition(feature: feature, variable: variable, besides: target.name),
-               !defined.value.acceptsType(of: value) {
+            if !changingType, let kept = typeToKeep(feature: feature, variable: variable, writingTo: target.name),
+               !kept.value.acceptsType(of: value)
+            {
                 throw TweakError.typeRefused(
-                    feature: feature, variable: variable, expected: defined.value.typeName, given: value, definedBy: defined.source)
+                    feature: feature, variable: variable, expected: kept.value.typeName, given: value, definedBy: kept.source)
             }
             try target.set(value, feature: feature, variable: variable)
         }
     }
 
-    /// The tweak as the highest provider other than `excluded` defines it, sealed values and failing
-    /// providers skipped: what sets the type a write must keep.
-    private func definition(feature: String, variable: String, besides excluded: String) -> Tweak? {
+    /// The tweak whose type a write to the provider named `target` must keep: as the highest other
+    /// provider defines it (sealed values and failing providers skipped), else as the stack answers it.
+    private func typeToKeep(feature: String, variable: String, writingTo target: String) -> Tweak? {
         let providers = state.withLock { $0.providers }
-        for provider in providers where provider.name != excluded {
+        for provider in providers where provider.name != target {
             if let tweak = try? provider.tweak(feature: feature, variable: variable), !tweak.isEncrypted {
                 return tweak
             }
         }
-        return nil
+        return try? lookup(feature: feature, variable: variable).tweak
     }
 
-    /// Stores a typed value (see ``set(_:feature:variable:provider:)``).
+    /// Stores a typed value (see ``set(_:feature:variable:provider:changingType:)``).
     public func set<T: TweakValueConvertible>(_ value: T, feature: String, variable: String, provider: String? = nil) throws {
         try set(value.tweakValue, feature: feature, variable: variable, provider: provider)
     }

@@ -84,6 +84,8 @@ import Testing
     @Test func onlyCommandsThatWriteTheAppsDataRecordAnIdentifier() throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home")
+        // An empty home: commands that only read refuse one that does not exist.
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         #expect(try scratch.run("tweak", "get", "f", "v", "--home", home.path, "--app-id", "com.example.shop").status == 1)
         #expect(try scratch.run("tweak", "list", "--home", home.path).status == 0)
         #expect(try scratch.run("container", "create", "Debug", "--home", home.path).status == 0)

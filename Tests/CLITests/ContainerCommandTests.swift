@@ -53,7 +53,7 @@ import Testing
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("'Nope'"))
         let empty = try scratch.run("container", "create", "")
-        #expect(empty.status == 1)
+        #expect(empty.status == 2)
         #expect(empty.standardError.contains("name"))
         let update = try scratch.run("container", "update", "DEFAULT")
         #expect(update.status == 2)

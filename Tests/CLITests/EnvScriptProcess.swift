@@ -67,6 +67,15 @@ final class Scratch {
         try EnvScriptProcess.run(arguments, in: url, environment: environment)
     }
 
+    /// Runs the `sh` command line `command` in the folder, with `$ENVSCRIPT` naming the built binary:
+    /// for arguments a Swift string cannot hold, such as bytes that are not UTF-8
+    /// (`"$ENVSCRIPT" container create "$(printf 'a\\377')"`).
+    func run(shell command: String) throws -> EnvScriptProcess.Outcome {
+        try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: url,
+            environment: EnvScriptProcess.environment(["ENVSCRIPT": try EnvScriptProcess.binary().path]))
+    }
+
     /// Runs `envscript arguments...` with its standard output sent to `path` (a shell's `>`), such as
     /// `/dev/full`; the outcome's standard output is then empty.
     func run(_ arguments: [String], standardOutputTo path: String) throws -> EnvScriptProcess.Outcome {

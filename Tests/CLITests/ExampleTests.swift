@@ -14,6 +14,12 @@ import Testing
         #expect(outcome.standardOutput.hasPrefix("Hello from EnvScript!\n"))
     }
 
+    @Test func helloRunsFromInsideTheExamples() throws {
+        let outcome = try EnvScriptProcess.run(["run", "hello.lua"], in: Self.examples)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.hasPrefix("Hello from EnvScript!\n"))
+    }
+
     @Test func theScenariosPassWithTheStartUpScript() throws {
         let scratch = try Scratch()
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("scenarios").path)
@@ -29,6 +35,7 @@ import Testing
     @Test func theStartUpScriptDrivesTheTweakCommands() throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let token = try EnvScriptProcess.run(["tweak", "get", "api", "token", "--home", home], in: Self.examples)
         #expect(token.standardOutput == "demo-token-123\n")
         let frozen = try EnvScriptProcess.run(["container", "create", "Frozen", "--home", home], in: Self.examples)

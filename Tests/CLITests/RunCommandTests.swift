@@ -96,6 +96,37 @@ import Testing
         #expect(outcome.standardOutput == "42\n")
     }
 
+    @Test func requireFindsModulesBesideTheModuleThatRequiresThemFromAnyFolder() throws {
+        let scratch = try Scratch()
+        try scratch.write("project/main.lua", "print(require('lib.pricing').total(20))")
+        try scratch.write("project/lib/pricing.lua", "local tax = require('tax') return { total = function(x) return x + tax.of(x) end }")
+        try scratch.write("project/lib/tax.lua", "return { of = function(x) return x // 10 end }")
+        try scratch.write("elsewhere/.keep", "")
+        let main = scratch.url.appendingPathComponent("project/main.lua").path
+        for (arguments, folder) in [(["run", "main.lua"], "project"), (["run", "project/main.lua"], ""), (["run", main], "elsewhere")] {
+            let outcome = try EnvScriptProcess.run(arguments, in: scratch.url.appendingPathComponent(folder))
+            #expect(outcome.status == 0, "\(arguments) in '\(folder)': \(outcome.standardError)")
+            #expect(outcome.standardOutput == "22\n", "\(arguments) in '\(folder)'")
+        }
+    }
+
+    @Test func requireLoadsNothingOutsideTheScriptRoots() throws {
+        let scratch = try Scratch()
+        try scratch.write("secret.lua", "return { leaked = true }")
+        try scratch.write("project/up.lua", "print(require('secret'))")
+        try scratch.write("project/linked.lua", "print(require('link').leaked)")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.url.appendingPathComponent("project/link.lua").path, withDestinationPath: "../secret.lua")
+        let project = scratch.url.appendingPathComponent("project")
+        let up = try EnvScriptProcess.run(["run", "up.lua"], in: project)
+        #expect(up.status == 1)
+        #expect(up.standardError.contains("module 'secret' not found"), "\(up.standardError)")
+        let linked = try EnvScriptProcess.run(["run", "linked.lua"], in: project)
+        #expect(linked.status == 1)
+        #expect(linked.standardError.contains("module 'link': './link.lua' leads outside the script roots"), "\(linked.standardError)")
+        #expect(!linked.standardOutput.contains("true"))
+    }
+
     @Test func startUpScriptsLoadFirstInOrder() throws {
         let scratch = try Scratch()
         try scratch.write("envscript.lua", "order = { 'auto' }")

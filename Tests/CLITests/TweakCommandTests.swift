@@ -44,6 +44,7 @@ import Testing
         // Overrides belong to a home: another home sees the file's value, and without the start-up
         // script only its (empty) overrides are left.
         let home = scratch.url.appendingPathComponent("elsewhere").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home).standardOutput == "blue\n")
         #expect(try scratch.run("tweak", "get", "ui", "color", "--home", home, "--no-init").status == 1)
     }
@@ -118,6 +119,70 @@ import Testing
         #expect(none.status == 1)
         #expect(none.standardError.contains("no provider answers ui.nope"))
         #expect(none.standardOutput.contains(#""answer" : null"#), "\(none.standardOutput)")
+    }
+
+    @Test func setRefusesAnotherTypeThanTheFlagsUnlessForced() throws {
+        let scratch = try Scratch()
+        try scratch.write("read.lua", "print(tweak.value('checkout', 'max_items', 0) + 1)")
+        #expect(try scratch.run("tweak", "set", "checkout", "max_items", "5").status == 0)
+        // The overrides alone define the flag: their integer is its type.
+        let refused = try scratch.run("tweak", "set", "checkout", "max_items", "not a number")
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains(
+            "refused: tweak 'checkout.max_items' is an int (as overrides defines it), not a string (\"not a number\"); give a value of that type, or add --force to store a string anyway"),
+            "\(refused.standardError)")
+        #expect(try scratch.run("tweak", "get", "checkout", "max_items").standardOutput == "5\n")
+        #expect(try scratch.run("run", "--home", ".envscript/home", "read.lua").standardOutput == "6\n")
+        // The type the stack answers with, also when a file defines it.
+        try scratch.write("flags.json", #"{ "checkout": { "express": { "Value": true } } }"#)
+        try scratch.write("envscript.lua", "tweak.stack{ tweak.overrides(), tweak.json('flags.json', 'shipped') }")
+        let fromFile = try scratch.run("tweak", "set", "checkout", "express", "3")
+        #expect(fromFile.status == 1)
+        #expect(fromFile.standardError.contains("is a bool (as shipped defines it), not an int (3)"), "\(fromFile.standardError)")
+        // --force stores it all the same.
+        #expect(try scratch.run("tweak", "set", "checkout", "max_items", "not a number", "--force").status == 0)
+        #expect(try scratch.run("tweak", "get", "checkout", "max_items").standardOutput == "not a number\n")
+    }
+
+    @Test func negativeNumbersAreValuesNotOptions() throws {
+        let scratch = try Scratch()
+        func stored(_ variable: String) throws -> Any? {
+            let record = try scratch.run("tweak", "get", "checkout", variable, "--json")
+            return try (JSONSerialization.jsonObject(with: Data(record.standardOutput.utf8)) as? [String: Any])?["value"]
+        }
+        let cases: [(arguments: [String], variable: String, value: Any)] = [
+            (["-5"], "discount", -5 as Any), (["-0.5"], "ratio", -0.5), (["-.25", "--provider", "overrides"], "step", -0.25),
+            (["-7", "--string"], "code", "-7"), (["--string", "-8"], "label", "-8"),
+        ]
+        for (arguments, variable, value) in cases {
+            let outcome = try scratch.run(["tweak", "set", "checkout", variable] + arguments)
+            #expect(outcome.status == 0, "\(arguments): \(outcome.standardError)")
+            #expect("\(try stored(variable) ?? "none")" == "\(value)", "\(arguments)")
+        }
+        #expect(try scratch.run("tweak", "set", "checkout", "discount", "-6").status == 0)
+        #expect(try stored("discount") as? Int == -6)
+        // A negative number is not taken for another option's value, nor for a feature.
+        #expect(try scratch.run("tweak", "set", "checkout", "discount", "1", "--timeout", "-5").status == 2)
+        #expect(try scratch.run("tweak", "set", "-1", "discount", "1").status == 2)
+        #expect(try scratch.run("tweak", "keygen", "--key-file", "keys").status == 0)
+        let sealed = try scratch.run("tweak", "seal", "-5", "--key-file", "keys")
+        #expect(sealed.status == 0, "\(sealed.standardError)")
+        #expect(try scratch.run("tweak", "unseal", sealed.standardOutput.trimmingCharacters(in: .newlines), "--key-file", "keys").standardOutput == "-5\n")
+    }
+
+    @Test func listMarksASealedValueItsDecryptorCannotOpen() throws {
+        let scratch = try Scratch()
+        try scratch.write("flags.json", #"{ "api": { "token": { "Value": "c2VjcmV0LWNpcGhlcnRleHQ=", "Encrypted": true } } }"#)
+        try scratch.write("envscript.lua", """
+            tweak.stack{ tweak.json('flags.json', 'shipped') }
+            tweak.decryptor(function(t) error('the key was rotated') end)
+            """)
+        let list = try scratch.run("tweak", "list")
+        #expect(list.status == 0)
+        #expect(!list.standardOutput.contains("c2VjcmV0LWNpcGhlcnRleHQ="), "\(list.standardOutput)")
+        let row = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("api") }.map(String.init) ?? ""
+        #expect(row.contains("<sealed: decryptor failed: envscript.lua:2: the key was rotated>"), "\(row)")
+        #expect(row.hasSuffix("shipped"))
     }
 
     @Test func usageErrorsExitTwo() throws {

@@ -29,13 +29,41 @@ import Testing
         #expect(try containers.containers.count == 1, "nothing was created")
     }
 
+    @Test func blankNamesAndNamesWithSpaceAtAnEndAreRefused() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        for blank in [" ", "   ", "\u{3000}", " \u{A0} "] {
+            #expect(rejection(blank, in: containers)?.contains("a name must have a visible character, not only white space") == true, "\(blank.debugDescription)")
+        }
+        for padded in [" x ", " x", "x ", "Debug\u{3000}"] {
+            #expect(rejection(padded, in: containers)?.contains("may not begin or end with white space") == true, "\(padded.debugDescription)")
+        }
+        #expect(rejection(" Debug ", in: containers)?.contains("did you mean 'Debug'?") == true)
+        #expect(try containers.containers.count == 1, "nothing was created")
+    }
+
+    @Test func replacementCharactersSeparatorsAndNoncharactersAreRefused() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        // What bytes that were not UTF-8 become on the way into a String.
+        let repaired = String(decoding: [0x61, 0xFF, 0xFE, 0x62] as [UInt8], as: UTF8.self)
+        #expect(rejection(repaired, in: containers)?.contains("U+FFFD, which stands for bytes that were not valid UTF-8") == true)
+        #expect(rejection("line\u{2028}separator", in: containers)?.contains("U+2028") == true)
+        #expect(rejection("para\u{2029}", in: containers)?.contains("U+2029") == true)
+        #expect(rejection("non\u{FFFF}character", in: containers)?.contains("U+FFFF") == true)
+        #expect(rejection("c1\u{85}", in: containers)?.contains("U+0085") == true)
+        #expect(try containers.containers.count == 1, "nothing was created")
+    }
+
     @Test func unusualButValidNamesAreAcceptedAndStayInsideTheHome() throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         let containers = try AppContainer(home: home.url)
         let names = [
-            String(repeating: "é", count: 255), "../../escape", "/absolute", "with/slash", " spaced ",
-            "日本語", "👩‍👩‍👧", ".", "..",
+            String(repeating: "é", count: 255), "../../escape", "/absolute", "with/slash", "inner  spaces",
+            "日本語", "👩‍👩‍👧", ".", "..", "e\u{301}", "zero\u{200B}width",
         ]
         for name in names {
             let created = try containers.createNewContainer(name: name)
@@ -60,7 +88,39 @@ import Testing
             return "\(error)" == "a container named 'QA' already exists in this home; choose another name"
         }
         #expect(throws: ContainerError.self) { try containers.createNewContainer(name: "DEFAULT") }
-        try containers.createNewContainer(name: "qa") // names are case-sensitive
+    }
+
+    @Test func namesDifferingOnlyByCaseAreRefused() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        let dup = try containers.createNewContainer(name: "Dup")
+        let street = try containers.createNewContainer(name: "Straße")
+        func refusal(_ name: String, _ operation: (String) throws -> Void) -> String? {
+            do {
+                try operation(name)
+                return nil
+            } catch ContainerError.nameDiffersOnlyByCase(name, let existing) {
+                return existing
+            } catch {
+                return "wrong error: \(error)"
+            }
+        }
+        for (name, existing) in [("default", "DEFAULT"), ("Default", "DEFAULT"), ("dup", "Dup"), ("DUP", "Dup"), ("STRASSE", "Straße")] {
+            #expect(refusal(name, { try containers.createNewContainer(name: $0) }) == existing, "create \(name)")
+            #expect(refusal(name, { try containers.clone(container: dup, name: $0) }) == existing, "clone as \(name)")
+            #expect(refusal(name, { try containers.createContainer(name: $0) { _ in } }) == existing, "import as \(name)")
+        }
+        #expect(refusal("DUP", { try containers.updateInfo(container: street, name: $0) }) == "Dup")
+        #expect(try containers.containers.map(\.name) == ["DEFAULT", "Dup", "Straße"])
+        #expect {
+            try containers.createNewContainer(name: "default")
+        } throws: { error in
+            "\(error)" == "the name 'default' differs only by case from the container 'DEFAULT' of this home, and names must differ by more than case; choose another name"
+        }
+        // A container may change the case of its own name.
+        #expect(try containers.updateInfo(container: dup, name: "DUP").name == "DUP")
+        #expect(try containers.resolve("DUP").uuid == dup.uuid)
     }
 
     @Test func badUUIDsAreRejectedWithTheText() throws {

@@ -25,6 +25,25 @@ import Testing
         #expect(try fixture.run("return container.get('00000000-0000-0000-0000-000000000000').is_default") == [true])
     }
 
+    @Test func namesThatBreakTheRulesAreRefusedFromLua() throws {
+        let fixture = try HostFixture()
+        try fixture.run("container.create('Debug')")
+        // '\\255' is the byte 0xFF, which is not UTF-8: refused, not stored as U+FFFD.
+        for (call, says) in [
+            ("container.create('a\\255b')", "bad argument #1 to 'container.create' (the name must be UTF-8 text"),
+            ("container.clone('Debug', 'copy \\255')", "bad argument #2 to 'container.clone' (the name must be UTF-8 text"),
+            ("container.update('Debug', { name = '\\255' })", "bad argument #2 to 'container.update' (field 'name' must be UTF-8 text"),
+            ("container.create('   ')", "not only white space"),
+            ("container.create(' x ')", "may not begin or end with white space"),
+            ("container.create('default')", "differs only by case from the container 'DEFAULT'"),
+            ("container.clone('DEFAULT', 'DEBUG')", "differs only by case from the container 'Debug'"),
+        ] {
+            let error = try #require(throws: LuaError.self) { try fixture.run(call) }
+            #expect(error.message.contains(says), "\(call): \(error.message)")
+        }
+        #expect(try fixture.host.containers.containers.map(\.name) == ["DEFAULT", "Debug"])
+    }
+
     @Test func hooksRunInOrderAndAWillChangeErrorCancels() throws {
         let fixture = try HostFixture()
         try fixture.run("""

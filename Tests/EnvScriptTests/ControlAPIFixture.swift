@@ -122,6 +122,11 @@ final class ControlAPIFixture {
         try await send(request(method, path, body: archive, contentType: "application/zip"))
     }
 
+    /// Sends `bytes` as a JSON body exactly as given (which may be no valid UTF-8) and reads the whole answer.
+    func send(_ method: String, _ path: String, bytes: Data) async throws -> Answer {
+        try await send(request(method, path, body: bytes, contentType: "application/json"))
+    }
+
     private func send(_ request: HTTPClientRequest) async throws -> Answer {
         let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)

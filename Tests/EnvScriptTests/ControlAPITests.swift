@@ -319,6 +319,34 @@ import Tweaks
         }
     }
 
+    @Test func namesBreakingTheRulesAnswer400AndNamesTakenButForCase409() async throws {
+        try await ControlAPIFixture.with { api in
+            #expect(try await api.send("POST", "/v1/containers", body: #"{"name": "Debug"}"#).status == 201)
+            for (body, says) in [
+                (#"{"name": "   "}"#, "not only white space"),
+                (#"{"name": " Staging "}"#, "may not begin or end with white space"),
+                (#"{"name": "tab\tname"}"#, "U+0009"),
+            ] {
+                let answer = try await api.send("POST", "/v1/containers", body: body)
+                #expect(answer.status == 400, "\(body) answered \(answer)")
+                #expect(answer.errorMessage?.contains(says) == true, "\(answer) should say \(says)")
+            }
+            // The byte 0xFF in a JSON string: not UTF-8, refused instead of becoming U+FFFD.
+            let notUTF8 = try await api.send("POST", "/v1/containers", bytes: Data(#"{"name": "a"#.utf8) + [0xFF] + Data(#"b"}"#.utf8))
+            #expect(notUTF8.status == 400, "\(notUTF8)")
+            #expect(notUTF8.errorMessage?.contains("UTF-8") == true, "\(notUTF8)")
+            for (method, path, body, existing) in [
+                ("POST", "/v1/containers", #"{"name": "default"}"#, "DEFAULT"),
+                ("POST", "/v1/containers/DEFAULT/clone", #"{"name": "DEBUG"}"#, "Debug"),
+            ] {
+                let answer = try await api.send(method, path, body: body)
+                #expect(answer.status == 409, "\(method) \(path) \(body) answered \(answer)")
+                #expect(answer.errorMessage?.contains("differs only by case from the container '\(existing)'") == true, "\(answer)")
+            }
+            #expect(try api.host.containers.containers.map(\.name) == ["DEFAULT", "Debug"])
+        }
+    }
+
     @Test func stateIsReadAndWrittenAsLuaSeesIt() async throws {
         try await ControlAPIFixture.with { api in
             let list = try await api.send("GET", "/v1/state").json()

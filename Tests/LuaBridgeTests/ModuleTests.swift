@@ -34,6 +34,33 @@ import Testing
         #expect(error.message.contains("no file '\(root)/nope.lua'"))
     }
 
+    @Test func modulesFindTheirNeighboursBesideThem() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "return { value = require('neighbour').value + 1 }".write(toFile: root + "/lib/user.lua", atomically: true, encoding: .utf8)
+        try "return { value = 41 }".write(toFile: root + "/lib/neighbour.lua", atomically: true, encoding: .utf8)
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        #expect(try lua.execute("return require('lib.user').value", chunkName: "@\(root)/main.lua") == [42])
+    }
+
+    @Test func scriptsOutsideTheRootsFindNothingBesideThemAndLinksCannotLeadOut() throws {
+        let root = try temporaryFolder()
+        let outside = try temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        try "return { leaked = true }".write(toFile: outside + "/secret.lua", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link.lua", withDestinationPath: outside + "/secret.lua")
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        // A chunk named after a file outside every root gets no search beside it.
+        let beside = try #require(throws: LuaError.self) { try lua.execute("return require('secret')", chunkName: "@\(outside)/main.lua") }
+        #expect(beside.message.contains("module 'secret' not found"))
+        #expect(!beside.message.contains(outside), "\(beside.message)")
+        let linked = try #require(throws: LuaError.self) { try lua.execute("return require('link')", chunkName: "@main.lua") }
+        #expect(linked.message.contains("module 'link': '\(root)/link.lua' leads outside the script roots"), "\(linked.message)")
+    }
+
     @Test func errorsInsideModulesKeepTheirFileAndLine() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

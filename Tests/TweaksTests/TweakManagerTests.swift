@@ -117,6 +117,28 @@ import TestSupport
         #expect("\(error!)".contains("no mutable provider"))
     }
 
+    @Test func aWriteKeepsTheTypeTheStackAnswersWithUnlessChangingTypeIsAsked() throws {
+        let overrides = EphemeralTweakProvider(name: "overrides")
+        let manager = TweakManager(providers: [overrides])
+        try manager.set(5, feature: "checkout", variable: "max_items")
+        // No other provider defines the flag: the value it has now sets its type.
+        let error = #expect(throws: TweakError.self) { try manager.set(.string("not a number"), feature: "checkout", variable: "max_items") }
+        #expect("\(error!)" == "tweak 'checkout.max_items' is an int (as overrides defines it), not a string (\"not a number\"); give a value of that type")
+        #expect(throws: TweakError.self) { try manager.set(2.5, feature: "checkout", variable: "max_items") }
+        #expect(manager.value("checkout", "max_items", default: 0) == 5, "readers still get an integer")
+        try manager.set(6, feature: "checkout", variable: "max_items")
+        try manager.set(.string("not a number"), feature: "checkout", variable: "max_items", changingType: true)
+        #expect(try manager.value("checkout", "max_items", as: String.self) == "not a number")
+
+        // A sealed value sets the type once opened.
+        let sealed = EphemeralTweakProvider(
+            name: "sealed", tweaks: [Tweak(feature: "api", variable: "retries", value: "c2VjcmV0", isEncrypted: true)])
+        let stack = TweakManager(providers: [EphemeralTweakProvider(name: "overrides"), sealed])
+        stack.decryptor = { _ in .int(3) }
+        #expect(throws: TweakError.self) { try stack.set(.string("many"), feature: "api", variable: "retries") }
+        try stack.set(4, feature: "api", variable: "retries")
+    }
+
     @Test func listMergesByPriority() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

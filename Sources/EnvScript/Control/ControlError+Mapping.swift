@@ -34,7 +34,7 @@ extension ControlError {
         switch error {
         case .notFound: return ControlError(.notFound, error.description)
         // The request is well formed but the name is taken in this home: a conflict with its state.
-        case .duplicateName: return ControlError(.conflict, error.description)
+        case .duplicateName, .nameDiffersOnlyByCase: return ControlError(.conflict, error.description)
         case .invalidName, .invalidUUID: return ControlError(.badRequest, error.description)
         case .cannotDeleteDefault, .cannotRenameDefault, .conflict, .reentrantOperation, .switchWhileAnnouncing:
             return ControlError(.conflict, error.description)

@@ -29,6 +29,10 @@ package struct ControlRequestBody: Sendable {
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw ControlError(.badRequest, "the request body is empty; send a JSON object such as \(example)")
         }
+        // JSON is UTF-8 text; bytes that are not would be read as U+FFFD and stored so (in a name, say).
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw ControlError(.badRequest, "the request body is not valid UTF-8; send JSON encoded as UTF-8, such as \(example)")
+        }
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
