@@ -65,6 +65,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them
     /// (used under ``lock``).
     private var kept: [ObjectIdentifier: (object: AnyObject, unregister: () -> Void)] = [:]
+    /// The folders of the script files the host has compiled (under the lock): with the script roots,
+    /// the project folders that scripts' file permissions start from.
+    private var scriptFolders: [String] = []
 
     /// Creates the home folder when missing, settles the application identifier with the home's record,
     /// opens a Lua state with the configured limits and registers the host modules.
@@ -217,7 +220,10 @@ public final class EnvScriptHost: @unchecked Sendable {
     @discardableResult
     public func compileScript(atPath path: String) throws -> LuaFunctionRef {
         try lock.withLock {
-            try ScriptFile.compile(atPath: path, in: lua)
+            let chunk = try ScriptFile.compile(atPath: path, in: lua)
+            let folder = PermissionGate.resolved(path).deletingLastPathComponent().path
+            if !scriptFolders.contains(folder) { scriptFolders.append(folder) }
+            return chunk
         }
     }
 
@@ -227,9 +233,10 @@ public final class EnvScriptHost: @unchecked Sendable {
         try lock.withLock { try lua.execute(source, chunkName: "=" + name) }
     }
 
-    /// The checks of ``HostConfiguration/permissions`` for host functions.
+    /// The checks of ``HostConfiguration/permissions`` for host functions (called under the lock): the
+    /// project folders are the script roots and the folders of the script files the host has run.
     var permissionGate: PermissionGate {
-        PermissionGate(permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots)
+        PermissionGate(permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots + scriptFolders)
     }
 
     /// The wall-clock limit of ``HostConfiguration/hookTimeout`` for a hook described as `what`.

@@ -31,10 +31,13 @@ struct PermissionGate: Sendable {
         let granted = (access == .read ? permissions.readableFolders : permissions.writableFolders).map(\.path)
         let folders = (projectFolders + granted).map(Self.resolved)
         if folders.contains(where: { Self.isWithin(file.path, folder: $0.path) }) { return file }
-        let project = projectFolders.map { Self.resolved($0).path }.joined(separator: ", ")
+        var project = [String]()
+        for folder in projectFolders.map({ Self.resolved($0).path }) where !project.contains(folder) { project.append(folder) }
+        let outside = project.isEmpty
+            ? "the host runs no script file, so it has no project folder"
+            : "it is outside the project folder\(project.count == 1 ? "" : "s") (\(project.joined(separator: ", ")))"
         throw PermissionError(description: """
-            \(function): \(access.verb) '\(path)' is not allowed: it is outside the project folder\
-            \(projectFolders.count == 1 ? "" : "s") (\(project)); grant its folder with \(access.flag) \
+            \(function): \(access.verb) '\(path)' is not allowed: \(outside); grant its folder with \(access.flag) \
             \(file.deletingLastPathComponent().path) on the command line, or in HostConfiguration.permissions.\(access.setting)
             """)
     }

@@ -3,6 +3,7 @@ import Foundation
 // scripts/bench: release-build benchmarks. Arguments name groups to run; none runs them all.
 let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("bridge", BridgeBenchmark.run),
+    ("patterns", PatternBenchmark.run),
     ("tweaks", TweakBenchmark.run),
     ("containers", ContainerBenchmark.run),
     ("archive", ArchiveBenchmark.run),

@@ -57,3 +57,17 @@ double lbb_c_calls_lua_function(const char *chunk, long long calls, long long *r
     lua_close(L);
     return elapsed;
 }
+
+double lbb_run_stock_chunk(const char *chunk, long long *result) {
+    lua_State *L = luaL_newstate();
+    if (L == NULL) return -1;
+    luaL_openlibs(L);
+    if (luaL_loadstring(L, chunk) != LUA_OK) { lua_close(L); return -1; }
+    double start = now_ns();
+    int status = lua_pcall(L, 0, 1, 0);
+    double elapsed = now_ns() - start;
+    if (status != LUA_OK) { lua_close(L); return -1; }
+    *result = (long long)lua_tointeger(L, -1);
+    lua_close(L);
+    return elapsed;
+}

@@ -178,7 +178,7 @@ struct Refusal: Error, CustomStringConvertible {
         #expect(log.events == ["will DEFAULT->B", "did DEFAULT->B"])
     }
 
-    @Test func changingContainersFromAWillChangeHookIsRefusedButFromADidChangeHookWorks() throws {
+    @Test func changingContainersFromAWillChangeHookIsRefusedAndSwitchingFromADidChangeHookToo() throws {
         let home = try TemporaryHome()
         defer { home.remove() }
         let containers = try AppContainer(home: home.url)
@@ -196,13 +196,29 @@ struct Refusal: Error, CustomStringConvertible {
         }
         containers.removeHook(token)
 
-        // A did-change hook may start the next switch: the lock is free by then.
-        let once = Locked(false)
+        // A did-change hook may change the home (the lock is free by then), but not start another
+        // switch: that would chain switches (one back to where it came from ping-pongs without end).
+        let outcomes = Locked<[String]>([])
         containers.addDidChangeHook { to, _ in
-            guard to.uuid == b.uuid, !once.withLock({ let was = $0; $0 = true; return was }) else { return }
-            do { try containers.activate(container: c) } catch { Issue.record(error) }
+            guard to.uuid == b.uuid else { return }
+            do {
+                try containers.createNewContainer(name: "made in the hook")
+                try containers.activate(container: c)
+                outcomes.withLock { $0.append("switched") }
+            } catch let error as ContainerError {
+                if case .switchWhileAnnouncing(let target, let announced) = error {
+                    outcomes.withLock { $0.append("refused \(target) during \(announced)") }
+                }
+            } catch {
+                Issue.record(error)
+            }
         }
         try containers.activate(container: b)
+        #expect(outcomes.withLock { $0 } == ["refused C during B"])
+        #expect(try containers.activeContainer.uuid == b.uuid)
+        #expect(try containers.container(named: "made in the hook") != nil)
+        // Outside the hook the next switch is fine.
+        try containers.activate(container: c)
         #expect(try containers.activeContainer.uuid == c.uuid)
     }
 

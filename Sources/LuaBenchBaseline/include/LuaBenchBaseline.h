@@ -13,4 +13,8 @@ double lbb_lua_calls_c_add(const char *loop, long long calls, long long *result)
    Returns the elapsed nanoseconds and the final sum in *result; negative on failure. */
 double lbb_c_calls_lua_function(const char *chunk, long long calls, long long *result);
 
+/* Runs `chunk` in a plain state with Lua's stock libraries (its pattern functions included) and
+   returns the elapsed nanoseconds, and the chunk's integer result in *result; negative on failure. */
+double lbb_run_stock_chunk(const char *chunk, long long *result);
+
 #endif
