@@ -63,6 +63,15 @@ static void esl_count_hook(lua_State *L, lua_Debug *ar) {
     if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
 }
 
+void esl_install_count_hook(lua_State *L) {
+    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+}
+
+void esl_clear_passed_time_limit(lua_State *L) {
+    esl_runtime *rt = esl_runtime_of(L);
+    if (rt->time_exceeded && (rt->deadline_ns == 0 || esl_now_ns() < rt->deadline_ns)) rt->time_exceeded = 0;
+}
+
 void esl_install_hook(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
     if (rt->instruction_limit > 0 || rt->deadline_ns > 0)
@@ -80,8 +89,11 @@ void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message) 
     esl_runtime *rt = esl_runtime_of(L);
     rt->deadline_ns = deadline_ns > 0 ? deadline_ns : 0;
     snprintf(rt->time_limit_message, sizeof rt->time_limit_message, "%s",
-             message != NULL ? message : "time limit exceeded");
+             message != NULL && message[0] != '\0' ? message : "time limit exceeded");
     esl_install_hook(L);
+    /* A callback runs on the thread that called into Swift, maybe a coroutine. */
+    if (rt->active != NULL && rt->active != L && (rt->instruction_limit > 0 || rt->deadline_ns > 0))
+        esl_install_count_hook(rt->active);
 }
 
 int esl_limit_exceeded(lua_State *L) {

@@ -57,10 +57,17 @@ static void esl_matcher_restart(esl_matcher *m) {
 }
 
 static inline void esl_step(esl_matcher *m) {
-    if (--m->credit == 0) {
+    if (--m->credit <= 0) {
+        esl_spend(m->L, ESL_STEPS_PER_CHARGE - m->credit, 1);
         m->credit = ESL_STEPS_PER_CHARGE;
-        esl_spend(m->L, ESL_STEPS_PER_CHARGE, 1);
     }
+}
+
+/* Charges work proportional to `bytes` scanned at once (a set, a back reference), so a long set or
+   capture cannot make one step cost arbitrarily much. */
+static inline void esl_step_over(esl_matcher *m, ptrdiff_t bytes) {
+    m->credit -= (int)(bytes / 16 > 1 << 20 ? 1 << 20 : bytes / 16);
+    esl_step(m);
 }
 
 /* Charges what the last charge left out, once a function is done with the matcher. */
@@ -115,6 +122,7 @@ static int esl_in_set(int c, const char *open, const char *close) {
 
 /* The end of the single-character item that starts at `p` (a byte, '.', %x or a set). */
 static const char *esl_item_end(esl_matcher *m, const char *p) {
+    const char *start = p;
     char first = *p++;
     if (first == ESL_ESCAPE) {
         if (p >= m->pattern_end) luaL_error(m->L, "malformed pattern (ends with '%%')");
@@ -128,6 +136,7 @@ static const char *esl_item_end(esl_matcher *m, const char *p) {
             char c = *p++;
             if (c == ESL_ESCAPE && p < m->pattern_end) p++;
         } while (p >= m->pattern_end || *p != ']');
+        esl_step_over(m, p - start);
         return p + 1;
     }
     return p;
@@ -141,7 +150,9 @@ static int esl_item_matches(esl_matcher *m, const char *s, const char *p, const 
     switch (*p) {
         case '.': return 1;
         case ESL_ESCAPE: return esl_in_class(c, (unsigned char)p[1]);
-        case '[': return esl_in_set(c, p, item_end - 1);
+        case '[':
+            esl_step_over(m, item_end - p);
+            return esl_in_set(c, p, item_end - 1);
         default: return (unsigned char)*p == c;
     }
 }
@@ -211,8 +222,8 @@ static const char *esl_match_back_reference(esl_matcher *m, const char *s, int d
         luaL_error(m->L, "invalid capture index %%%d", index + 1);
     ptrdiff_t length = m->captures[index].length;
     if (length < 0) return NULL; /* a position capture holds no text */
+    esl_step_over(m, length);
     if (m->subject_end - s >= length && memcmp(m->captures[index].start, s, (size_t)length) == 0) {
-        esl_step(m);
         return s + length;
     }
     return NULL;
@@ -249,6 +260,7 @@ static const char *esl_match(esl_matcher *m, const char *s, const char *p) {
                 p += 2;
                 if (p >= m->pattern_end || *p != '[') luaL_error(m->L, "missing '[' after '%%f' in pattern");
                 const char *set_end = esl_item_end(m, p);
+                esl_step_over(m, 2 * (set_end - p));
                 int before = s == m->subject ? '\0' : (unsigned char)s[-1];
                 int here = s < m->subject_end ? (unsigned char)*s : '\0';
                 if (!esl_in_set(before, p, set_end - 1) && esl_in_set(here, p, set_end - 1)) {

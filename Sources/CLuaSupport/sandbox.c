@@ -48,15 +48,52 @@ static int esl_guarded_xpcall(lua_State *L) {
     return esl_finish_xpcall(L, LUA_OK, 0);
 }
 
-/* Finalizers run with hooks off, out of reach of the instruction budget: scripts may not set them. */
+/* Finalizers run with hooks off, out of reach of the instruction budget: scripts may not set them.
+   Nor __close: a coroutine stopped by a limit is reset with hooks still off, running its pending
+   to-be-closed handlers out of reach of every limit. */
 static int esl_setmetatable_without_gc(lua_State *L) {
     if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
         return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
+    if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__close"), lua_rawget(L, 2)) != LUA_TNIL)
+        return luaL_error(L, "setmetatable: __close metamethods are not allowed in the sandbox");
     lua_settop(L, 2);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, 2, 1);
     return 1;
+}
+
+/* coroutine.create, with the count hook on the new thread whatever the limits are now: a thread
+   copies its creator's hook only when it is made, so one made while no limit was set would escape a
+   deadline set later. With no limit the hook does nothing, once per 1000 instructions. */
+static int esl_create_with_hook(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    lua_State *thread = lua_tothread(L, -1);
+    if (thread != NULL) esl_install_count_hook(thread);
+    return 1;
+}
+
+/* coroutine.wrap, likewise: the thread is the first upvalue of the function it returns. */
+static int esl_wrap_with_hook(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    if (lua_getupvalue(L, -1, 1) != NULL) {
+        lua_State *thread = lua_tothread(L, -1);
+        if (thread != NULL) esl_install_count_hook(thread);
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static void esl_wrap_field(lua_State *L, const char *table, const char *name, lua_CFunction wrapper) {
+    lua_getglobal(L, table);
+    lua_getfield(L, -1, name);
+    lua_pushcclosure(L, wrapper, 1);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
 }
 
 static void esl_wrap_global(lua_State *L, const char *name, lua_CFunction wrapper) {
@@ -122,6 +159,8 @@ static int esl_open_sandbox_protected(lua_State *L) {
     esl_wrap_global(L, "load", esl_text_only_load);
     esl_wrap_global(L, "xpcall", esl_guarded_xpcall);
     esl_wrap_global(L, "setmetatable", esl_setmetatable_without_gc);
+    esl_wrap_field(L, LUA_COLIBNAME, "create", esl_create_with_hook);
+    esl_wrap_field(L, LUA_COLIBNAME, "wrap", esl_wrap_with_hook);
 
     /* The string metatable is shared by every string: scripts may not see or change it. */
     lua_pushliteral(L, "");

@@ -119,10 +119,10 @@ enum ContainerModule {
         module.function("diff") { [unowned host] call in
             func operand(_ position: Int32) throws -> DiffOperand {
                 let text = try call.argument(position, as: String.self)
-                if let operand = DiffOperand.named(text, in: containers) {
-                    if case .archive = operand { try host.permissionGate.check(.read, text, by: "container.diff") }
-                    return operand
-                }
+                if let container = try? containers.resolve(text) { return .container(container) }
+                // An archive: checked before anything about it is looked at, then opened as checked.
+                let archive = try host.permissionGate.check(.read, text, by: "container.diff")
+                if FileManager.default.fileExists(atPath: archive.path) { return .archive(archive) }
                 throw call.argumentError(position, "'\(text)' is neither a container of this home nor an archive file")
             }
             let diff = try containers.diff(try operand(1), try operand(2))

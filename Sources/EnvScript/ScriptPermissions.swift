@@ -26,7 +26,7 @@ public struct ScriptPermissions: Sendable, Equatable {
     /// Whether `entry` is a well-formed host permission; the problem otherwise.
     public static func problem(withHost entry: String) -> String? {
         if entry == "*" || NetworkPermission(entry) != nil { return nil }
-        return "'\(entry)' is not HOST or HOST:PORT (such as api.example.com, 127.0.0.1:8080 or [::1]:8080), or * for any host"
+        return "'\(entry)' is not HOST or HOST:PORT (such as api.example.com, 127.0.0.1:8080, [::1] or [::1]:8080), or * for any host"
     }
 }
 
@@ -46,6 +46,8 @@ struct NetworkPermission: Equatable {
                 guard rest.hasPrefix(":") else { return nil }
                 portPart = rest.dropFirst()
             }
+        } else if text.filter({ $0 == ":" }).count > 1 {
+            return nil // a bare IPv6 address: its port would be ambiguous, so it must be bracketed
         } else if let colon = text.lastIndex(of: ":") {
             hostPart = text[..<colon]
             portPart = text[text.index(after: colon)...]

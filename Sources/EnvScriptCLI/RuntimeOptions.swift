@@ -208,15 +208,20 @@ struct RuntimeOptions: ParsableArguments {
         for script in startupScripts {
             do {
                 if let startupLimit {
-                    _ = try host.lua.withTimeLimit(seconds: startupLimit.seconds, reason: startupLimit.reason) {
-                        try host.runScript(atPath: script)
+                    // Under the host's lock, so a hook run meanwhile for another process cannot
+                    // interleave its own limit with this one.
+                    _ = try host.lock.withLock {
+                        try host.lua.withTimeLimit(seconds: startupLimit.seconds, reason: startupLimit.reason) {
+                            try host.runScript(atPath: script)
+                        }
                     }
                 } else {
                     try host.runScript(atPath: script)
                 }
             } catch {
                 var failure = ErrorReport.failure(for: error)
-                failure.status = ExitStatus.usage
+                // A start-up script stopped by --timeout is a failed run, not an input error.
+                if (error as? LuaError)?.kind != .timeLimit { failure.status = ExitStatus.usage }
                 failure.message = "in start-up script \(script): \(failure.message)"
                 throw failure
             }

@@ -27,6 +27,8 @@ extension LuaState {
                 previousMessage.withUnsafeBufferPointer { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { esl_set_deadline(core.mainThread, previousDeadline, $0.baseAddress) }
                 }
+                // The caller goes on (its pcall may catch the error) unless its own limit has passed too.
+                esl_clear_passed_time_limit(core.mainThread)
             }
         }
         return try body()

@@ -53,6 +53,8 @@ public final class ScenarioRunner {
     public func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
         var suite = ScenarioSuite()
         for (file, chunk) in files {
+            // Once the run's time is up, the files left are not loaded.
+            if limits.runHasExpired { break }
             do {
                 let tests = try loadFile(chunk, file: file)
                 suite.tests += tests
@@ -113,15 +115,17 @@ public final class ScenarioRunner {
         }
         reporter.runWillStart(testCount: selected.count)
         var summary = ScenarioSummary()
-        for (index, test) in selected.enumerated() {
+        for test in selected {
+            // Once the run's time is up no test starts (the one running then has failed naming the
+            // limit); errored files are still reported.
+            if limits.runHasExpired, test.loadError == nil {
+                summary.notRun += 1
+                summary.stopReason = limits.runStopReason
+                continue
+            }
             let result = run(test)
             summary.add(result)
             reporter.testDidFinish(result)
-            if limits.runHasExpired, index + 1 < selected.count {
-                summary.notRun = selected.count - index - 1
-                summary.stopReason = limits.runStopReason
-                break
-            }
         }
         reporter.runDidFinish(summary)
         return summary

@@ -51,7 +51,7 @@ import Testing
         try scratch.write("envscript.lua", "while true do end\n")
         try scratch.write("ok.lua", "print('never')\n")
         let startup = try scratch.run("run", "--instruction-limit", "0", "--timeout", "0.3", "ok.lua")
-        #expect(startup.status == 2)
+        #expect(startup.status == 1, "a run stopped by --timeout is a failure, even in a start-up script")
         #expect(startup.standardError.contains("time limit exceeded"))
         #expect(!startup.standardOutput.contains("never"))
     }
@@ -96,5 +96,33 @@ import Testing
         let list = try scratch.run("container", "list", "--home", home, "--no-init")
         #expect(list.status == 0)
         #expect(list.standardOutput.contains("DEFAULT"))
+    }
+
+    @Test func aTimeoutWhileLoadingReportsTheFileAndRunsNoTest() throws {
+        let scratch = try Scratch()
+        try scratch.write("a.lua", "describe('a', function() it('quick', function() end) end)\n")
+        try scratch.write("b.lua", "while true do end\n")
+        try scratch.write("c.lua", "describe('c', function() it('later', function() end) end)\n")
+        let outcome = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--timeout", "0.5", "a.lua", "b.lua", "c.lua")
+        #expect(outcome.status == 1, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("ERROR b.lua:1"))
+        #expect(outcome.standardOutput.contains("time limit exceeded: the run took longer than 0.5 s (--timeout)"))
+        #expect(!outcome.standardOutput.contains("PASS"))
+        #expect(outcome.standardOutput.hasSuffix("0 passed, 0 failed, 1 errored, 1 not run (stopped by --timeout: the run took longer than 0.5 s)\n"))
+    }
+
+    @Test func aHookTimeoutCancelsTheSwitchAndTheScriptGoesOn() throws {
+        let scratch = try Scratch()
+        try scratch.write("hook.lua", """
+            container.create('B')
+            container.on_will_change(function() while true do end end)
+            print(pcall(container.activate, 'B'))
+            print('active: ' .. container.active().name)
+            """)
+        let outcome = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--hook-timeout", "0.2", "hook.lua")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("false"))
+        #expect(outcome.standardOutput.contains("hook ran longer than"))
+        #expect(outcome.standardOutput.hasSuffix("active: DEFAULT\n"))
     }
 }

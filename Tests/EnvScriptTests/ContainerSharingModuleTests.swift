@@ -28,7 +28,11 @@ import Testing
         #expect(throws: (any Error).self) { try fixture.run("container.import('\(archive)')") }
         let refused = try fixture.run("return select(2, pcall(container.import, '\(archive)', { max_files = 0 }))")
         #expect(refused.first?.stringValue?.contains("max_files") == true)
-        let nowhere = try fixture.run("return select(2, pcall(container.diff, 'DEFAULT', 'nowhere.zip'))")
+        let missing = fixture.folder.appendingPathComponent("nowhere.zip").path
+        let nowhere = try fixture.run("return select(2, pcall(container.diff, 'DEFAULT', '\(missing)'))")
         #expect(nowhere.first?.stringValue?.contains("neither a container of this home nor an archive file") == true)
+        // Outside the project folder the permission answers first, whether the file exists or not.
+        let outside = try fixture.run("return select(2, pcall(container.diff, 'DEFAULT', '/etc/passwd'))")
+        #expect(outside.first?.stringValue?.contains("container.diff: reading '/etc/passwd' is not allowed") == true)
     }
 }

@@ -58,3 +58,53 @@ import Testing
         }
     }
 }
+
+/// Ways around the limits found in review, each closed.
+@Suite struct LimitEscapeTests {
+    @Test func toBeClosedHandlersCannotBeSet() throws {
+        let lua = try LuaState()
+        let error = try #require(throws: LuaError.self) {
+            try lua.execute("local g <close> = setmetatable({}, {__close = function() end})")
+        }
+        #expect(error.message.contains("__close metamethods are not allowed in the sandbox"))
+    }
+
+    @Test func aCoroutineMadeBeforeAnyLimitIsStillStopped() throws {
+        let lua = try LuaState(options: LuaOptions(instructionLimit: nil))
+        try lua.execute("spin = coroutine.wrap(function() while true do end end) other = coroutine.create(function() while true do end end)")
+        for call in ["spin()", "coroutine.resume(other) error('escaped')"] {
+            let error = try #require(throws: LuaError.self) {
+                try lua.withTimeLimit(seconds: 0.1, reason: "test") { try lua.execute(call) }
+            }
+            #expect(error.kind == .timeLimit, "\(call)")
+        }
+    }
+
+    @Test func anInnerLimitThatFiredDoesNotStopTheCaller() throws {
+        let lua = try LuaState(options: LuaOptions(instructionLimit: nil))
+        lua.setGlobal("stuck_hook", function: LuaFunction("stuck_hook") { call in
+            let spin = try call.function(1)
+            _ = try lua.withTimeLimit(seconds: 0.05, reason: "the hook") { try spin.call() }
+            return 0
+        })
+        let results = try lua.withTimeLimit(seconds: 30, reason: "the outer call") {
+            try lua.execute("""
+                local ok, message = pcall(stuck_hook, function() while true do end end)
+                local n = 0 for i = 1, 1e5 do n = n + 1 end
+                return ok, message, n
+                """)
+        }
+        #expect(results.first == .boolean(false))
+        #expect(results[1].stringValue?.contains("time limit exceeded: the hook") == true)
+        #expect(results.last == .integer(100_000))
+    }
+
+    @Test func longSetsAndCapturesAreChargedByTheirLength() throws {
+        let lua = try LuaState(options: LuaOptions(instructionLimit: 5_000_000))
+        for pattern in ["string.find(string.rep('c', 1e5), '[' .. string.rep('a', 1e6) .. ']')",
+                        "string.find(string.rep('a', 2e5), '(a*)%1b')"] {
+            let error = try #require(throws: LuaError.self) { try lua.execute(pattern) }
+            #expect(error.kind == .instructionLimit, "\(pattern)")
+        }
+    }
+}

@@ -78,6 +78,11 @@ int esl_open_sandbox(lua_State *L, unsigned int allowed);
 void esl_set_instruction_limit(lua_State *L, long long limit);
 /* Installs the count hook on a thread when an instruction limit or a deadline is set, removes it otherwise. */
 void esl_install_hook(lua_State *L);
+/* Installs the count hook on a thread whatever the limits are (it does nothing while none is set). */
+void esl_install_count_hook(lua_State *L);
+/* Forgets that a time limit was exceeded when the deadline now set (an outer one, restored after an
+   inner limit fired) has not passed: the outer caller goes on. */
+void esl_clear_passed_time_limit(lua_State *L);
 /* Whether the current call into Lua has run out of instructions, memory or time. */
 int esl_limit_exceeded(lua_State *L);
 /* Now on CLOCK_MONOTONIC, in nanoseconds: the clock of deadlines. */
