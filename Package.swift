@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Dependencies point one way: EnvScriptCLI -> EnvScript -> {LuaBridge, Containers, Tweaks, AppState};
 /// Tweaks and AppState -> Preferences. The engines never import LuaBridge.
-let package = Package(
+var package = Package(
     name: "EnvScript",
     platforms: [.macOS(.v15)],
     products: [
@@ -199,3 +199,20 @@ let package = Package(
         ),
     ]
 )
+
+// scripts/fuzz: the libFuzzer targets, built only when asked (they have no `main` of their own; libFuzzer's
+// is linked in by `-sanitize=fuzzer`).
+if Context.environment["ENVSCRIPT_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "EnvScriptFuzz",
+        dependencies: ["LuaBridge", "Containers", "Preferences", "Tweaks"],
+        path: "Fuzz/EnvScriptFuzz"
+    ))
+}
+
+// scripts/test-asan: only the named test targets (with what they depend on), so a sanitizer build of the
+// bridge's tests does not build the whole package again.
+if let only = Context.environment["ENVSCRIPT_ONLY_TESTS"] {
+    let kept = Set(only.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
+}

@@ -108,13 +108,17 @@ enum Timestamp {
     }
 
     static func decode(_ text: String, key: String) throws -> Date {
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = parser.date(from: text) ?? formatter().date(from: text) {
+        // Four-digit years from 0001 only, which is what `encode` writes. The parser is Foundation's own
+        // (ISO8601DateFormatter goes through ICU, which a fraction of a hundred digits crashes).
+        let year = text.utf8.prefix(5)
+        if year.count == 5, year.prefix(4).allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+           year.last == UInt8(ascii: "-"), !text.hasPrefix("0000"),
+           let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+        {
             return normalized(date)
         }
         throw DecodingError.dataCorrupted(.init(
-            codingPath: [], debugDescription: "'\(key)' is not an ISO 8601 date: '\(text)'"))
+            codingPath: [], debugDescription: "'\(key)' is not an ISO 8601 date from the years 0001 to 9999 (like 2026-11-24T10:00:00.000Z): '\(text)'"))
     }
 
     private static func formatter() -> ISO8601DateFormatter {

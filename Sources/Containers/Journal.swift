@@ -80,16 +80,9 @@ struct Journal: Codable, Sendable, Equatable {
         var result = Set([activeBefore, activeAfter].compactMap { $0 })
         result.formUnion((metadataBefore + metadataAfter).map(\.uuid))
         let prefix = HomeLayout.bookkeepingName + "/containers/"
-        for step in steps {
-            let paths: [String]
-            switch step {
-            case .move(let from, let to, _): paths = [from, to]
-            case .makeDirectory(let path, _), .removeDirectoryIfEmpty(let path, _): paths = [path]
-            }
-            for path in paths where path.hasPrefix(prefix) {
-                let name = path.dropFirst(prefix.count).prefix { $0 != "/" }
-                if let uuid = UUID(uuidString: String(name)) { result.insert(uuid) }
-            }
+        for path in stepPaths where path.hasPrefix(prefix) {
+            let name = path.dropFirst(prefix.count).prefix { $0 != "/" }
+            if let uuid = UUID(uuidString: String(name)) { result.insert(uuid) }
         }
         return result
     }
@@ -123,6 +116,40 @@ struct Journal: Codable, Sendable, Equatable {
         } catch {
             throw ContainerError.refusedJournal(path: path, reason: "it is not a journal of format \(version) (\(error))")
         }
+        if let problem = journal.pathProblem {
+            throw ContainerError.refusedJournal(path: path, reason: problem)
+        }
         return journal
+    }
+
+    /// Every path the journal's steps touch, relative to the home.
+    var stepPaths: [String] {
+        steps.flatMap { step -> [String] in
+            switch step {
+            case .move(let from, let to, _): [from, to]
+            case .makeDirectory(let path, _), .removeDirectoryIfEmpty(let path, _): [path]
+            }
+        }
+    }
+
+    /// Why the journal's paths cannot be replayed, or nil when they can: a replay moves and removes only
+    /// inside the home, and removes only from the bookkeeping's trash. A journal is the engine's own
+    /// file, so a path that leaves the home means the file was damaged or tampered with.
+    var pathProblem: String? {
+        for path in stepPaths where !Self.staysInHome(path) {
+            return "one of its steps names '\(path)', which is not a path inside the home"
+        }
+        let trash = HomeLayout.trashFolder("")
+        for path in removeAfter where !(Self.staysInHome(path) && path.hasPrefix(trash) && path.count > trash.count) {
+            return "it would remove '\(path)', which is not inside the home's trash"
+        }
+        return nil
+    }
+
+    /// Whether a relative path names something inside the home: not absolute, not empty, and with no
+    /// empty, `.` or `..` component and no NUL.
+    static func staysInHome(_ path: String) -> Bool {
+        !path.isEmpty && !path.contains("\0")
+            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !["", ".", ".."].contains($0) }
     }
 }

@@ -21,6 +21,40 @@ struct ActivationState: Codable, Sendable, Equatable {
     }
 }
 
+extension ActivationState {
+    /// Reads the bytes of `state.json`; `path` names the file in the error.
+    ///
+    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when `data` is not a state record.
+    static func decode(_ data: Data, path: String) throws -> ActivationState {
+        do {
+            return try JSONDecoder().decode(ActivationState.self, from: data)
+        } catch {
+            throw ContainerError.corruptMetadata(path: path, reason: "not a state record: \(error)")
+        }
+    }
+}
+
+extension Container {
+    /// Reads the bytes of the `container.json` found in the folder of container `folder`; `path` names
+    /// the file in the error.
+    ///
+    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when `data` is not a container record or
+    ///   describes another container than its folder's.
+    static func decodeRecord(_ data: Data, path: String, folder: UUID) throws -> Container {
+        let decoded: Container
+        do {
+            decoded = try JSONDecoder().decode(Container.self, from: data)
+        } catch {
+            throw ContainerError.corruptMetadata(path: path, reason: "not a container record: \(error)")
+        }
+        guard decoded.uuid == folder else {
+            throw ContainerError.corruptMetadata(
+                path: path, reason: "it describes container \(decoded.uuid.uuidString), not the folder's \(folder.uuidString)")
+        }
+        return decoded
+    }
+}
+
 /// Reads and writes the bookkeeping files: `state.json` and each container's `container.json`.
 ///
 /// Every write is atomic (temporary file, fsync, rename, fsync of the folder). A missing or unreadable
@@ -47,11 +81,7 @@ struct MetadataStore: Sendable {
                 path: layout.state,
                 reason: "it is missing although containers exist, so the active container is unknown; write {\"activeContainer\": \"<UUID of the container whose entries are in the home>\", \"version\": 1}")
         }
-        do {
-            return try JSONDecoder().decode(ActivationState.self, from: data)
-        } catch {
-            throw ContainerError.corruptMetadata(path: layout.state, reason: "not a state record: \(error)")
-        }
+        return try ActivationState.decode(data, path: layout.state)
     }
 
     /// Records `uuid` as the active container, one generation after the recorded one. Recording the
@@ -117,17 +147,7 @@ struct MetadataStore: Sendable {
             }
             return nil
         }
-        let decoded: Container
-        do {
-            decoded = try JSONDecoder().decode(Container.self, from: data)
-        } catch {
-            throw ContainerError.corruptMetadata(path: path, reason: "not a container record: \(error)")
-        }
-        guard decoded.uuid == uuid else {
-            throw ContainerError.corruptMetadata(
-                path: path, reason: "it describes container \(decoded.uuid.uuidString), not the folder's \(uuid.uuidString)")
-        }
-        return decoded
+        return try Container.decodeRecord(data, path: path, folder: uuid)
     }
 
     /// Writes the metadata of `container` into its folder (which must exist).

@@ -56,8 +56,8 @@ struct RunCommand: ParsableCommand {
     /// The run's limits, counted from now.
     private func timeLimits() -> ScenarioTimeLimits {
         ScenarioTimeLimits(
-            run: timeout.map { .milliseconds(Int64($0 * 1000)) }, runLabel: "--timeout",
-            perTest: testTimeout.map { .milliseconds(Int64($0 * 1000)) }, perTestLabel: "--test-timeout")
+            run: timeout.map { .seconds($0) }, runLabel: "--timeout",
+            perTest: testTimeout.map { .seconds($0) }, perTestLabel: "--test-timeout")
     }
 
     func run() throws {

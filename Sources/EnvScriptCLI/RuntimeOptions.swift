@@ -192,9 +192,9 @@ struct RuntimeOptions: ParsableArguments {
         do {
             var configuration = HostConfiguration(
                 home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
-                attachesToHome: attaches, participationTimeout: .milliseconds(Int64(hostTimeout * 1000)))
+                attachesToHome: attaches, participationTimeout: .seconds(hostTimeout))
             configuration.role = .tool
-            configuration.hookTimeout = hookTimeout.map { .milliseconds(Int64($0 * 1000)) }
+            configuration.hookTimeout = hookTimeout.map { .seconds($0) }
             configuration.permissions = ScriptPermissions(
                 readableFolders: readableFolders.map { URL(fileURLWithPath: $0) },
                 writableFolders: writableFolders.map { URL(fileURLWithPath: $0) },

@@ -16,15 +16,37 @@ extension PreferenceValue {
         }
     }
 
-    /// The top-level keys of a property-list file's bytes (XML or binary) and their values.
+    /// The top-level keys of a property-list file's bytes (XML or binary) and their values. `path` names
+    /// the file in the error.
     ///
-    /// - Throws: when `data` is not a property list, or its top level is not a dictionary.
-    public static func dictionary(fromPropertyList data: Data) throws -> [String: PreferenceValue] {
-        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        guard let value = PreferenceValue(propertyListObject: object), case .dictionary(let values) = value else {
-            throw CocoaError(.propertyListReadCorrupt)
+    /// - Throws: ``PreferencesError/corruptFile(path:reason:)`` when `data` is not a property list, its top
+    ///   level is not a dictionary, or a key holds something a preference cannot be.
+    public static func dictionary(fromPropertyList data: Data, path: String = "property list") throws -> [String: PreferenceValue] {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw PreferencesError.corruptFile(path: path, reason: "not a property list (\(reason))")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw PreferencesError.corruptFile(
+                path: path, reason: "the top level is \(type(of: object)), expected a dictionary")
+        }
+        var values: [String: PreferenceValue] = [:]
+        for (key, element) in dictionary {
+            guard let value = PreferenceValue(propertyListObject: element) else {
+                throw PreferencesError.corruptFile(path: path, reason: "key '\(key)' holds an unsupported \(type(of: element))")
+            }
+            values[key] = value
         }
         return values
+    }
+
+    /// The bytes of a binary property-list file holding `values`, as a preferences file stores them.
+    public static func propertyListData(from values: [String: PreferenceValue]) throws -> Data {
+        try PropertyListSerialization.data(
+            fromPropertyList: values.mapValues(\.propertyListObject), format: .binary, options: 0)
     }
 
     /// Reads a value out of a `PropertyListSerialization` tree.

@@ -413,8 +413,7 @@ public final class PreferencesStore: Sendable {
     private func writeFile(_ values: [String: PreferenceValue], to url: URL) throws {
         let data: Data
         do {
-            data = try PropertyListSerialization.data(
-                fromPropertyList: values.mapValues(\.propertyListObject), format: .binary, options: 0)
+            data = try PreferenceValue.propertyListData(from: values)
         } catch {
             throw PreferencesError.writeFailed(path: url.path, step: "serialise", reason: "\(error)")
         }
@@ -423,28 +422,8 @@ public final class PreferencesStore: Sendable {
 
     /// Reads and parses the file at `url`; a missing or empty file is an empty store.
     private func readFile(_ url: URL) throws -> [String: PreferenceValue] {
-        let fileURL = url
-        guard let data = try AtomicFile.read(fileURL), !data.isEmpty else { return [:] }
-        let object: Any
-        do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw PreferencesError.corruptFile(path: fileURL.path, reason: "not a property list (\(reason))")
-        }
-        guard let dictionary = object as? [String: Any] else {
-            throw PreferencesError.corruptFile(
-                path: fileURL.path, reason: "the top level is \(type(of: object)), expected a dictionary")
-        }
-        var values: [String: PreferenceValue] = [:]
-        for (key, element) in dictionary {
-            guard let value = PreferenceValue(propertyListObject: element) else {
-                throw PreferencesError.corruptFile(
-                    path: fileURL.path, reason: "key '\(key)' holds an unsupported \(type(of: element))")
-            }
-            values[key] = value
-        }
-        return values
+        guard let data = try AtomicFile.read(url), !data.isEmpty else { return [:] }
+        return try PreferenceValue.dictionary(fromPropertyList: data, path: url.path)
     }
 
     private func notifyDifferences(

@@ -3,7 +3,8 @@ import Foundation
 
 /// JUnit XML, as CI servers read it: one `<testsuite>` per script, one `<testcase>` per test, with
 /// `<failure>` or `<skipped/>`; a script that failed at its top level has one `<testcase>` named
-/// `(top level)` with an `<error>`. Written once, when the run ends, with a small escaper of its own
+/// `(top level)` with an `<error>`; a run stopped by its time limit ends with a suite `(run)` whose one
+/// `<testcase>`, `(stopped)`, has an `<error>` giving the reason. Written once, when the run ends, with a small escaper of its own
 /// (``XMLEscaping``), so that the runtime needs no XML library and the document is always well-formed.
 public final class JUnitReporter: ScenarioReporter {
     private let write: (String) -> Void
@@ -23,7 +24,9 @@ public final class JUnitReporter: ScenarioReporter {
     public func runDidFinish(_ summary: ScenarioSummary) {
         var files: [String] = []
         for result in results where !files.contains(result.file) { files.append(result.file) }
-        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<testsuites\(attributes(counts: summary))>"]
+        var totals = summary
+        if summary.stopReason != nil { totals.errored += 1 }
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<testsuites\(attributes(counts: totals))>"]
         for file in files {
             var counts = ScenarioSummary()
             var cases: [String] = []
@@ -35,6 +38,7 @@ public final class JUnitReporter: ScenarioReporter {
             lines += cases
             lines.append("  </testsuite>")
         }
+        if let reason = summary.stopReason { lines += stopRecord(reason, notRun: summary.notRun) }
         lines.append("</testsuites>")
         write(lines.joined(separator: "\n") + "\n")
     }
@@ -56,6 +60,25 @@ public final class JUnitReporter: ScenarioReporter {
             return [head + ">", "      " + problem("error", message, traceback), "    </testcase>"]
         }
     }
+
+    /// A run stopped early (by `--timeout`): a suite of its own, `(run)`, with one errored test case,
+    /// `(stopped)`, that says why and how many tests did not run, so that a CI server shows it.
+    private func stopRecord(_ reason: String, notRun: Int) -> [String] {
+        var counts = ScenarioSummary()
+        counts.errored = 1
+        let message = "\(reason); \(notRun) test\(notRun == 1 ? "" : "s") not run"
+        return [
+            "  <testsuite\(attribute("name", Self.runSuiteName))\(attributes(counts: counts))>",
+            "    <testcase\(attribute("name", Self.stoppedName))\(attribute("classname", Self.runSuiteName)) time=\"0.000000\">",
+            "      " + problem("error", message, nil),
+            "    </testcase>",
+            "  </testsuite>",
+        ]
+    }
+
+    /// The suite and test case that stand for a run stopped early.
+    static let runSuiteName = "(run)"
+    static let stoppedName = "(stopped)"
 
     /// The name of the test case that stands for a file that failed at its top level.
     static let topLevelName = "(top level)"

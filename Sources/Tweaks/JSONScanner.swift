@@ -200,6 +200,7 @@ struct JSONScanner {
     }
 
     private mutating func parseString() throws(SyntaxError) -> String {
+        let start = position
         index += 1  // opening quote
         var buffer: [UInt8] = []
         while true {
@@ -208,7 +209,10 @@ struct JSONScanner {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(decoding: buffer, as: UTF8.self)
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw SyntaxError(position: start, message: "string is not valid UTF-8; save the file as UTF-8")
+                }
+                return text
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw error("unterminated string") }
@@ -269,6 +273,7 @@ struct JSONScanner {
 
     private mutating func parseNumber() throws(SyntaxError) -> Value {
         let start = index
+        let startPosition = position
         var isInteger = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number, expected a digit") }
@@ -294,6 +299,9 @@ struct JSONScanner {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
         guard let value = Double(text) else { throw error("invalid number '\(text)'") }
+        guard value.isFinite else {
+            throw SyntaxError(position: startPosition, message: "number \(text) is too large for a double (at most about 1.8e308)")
+        }
         return .double(value)
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// `run --timeout` stops the whole run, naming the test that was running and writing the report;
 /// `--test-timeout` fails one test and goes on; a pathological pattern inside a test or a hook is
@@ -30,6 +33,23 @@ import Testing
         let report = try String(contentsOf: scratch.url.appendingPathComponent("report.tap"), encoding: .utf8)
         #expect(report.contains("ok 1 - limits first passes\nnot ok 2 - limits spins\n"))
         #expect(report.contains("Bail out! stopped by --timeout"))
+
+        let junit = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--timeout", "1", "--format", "junit", "--output", "report.xml", "spin.lua")
+        #expect(junit.status == 1)
+        let xml = try String(contentsOf: scratch.url.appendingPathComponent("report.xml"), encoding: .utf8)
+        #expect(xml.contains("<testsuites tests=\"3\" failures=\"1\" errors=\"1\""))
+        #expect(xml.contains("<testsuite name=\"(run)\""))
+        #expect(xml.contains("<error message=\"stopped by --timeout: the run took longer than 1 s; 1 test not run\">"))
+        #expect((try? XMLDocument(data: Data(xml.utf8))) != nil, "well-formed XML")
+    }
+
+    /// A limit under a millisecond was cut to none at all.
+    @Test func aTimeoutUnderAMillisecondStillLimits() throws {
+        let scratch = try Scratch()
+        try scratch.write("spin.lua", Self.scenarios)
+        let outcome = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--test-timeout", "0.0005", "spin.lua")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("the test took longer than 0.0005 s (--test-timeout)"))
     }
 
     @Test func theTestTimeoutFailsOneTestAndTheOthersRun() throws {

@@ -119,4 +119,33 @@ import Locking
         expectTree(try TemporaryHome.snapshot(of: fixture.home.path), before, "the home")
         #expect(try fixture.verify() == fixture.a.uuid)
     }
+
+    /// Found by the journal fuzz target: a journal whose paths leave the home was replayed, so a damaged
+    /// or tampered journal could move or delete files anywhere the user can write.
+    @Test(arguments: ["removeAfter", "move", "absolute"])
+    func aJournalWhosePathsLeaveTheHomeIsRefusedAndTouchesNothing(tamper: String) throws {
+        let fixture = try SwitchFixture(filesPerContainer: 20)
+        defer { fixture.home.remove() }
+        let victim = fixture.home.url.deletingLastPathComponent().appendingPathComponent("victim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: victim) }
+        try Data("keep me".utf8).write(to: victim.appendingPathComponent("precious.txt"))
+
+        var journal = try #require(
+            try JSONSerialization.jsonObject(with: switchKeepingItsJournal(fixture, to: fixture.a.uuid)) as? [String: Any])
+        let outside = "../" + victim.lastPathComponent
+        switch tamper {
+        case "removeAfter":
+            journal["removeAfter"] = [".envscript-containers/trash/" + outside.replacingOccurrences(of: "../", with: "../../../")]
+        case "move":
+            var steps = try #require(journal["steps"] as? [[String: Any]])
+            steps.insert(["move": ["from": outside + "/precious.txt", "to": "stolen.txt"]], at: 0)
+            journal["steps"] = steps
+        default:
+            journal["steps"] = [["removeDirectoryIfEmpty": ["path": victim.path, "mode": 448]]]
+        }
+        try putBack(JSONSerialization.data(withJSONObject: journal), in: fixture)
+        try expectRefused(fixture, because: "inside the home", active: fixture.a.uuid)
+        #expect(FileManager.default.contents(atPath: victim.appendingPathComponent("precious.txt").path) == Data("keep me".utf8))
+    }
 }

@@ -199,4 +199,27 @@ import Testing
             "\(error)".contains("the active container is unknown")
         }
     }
+
+    /// Found by the bookkeeping fuzz target: a date with a signed or short year was read, then written back
+    /// as another text, so a record did not survive its own write; a fraction of a hundred digits crashed
+    /// the process (in ICU, under ISO8601DateFormatter), so one such record stopped every command on the home.
+    @Test(arguments: [
+        "-926-11-24T11:30:00.000Z", "926-11-24T11:30:00.000Z", "0000-01-01T00:00:00.000Z", "+2026-11-24T11:30:00Z",
+        "1970-01-01T00:00:00." + String(repeating: "9", count: 130) + "000Z",
+    ])
+    func datesOutsideFourDigitYearsAreRefusedByName(text: String) throws {
+        let record = """
+            {"activatedCount": 1, "createdAt": "2026-11-24T10:00:00.123Z", "lastActivatedAt": "\(text)",
+             "name": "B", "uuid": "\(Container.defaultUUID.uuidString)"}
+            """
+        #expect {
+            _ = try Container.decodeRecord(Data(record.utf8), path: "/h/container.json", folder: Container.defaultUUID)
+        } throws: { error in
+            guard case ContainerError.corruptMetadata(let path, let reason) = error else { return false }
+            return path == "/h/container.json" && reason.contains("'lastActivatedAt' is not an ISO 8601 date from the years 0001 to 9999")
+        }
+        let good = record.replacingOccurrences(of: text, with: "0001-01-01T00:00:00.000Z")
+        let read = try Container.decodeRecord(Data(good.utf8), path: "/h/container.json", folder: Container.defaultUUID)
+        #expect(Timestamp.encode(try #require(read.lastActivatedAt)) == "0001-01-01T00:00:00.000Z")
+    }
 }

@@ -138,6 +138,31 @@ import TestSupport
         #expect(invalid(deep)?.reason.contains("nesting deeper") == true)
     }
 
+    /// Found by the tweaks-json fuzz target: `1e400` was read as infinity, a value no JSON file can hold
+    /// (Foundation refuses it, so `tweak set` and export could not write it back).
+    @Test func aNumberBeyondDoubleRangeIsRefusedAtItsStart() throws {
+        let error = invalid("{\"f\": {\"v\": {\"Value\": -1e400}}}")
+        #expect(error?.column == 23)
+        #expect(error?.reason == "number -1e400 is too large for a double (at most about 1.8e308)")
+        // The largest double and the smallest denormal still read.
+        let tweaks = try TweakJSON.parse(Data("{\"f\": {\"a\": {\"Value\": 1.7976931348623157e308}, \"b\": {\"Value\": 5e-324}}}".utf8), file: "t.json")
+        #expect(tweaks.count == 2)
+    }
+
+    /// Found by the tweaks-json fuzz target: bytes that are not UTF-8 inside a string were replaced with
+    /// U+FFFD silently, so a value changed on its way in.
+    @Test func aStringThatIsNotUTF8IsRefusedAtItsStart() {
+        var bytes = Array("{\"f\": {\"v\": {\"Value\": \"ab".utf8)
+        bytes += [0xC3, 0x28]
+        bytes += Array("\"}}}".utf8)
+        do {
+            _ = try TweakJSON.parse(Data(bytes), file: "tweaks.json")
+            Issue.record("a string that is not UTF-8 was read")
+        } catch {
+            #expect("\(error)".hasPrefix("tweaks.json:1:23: string is not valid UTF-8"))
+        }
+    }
+
     @Test func reloadPicksUpAChangedFileAndKeepsTheOldOnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
