@@ -64,6 +64,9 @@ final class LuaStateCore {
         // Finalizers defer the release of Swift boxes; they are released once the state is gone.
         esl_close(mainThread)
         isOpen = false
+        // A module may hold references into this state (a function value), which hold this core: let
+        // them go, or the core and everything it keeps would never be freed.
+        modules = [:]
         drainDeferredReleases()
     }
 

@@ -80,4 +80,20 @@ import Testing
         #expect(error.location?.chunk == "broken.lua")
         #expect(error.location?.line == 3)
     }
+
+    /// Found by the bridge's tests under AddressSanitizer: a module holding a function of its own state
+    /// kept the state alive (module -> reference -> state -> module) after its owner let it go.
+    @Test func aModuleHoldingAFunctionOfItsStateIsFreedWithTheState() throws {
+        weak var function: LuaFunctionRef?
+        do {
+            let lua = try LuaState()
+            let loaded = try lua.load("return 1", chunkName: "=f")
+            function = loaded
+            var module = LuaModule("m")
+            module.value("f", .function(loaded))
+            lua.register(module)
+            #expect(try lua.execute("return require('m').f()") == [.integer(1)])
+        }
+        #expect(function == nil, "the state and its module were freed")
+    }
 }
