@@ -102,7 +102,14 @@ var package = Package(
                 .embedInCode("Resources/panel.js"),
             ]
         ),
-        .target(name: "Scenarios", dependencies: ["EnvScript", "LuaBridge"]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["EnvScript", "LuaBridge"],
+            resources: [
+                .embedInCode("Lua/format.lua"), .embedInCode("Lua/compare.lua"), .embedInCode("Lua/matchers.lua"),
+                .embedInCode("Lua/spies.lua"), .embedInCode("Lua/assertions.lua"), .embedInCode("Lua/busted.lua"),
+            ]
+        ),
         .target(name: "LuaTypeGeneration", dependencies: ["EnvScript", "LuaBridge"]),
         .executableTarget(
             name: "EnvScriptCLI",

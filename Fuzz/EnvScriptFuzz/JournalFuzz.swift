@@ -21,7 +21,7 @@ enum JournalFuzz {
         let layout = HomeLayout(home: URL(fileURLWithPath: "/fuzz-home"))
         for path in journal.stepPaths + journal.removeAfter {
             let resolved = (layout.absolute(path) as NSString).standardizingPath
-            guard resolved.hasPrefix("/fuzz-home/") else { fuzzFailure("a journal that reads would touch '\(resolved)', outside the home") }
+            guard resolved.utf8.starts(with: "/fuzz-home/".utf8) else { fuzzFailure("a journal that reads would touch '\(resolved)', outside the home") }
         }
         do {
             let again = try Journal.decode(journal.encoded(), path: "journal.json")

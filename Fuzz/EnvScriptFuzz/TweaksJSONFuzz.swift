@@ -34,6 +34,11 @@ enum TweaksJSONFuzz {
         }
     }
 
+    /// Foundation drops a U+FEFF at the start of a string (the scanner, rightly, keeps it).
+    private static func withoutBOM(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+    }
+
     /// Where the scanner's value and Foundation's differ, or nil when they agree.
     private static func difference(_ value: JSONScanner.Value, _ other: Any, path: String) -> String? {
         switch value {
@@ -42,7 +47,7 @@ enum TweaksJSONFuzz {
         case .bool(let flag):
             return (other as? Bool) == flag ? nil : path
         case .string(let text):
-            return (other as? String) == text ? nil : path
+            return (other as? String).map(withoutBOM) == withoutBOM(text) ? nil : path
         case .int(let number):
             if let integer = other as? Int, integer == number { return nil }
             return (other as? NSNumber)?.doubleValue == Double(number) ? nil : path
@@ -56,9 +61,10 @@ enum TweaksJSONFuzz {
             }
             return nil
         case .object(let members):
-            guard let fields = other as? [String: Any], fields.count == members.count else { return path }
+            guard let read = other as? [String: Any], read.count == members.count else { return path }
+            let fields = Dictionary(read.map { (withoutBOM($0.key), $0.value) }) { first, _ in first }
             for member in members {
-                guard let field = fields[member.key] else { return "\(path).\(member.key)" }
+                guard let field = fields[withoutBOM(member.key)] else { return "\(path).\(member.key)" }
                 if let found = difference(member.node.value, field, path: "\(path).\(member.key)") { return found }
             }
             return nil

@@ -354,6 +354,15 @@ static int esl_is_plain(const char *pattern, size_t length) {
     return 1;
 }
 
+/* Removes a leading '^' from the pattern; whether there was one (the match is then tried at the
+   start position only). */
+static int esl_strip_anchor(const char **pattern, size_t *length) {
+    if (*length == 0 || **pattern != '^') return 0;
+    (*pattern)++;
+    (*length)--;
+    return 1;
+}
+
 static int esl_find_or_match(lua_State *L, int find) {
     size_t length, pattern_length;
     const char *subject = luaL_checklstring(L, 1, &length);
@@ -374,11 +383,7 @@ static int esl_find_or_match(lua_State *L, int find) {
         luaL_pushfail(L);
         return 1;
     }
-    int anchored = pattern_length > 0 && *pattern == '^';
-    if (anchored) {
-        pattern++;
-        pattern_length--;
-    }
+    int anchored = esl_strip_anchor(&pattern, &pattern_length);
     esl_matcher m;
     esl_matcher_init(&m, L, subject, length, pattern, pattern_length);
     const char *s = subject + start;
@@ -501,11 +506,7 @@ static int esl_gsub(lua_State *L) {
     lua_Integer most = luaL_optinteger(L, 4, (lua_Integer)length + 1);
     luaL_argexpected(L, type == LUA_TNUMBER || type == LUA_TSTRING || type == LUA_TFUNCTION || type == LUA_TTABLE,
                      3, "string/function/table");
-    int anchored = pattern_length > 0 && *pattern == '^';
-    if (anchored) {
-        pattern++;
-        pattern_length--;
-    }
+    int anchored = esl_strip_anchor(&pattern, &pattern_length);
     esl_matcher m;
     esl_matcher_init(&m, L, subject, length, pattern, pattern_length);
     luaL_Buffer out;

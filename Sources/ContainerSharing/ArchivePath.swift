@@ -11,14 +11,14 @@ enum ArchivePath {
         if path.hasPrefix("/") { return "an absolute path" }
         if path.utf8.contains(0) { return "a NUL byte in the path" }
         if path.utf8.count > 4096 { return "a path longer than 4096 bytes" }
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        let components = PathComponents.of(path)
         if components.contains("..") { return "a '..' component, which would reach outside the container" }
         if components.contains(".") || components.contains("") { return "an empty or '.' component" }
         if components.contains(where: { $0.utf8.count > 255 }) { return "a name longer than 255 bytes" }
-        guard components.count >= 2, roots.contains(String(components[0])) else {
+        guard components.count >= 2, roots.contains(components[0]) else {
             return "a path outside data/ and hidden/"
         }
-        if AppContainer.isReservedName(String(components[1])) {
+        if AppContainer.isReservedName(components[1]) {
             return "'\(components[1])' is the name of envscript's own bookkeeping folder"
         }
         return nil
@@ -26,7 +26,7 @@ enum ArchivePath {
 
     /// The folder holding `path`: everything before its last `/`.
     static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[..<slash])
     }
 
@@ -37,8 +37,8 @@ enum ArchivePath {
     static func linkStaysInside(_ path: String, target: String, isLink: (String) -> Bool) -> Bool {
         guard !target.isEmpty, !target.hasPrefix("/"), !target.utf8.contains(0) else { return false }
         // Where the link is, then each step of its target, as archive paths.
-        var resolved = path.split(separator: "/").dropLast().map(String.init)
-        let steps = target.split(separator: "/", omittingEmptySubsequences: true)
+        var resolved = Array(PathComponents.of(path, omittingEmpty: true).dropLast())
+        let steps = PathComponents.of(target, omittingEmpty: true)
         for (index, step) in steps.enumerated() {
             switch step {
             case ".": continue
@@ -46,7 +46,7 @@ enum ArchivePath {
                 resolved.removeLast()
                 if resolved.isEmpty { return false }
             default:
-                resolved.append(String(step))
+                resolved.append(step)
                 if resolved.count == 2, AppContainer.isReservedName(resolved[1]) { return false }
                 // Only the last step may be a link: the kernel would follow one in the middle.
                 if index < steps.count - 1, isLink(resolved.joined(separator: "/")) { return false }

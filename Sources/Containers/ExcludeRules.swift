@@ -11,7 +11,7 @@ struct ExcludeRules: Sendable, Equatable {
 
     init(_ texts: [String]) {
         rules = texts
-            .map { $0.split(separator: "/").map(String.init).filter { $0 != "." } }
+            .map { PathComponents.of($0, omittingEmpty: true).filter { $0 != "." } }
             .filter { !$0.isEmpty }
     }
 

@@ -150,6 +150,6 @@ struct Journal: Codable, Sendable, Equatable {
     /// empty, `.` or `..` component and no NUL.
     static func staysInHome(_ path: String) -> Bool {
         !path.isEmpty && !path.contains("\0")
-            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !["", ".", ".."].contains($0) }
+            && PathComponents.of(path).allSatisfy { !["", ".", ".."].contains($0) }
     }
 }

@@ -59,8 +59,8 @@ struct RecordedEntryMover {
         var touched = [(newcomer as NSString).deletingLastPathComponent]
         var parent = folder!
         touched.append(layout.absolute(parent))
-        for component in relative.split(separator: "/").dropLast() {
-            parent = joinPath(parent, String(component))
+        for component in PathComponents.of(relative, omittingEmpty: true).dropLast() {
+            parent = joinPath(parent, component)
             try FileSystem.makeDirectory(layout.absolute(parent))
             touched.append(layout.absolute(parent))
         }

@@ -172,8 +172,8 @@ struct SwitchPlanner {
         }
         try makeHiddenFolder("", hiddenRoot: hiddenRoot)
         var folder = ""
-        for component in livePath.split(separator: "/").dropLast() {
-            folder = joinPath(folder, String(component))
+        for component in PathComponents.of(livePath, omittingEmpty: true).dropLast() {
+            folder = joinPath(folder, component)
             try makeHiddenFolder(folder, hiddenRoot: hiddenRoot)
         }
         steps.append(.move(from: from, to: joinPath(hiddenRoot, livePath)))

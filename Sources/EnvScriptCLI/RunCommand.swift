@@ -10,9 +10,10 @@ struct RunCommand: ParsableCommand {
         abstract: "Run Lua scripts and busted-style scenarios in the sandbox.",
         discussion: """
             Scripts run in order in one Lua state, after the start-up scripts. Scripts may declare \
-            scenarios with describe, it, pending, before_each and after_each; they run after every \
-            file is loaded, each test with its own instruction budget. Without --home each run gets a \
-            fresh temporary home, removed afterwards.
+            busted-style scenarios (describe, it, pending, setup, teardown, lazy_setup, before_each, \
+            after_each, finally, insulate, expose) checked with luassert's assert, spy, stub, mock and \
+            match; they run after every file is loaded, each test with its own instruction budget. \
+            Without --home each run gets a fresh temporary home, removed afterwards.
 
             A file that fails at its top level (an error outside any test) does not stop the others: \
             in a run with scenarios it is reported as an errored file (ERROR in the pretty report, \
@@ -38,6 +39,29 @@ struct RunCommand: ParsableCommand {
     var filter: String?
 
     @Option(help: ArgumentHelp(
+        "Run only tests tagged with one of these (#tag in the name of a test or of a block around it); comma-separated, repeatable.",
+        valueName: "tags"))
+    var tags: [String] = []
+
+    @Option(help: ArgumentHelp("Run no test tagged with one of these; comma-separated, repeatable.", valueName: "tags"))
+    var excludeTags: [String] = []
+
+    @Flag(help: "Run the files, and the tests of each block, in a shuffled order; the seed is printed on standard error.")
+    var shuffle = false
+
+    @Option(help: ArgumentHelp("The seed of --shuffle (implies it), to run a shuffled order again.", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selected tests this many times, one pass after another.", valueName: "n"))
+    var repetitions = 1
+
+    @Flag(help: "List the selected tests (file, then full name) instead of running them.")
+    var list = false
+
+    @Flag(help: "Stop at the first test that fails; the rest are counted as not run.")
+    var failFast = false
+
+    @Option(help: ArgumentHelp(
         "Stop the run after this many seconds: the test that was running fails, the rest do not run, the report is written and the exit status is 1.",
         valueName: "seconds"))
     var timeout: Double?
@@ -51,6 +75,33 @@ struct RunCommand: ParsableCommand {
         if files.isEmpty { throw ValidationError("Missing a script to run: envscript run FILE...") }
         if let timeout { try RuntimeOptions.validateSeconds(timeout, option: "--timeout") }
         if let testTimeout { try RuntimeOptions.validateSeconds(testTimeout, option: "--test-timeout") }
+        guard (1...1_000_000).contains(repetitions) else {
+            throw ValidationError("--repeat must be a whole number from 1 to 1000000, not \(repetitions)")
+        }
+        for tag in Self.tagSet(tags + excludeTags) where tag.isEmpty || tag.contains(where: \.isWhitespace) {
+            throw ValidationError("a tag is a word without spaces (--tags slow,login), not '\(tag)'")
+        }
+    }
+
+    /// Tags as given: comma-separated, with or without their `#`.
+    private static func tagSet(_ values: [String]) -> Set<String> {
+        Set(values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { part in
+            let word = part.trimmingCharacters(in: .whitespaces)
+            return word.hasPrefix("#") ? String(word.dropFirst()) : word
+        })
+    }
+
+    /// The tests to run: filter, tags, fail-fast and repetitions.
+    private var selection: ScenarioSelection {
+        ScenarioSelection(
+            filter: filter, tags: Self.tagSet(tags), excludedTags: Self.tagSet(excludeTags), failFast: failFast,
+            repetitions: repetitions)
+    }
+
+    /// The shuffle's seed: the one given, a new one with --shuffle, none otherwise.
+    private func shuffleSeed() -> UInt64? {
+        if let seed { return seed }
+        return shuffle ? UInt64.random(in: 1...UInt64(UInt32.max)) : nil
     }
 
     /// The run's limits, counted from now.
@@ -75,10 +126,16 @@ struct RunCommand: ParsableCommand {
             startupLimit: limits.current(perTest: false))
         defer { host.close() }
         do {
-            let runner = try ScenarioRunner(host: host, limits: limits)
+            let seed = shuffleSeed()
+            if let seed { printError("envscript: tests shuffled with --seed \(seed)") }
+            let runner = try ScenarioRunner(host: host, limits: limits, seed: seed)
             // Compile everything first, so a syntax error in the last file runs nothing.
-            let chunks = try files.map { try host.compileScript(atPath: $0) }
-            let suite = try runner.load(zip(files, chunks).map { (file: $0, chunk: $1) })
+            var compiled = try files.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
+            if let seed {
+                var generator = SeededRandomNumberGenerator(seed: seed)
+                compiled.shuffle(using: &generator)
+            }
+            let suite = try runner.load(compiled)
             guard suite.declaresScenarios else {
                 // Plain scripts: each error, with its traceback, goes to standard error.
                 let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
@@ -86,7 +143,15 @@ struct RunCommand: ParsableCommand {
                 if let last = failures.last { throw last }
                 return
             }
-            let summary = runner.run(suite.tests, filter: filter, reporter: format.reporter(write: report.write))
+            if list {
+                for test in suite.tests where test.isTest && selection.selects(names: test.names) {
+                    report.write("\(test.file): \(test.names.joined(separator: " "))")
+                }
+                try report.finish()
+                if !suite.loadErrors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
+                return
+            }
+            let summary = runner.run(suite.tests, selection: selection, reporter: format.reporter(write: report.write))
             try report.finish()
             if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }
         } catch {

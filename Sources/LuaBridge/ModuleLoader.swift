@@ -103,7 +103,7 @@ enum ModuleLoader {
               let source = record.source, source.pointee == UInt8(ascii: "@")
         else { return nil }
         let path = String(cString: source + 1)
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 

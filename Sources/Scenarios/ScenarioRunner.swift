@@ -15,8 +15,13 @@ public final class ScenarioRunner {
         var before: [LuaFunctionRef]
         var after: [LuaFunctionRef]
         var isPending: Bool
+        /// The blocks around it, outermost (its file) first, by the ids the prelude gave them.
+        var blocks: [Int] = []
         /// Set for the entry that stands for a file that failed at its top level.
         var loadError: LuaError?
+
+        /// Whether the entry is a test (rather than a file that failed at its top level).
+        public var isTest: Bool { loadError == nil }
     }
 
     /// A file failed at its top level: while its scenarios were being declared (an error in a
@@ -30,22 +35,22 @@ public final class ScenarioRunner {
     }
 
     private let host: EnvScriptHost
-    private let collect: LuaFunctionRef
-    private let declared: LuaFunctionRef
+    private let prelude: ScenarioPrelude.Functions
     private let limits: ScenarioTimeLimits
+    /// Shuffles the tests within each block when set (`run --shuffle`).
+    private let seed: UInt64?
 
-    /// Defines the scenario globals (`describe`, `it`, `pending`, `before_each`, `after_each`, `assert`).
+    /// Defines the scenario globals: busted's declarations (`describe`, `it`, `setup`, ...), luassert's
+    /// `assert`, `spy`, `stub`, `mock` and `match`.
     ///
-    /// - Parameter limits: wall-clock limits on loading the files and running the tests.
-    public init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none) throws {
+    /// - Parameters:
+    ///   - limits: wall-clock limits on loading the files and running the tests.
+    ///   - seed: when set, the tests of each block run in an order shuffled with this seed.
+    public init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none, seed: UInt64? = nil) throws {
         self.host = host
         self.limits = limits
-        let results = try host.execute(ScenarioPrelude.source, name: "scenarios")
-        guard results.count == 2, case .function(let collect) = results[0], case .function(let declared) = results[1] else {
-            throw LuaScriptError("the scenario prelude did not return its collector")
-        }
-        self.collect = collect
-        self.declared = declared
+        self.seed = seed
+        self.prelude = try ScenarioPrelude.load(into: host)
     }
 
     /// Runs already compiled files in order and collects their tests. A file that fails at its top
@@ -88,11 +93,12 @@ public final class ScenarioRunner {
             do {
                 try limited(perTest: false) { _ = try chunk.call() }
             } catch let error as LuaError {
-                let inScenarios = (try? declared.call().first?.boolValue) ?? false
-                _ = try? collect.call()
+                let inScenarios = (try? prelude.declared.call().first?.boolValue) ?? false
+                _ = try? prelude.collect.call()
                 throw LoadError(file: file, underlying: error, declaredScenarios: inScenarios == true)
             }
-            guard case .table(let list) = try collect.call().first else { return [] }
+            let seedArgument: [LuaValue] = seed.map { [.integer(Int(truncatingIfNeeded: $0 % 2_147_483_646 + 1))] } ?? []
+            guard case .table(let list) = try prelude.collect.call(seedArgument).first else { return [] }
             return list.array.map { entry in
                 Test(
                     file: file,
@@ -100,35 +106,107 @@ public final class ScenarioRunner {
                     body: Self.function(entry["fn"]),
                     before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
                     after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
-                    isPending: entry["pending"].boolValue ?? false)
+                    isPending: entry["pending"].boolValue ?? false,
+                    blocks: entry["blocks"].tableValue?.array.compactMap(\.intValue) ?? [])
             }
         }
     }
 
     /// Runs `tests` whose full name contains `filter` (all without one), reporting each as it ends.
-    /// Errored files are reported whatever the filter: their tests might have matched it.
     @discardableResult
     public func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
-        let selected = tests.filter { test in
-            guard let filter, !filter.isEmpty, test.loadError == nil else { return true }
-            return test.names.joined(separator: " ").contains(filter)
-        }
-        reporter.runWillStart(testCount: selected.count)
+        run(tests, selection: ScenarioSelection(filter: filter), reporter: reporter)
+    }
+
+    /// Runs the tests `selection` picks, reporting each as it ends. Errored files are reported whatever
+    /// the selection: their tests might have been picked.
+    ///
+    /// Blocks are entered before the first of their tests and left after the last (setups, teardowns
+    /// and insulation, see `busted.lua`); a setup that fails fails the tests of its block without
+    /// running them, and a teardown that fails is reported as a failed entry named after its block.
+    @discardableResult
+    public func run(_ tests: [Test], selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
+        let picked = tests.filter { $0.loadError != nil || selection.selects(names: $0.names) }
+        // Errored files are reported once, whatever the number of passes.
+        let passes = (0..<max(selection.repetitions, 1)).map { pass in pass == 0 ? picked : picked.filter { $0.loadError == nil } }
+        reporter.runWillStart(testCount: passes.reduce(0) { $0 + $1.count })
         var summary = ScenarioSummary()
-        for test in selected {
-            // Once the run's time is up no test starts (the one running then has failed naming the
-            // limit); errored files are still reported.
-            if limits.runHasExpired, test.loadError == nil {
-                summary.notRun += 1
-                summary.stopReason = limits.runStopReason
-                continue
-            }
-            let result = run(test)
+        func report(_ result: ScenarioResult) {
             summary.add(result)
             reporter.testDidFinish(result)
         }
+        for pass in passes {
+            // Each pass enters and leaves its blocks, so setups and teardowns run again.
+            var blocks = BlockWalk()
+            for test in pass {
+                // Once the run's time is up (or, with --fail-fast, a test failed) no test starts; the one
+                // running then has failed naming the limit. Errored files are still reported.
+                if test.loadError == nil, let reason = stopReason(summary, selection) {
+                    summary.notRun += 1
+                    summary.stopReason = reason
+                    continue
+                }
+                if test.loadError == nil { move(&blocks, to: test.blocks, file: test.file).forEach(report) }
+                report(run(test, setupFailure: blocks.setupFailure))
+            }
+            move(&blocks, to: [], file: "").forEach(report)
+        }
         reporter.runDidFinish(summary)
         return summary
+    }
+
+    private func stopReason(_ summary: ScenarioSummary, _ selection: ScenarioSelection) -> String? {
+        if limits.runHasExpired { return limits.runStopReason }
+        if selection.failFast, summary.failed + summary.errored > 0 { return "stopped by --fail-fast after the first failure" }
+        return nil
+    }
+
+    /// The blocks entered so far, and the first setup among them that failed.
+    private struct BlockWalk {
+        var open: [Int] = []
+        /// The file of the open blocks.
+        var file = ""
+        var setupFailures: [Int: String] = [:]
+        var setupFailure: String? { open.lazy.compactMap { setupFailures[$0] }.first }
+    }
+
+    /// Leaves the blocks `chain` is not in (innermost first) and enters those it adds (outermost
+    /// first). Returns a failed entry for each teardown that failed.
+    private func move(_ walk: inout BlockWalk, to chain: [Int], file: String) -> [ScenarioResult] {
+        let common = zip(walk.open, chain).prefix { $0 == $1 }.count
+        var failures: [ScenarioResult] = []
+        for id in walk.open[common...].reversed() {
+            if let error = callPrelude(prelude.leave, id) {
+                let names = (try? host.lock.withLock { try prelude.names.call([.integer(id)]) })?.first?
+                    .tableValue?.array.compactMap(Self.text) ?? []
+                failures.append(ScenarioResult(
+                    file: walk.file, names: names + ["(teardown)"],
+                    outcome: .failed(message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames)),
+                    duration: .zero))
+            }
+            walk.setupFailures[id] = nil
+        }
+        walk.open.removeLast(walk.open.count - common)
+        walk.file = file
+        for id in chain[common...] {
+            walk.open.append(id)
+            // Inside a block whose setup failed nothing more is entered: its tests fail with that error.
+            if walk.setupFailure != nil { continue }
+            if let error = callPrelude(prelude.enter, id) { walk.setupFailures[id] = error.message }
+        }
+        return failures
+    }
+
+    /// Calls one of the prelude's block functions with a block id; its error, if any.
+    private func callPrelude(_ function: LuaFunctionRef, _ id: Int) -> LuaError? {
+        do {
+            try host.lock.withLock { try limited(perTest: true) { _ = try function.call([.integer(id)]) } }
+            return nil
+        } catch let error as LuaError {
+            return error
+        } catch {
+            return LuaError(.runtime, message: "\(error)")
+        }
     }
 
     /// Runs `body` under the time limit that applies now, if any.
@@ -137,7 +215,7 @@ public final class ScenarioRunner {
         try host.lua.withTimeLimit(seconds: limit.seconds, reason: limit.reason, body)
     }
 
-    private func run(_ test: Test) -> ScenarioResult {
+    private func run(_ test: Test, setupFailure: String?) -> ScenarioResult {
         var result = ScenarioResult(file: test.file, names: test.names, outcome: .passed, duration: .zero)
         if let error = test.loadError {
             let location = error.location
@@ -150,14 +228,18 @@ public final class ScenarioRunner {
             result.outcome = .skipped
             return result
         }
+        if let setupFailure {
+            result.outcome = .failed(message: setupFailure, traceback: nil)
+            return result
+        }
         let clock = ContinuousClock()
         let start = clock.now
         var failure: ScenarioOutcome?
-        func attempt(_ function: LuaFunctionRef, as stage: String?) {
+        func attempt(_ function: LuaFunctionRef, _ arguments: [LuaValue] = [], as stage: String?) {
             // Once the run's limit has passed, nothing more of it runs, its after_each hooks included.
             if limits.runHasExpired, failure != nil { return }
             do {
-                try host.lock.withLock { try limited(perTest: true) { _ = try function.call() } }
+                try host.lock.withLock { try limited(perTest: true) { _ = try function.call(arguments) } }
             } catch let error as LuaError {
                 if failure == nil {
                     let message = stage.map { "\($0) failed: \(error.message)" } ?? error.message
@@ -167,8 +249,14 @@ public final class ScenarioRunner {
                 if failure == nil { failure = .failed(message: "\(error)", traceback: nil) }
             }
         }
+        for id in test.blocks where failure == nil { attempt(prelude.start, [.integer(id)], as: nil) }
         for hook in test.before where failure == nil { attempt(hook, as: "before_each") }
-        if failure == nil, let body = test.body { attempt(body, as: nil) }
+        if failure == nil, let body = test.body {
+            attempt(prelude.begin, as: nil)
+            attempt(body, as: nil)
+            // `finally` callbacks run whether the body passed or not.
+            attempt(prelude.finish, as: nil)
+        }
         // after_each runs even when the test failed: it is where scenarios clean up.
         for hook in test.after { attempt(hook, as: "after_each") }
         result.duration = clock.now - start
@@ -179,7 +267,7 @@ public final class ScenarioRunner {
     /// The traceback without the frames of the assertion library, so it starts at the scenario's line.
     static func withoutPreludeFrames(_ traceback: String) -> String {
         traceback.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("\tscenarios:") && !$0.hasSuffix("[C]: in function 'error'") }
+            .filter { !$0.contains("\t" + ScenarioPrelude.chunkPrefix) && !$0.hasSuffix("[C]: in function 'error'") }
             .joined(separator: "\n")
     }
 

@@ -36,8 +36,10 @@ import Testing
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("PASS login keeps the session") })
         #expect(lines.contains { $0.hasPrefix("FAIL login notices a wrong user") })
-        #expect(lines.contains("     login.lua:10: expected: \"admin\""))
-        #expect(lines.contains("     actual: \"qa\""))
+        #expect(lines.contains("     login.lua:10: Expected objects to be equal."))
+        #expect(lines.contains("     Passed in:"))
+        #expect(lines.contains("     (string) 'qa'"))
+        #expect(lines.contains("     (string) 'admin'"))
         #expect(lines.contains("SKIP login remembers the last screen (pending)"))
         #expect(lines.last == "2 passed, 1 failed, 1 skipped")
     }
@@ -78,7 +80,7 @@ import Testing
         #expect(cases.count == 4)
         let failed = try #require(cases.first { $0.attribute(forName: "name")?.stringValue == "notices a wrong user" })
         let failure = try #require(failed.elements(forName: "failure").first)
-        #expect(failure.attribute(forName: "message")?.stringValue?.contains("login.lua:10: expected: \"admin\"") == true)
+        #expect(failure.attribute(forName: "message")?.stringValue?.contains("login.lua:10: Expected objects to be equal.") == true)
     }
 
     @Test func junitEscapesMarkupQuotesLineBreaksAndControlCharacters() throws {

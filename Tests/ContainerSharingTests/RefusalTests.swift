@@ -41,6 +41,18 @@ import TestSupport
         }
     }
 
+    /// Found through the journal fuzz target: a path split at the Character "/" misses a slash that a
+    /// combining mark follows (they make one Character), where the kernel splits at every `/` byte, so
+    /// `data/../\u{301}x` read as two components, neither of them `..`.
+    @Test func aParentComponentHiddenByACombiningMark() throws {
+        try expectRefused("a '..' component") { archive, _ in
+            archive.addFile("data/../\u{301}evil.txt", "x")
+        }
+        try expectRefused("a symbolic link pointing outside the container") { archive, _ in
+            archive.addLink("data/docs/escape", to: "../../../\u{301}etc")
+        }
+    }
+
     @Test func absolutePath() throws {
         try expectRefused("entry '/etc/evil' is refused: an absolute path") { archive, _ in
             archive.addFile("/etc/evil", "x")

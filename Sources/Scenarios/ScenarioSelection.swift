@@ -1,0 +1,47 @@
+/// Which of a run's tests run, how many times, and when the run stops early.
+public struct ScenarioSelection: Sendable {
+    /// Only tests whose full name contains this text.
+    public var filter: String?
+    /// Only tests with at least one of these tags (`#slow` in a name, of the test or of a block around it).
+    public var tags: Set<String> = []
+    /// No test with one of these tags.
+    public var excludedTags: Set<String> = []
+    /// Stop at the first test that fails (the rest are counted as not run).
+    public var failFast = false
+    /// How many times the selected tests run, one whole pass after another.
+    public var repetitions = 1
+
+    public init(
+        filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], failFast: Bool = false,
+        repetitions: Int = 1
+    ) {
+        self.filter = filter
+        self.tags = tags
+        self.excludedTags = excludedTags
+        self.failFast = failFast
+        self.repetitions = repetitions
+    }
+
+    /// The tags written in `names`: each `#word` (letters, digits, `_` and `-`).
+    public static func tags(in names: [String]) -> Set<String> {
+        var found: Set<String> = []
+        for name in names {
+            var rest = Substring(name)
+            while let hash = rest.firstIndex(of: "#") {
+                let word = rest[rest.index(after: hash)...].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+                if !word.isEmpty { found.insert(String(word)) }
+                rest = rest[rest.index(after: hash)...]
+            }
+        }
+        return found
+    }
+
+    /// Whether a test with these names is selected.
+    public func selects(names: [String]) -> Bool {
+        if let filter, !filter.isEmpty, !names.joined(separator: " ").contains(filter) { return false }
+        if tags.isEmpty && excludedTags.isEmpty { return true }
+        let own = Self.tags(in: names)
+        if !tags.isEmpty && own.isDisjoint(with: tags) { return false }
+        return own.isDisjoint(with: excludedTags)
+    }
+}
