@@ -7,7 +7,8 @@
 -- (ScenarioRunner.swift) then enters and leaves the blocks around the tests it runs through the
 -- functions this chunk returns, each call its own entry into Lua.
 --
--- Globals: each file, and each `insulate` block, is insulated: what it sets in `_G` and
+-- Globals: each scenario file, and each `insulate` block, is insulated (a plain script, which declares
+-- nothing, is not): what it sets in `_G` and
 -- `loaded_modules` — while it loads and while its tests run — is undone when it is left. An
 -- `expose` block's changes outlive the insulation around it.
 -- The modules `require` has loaded, when the sandbox shows them (it may not: then only globals are
@@ -217,6 +218,8 @@ api.reset = start_file
 --- next file starts afresh.
 function api.collect(seed)
   local root = collector.root
+  -- A plain script (one that declared nothing) is not insulated: the scripts after it see its globals.
+  if not api.declared() then root.load_snapshot = nil end
   close(root)
   local tests = flatten(root, {}, {}, {}, {}, seed and shuffler(seed) or nil)
   start_file()
@@ -242,7 +245,7 @@ end
 function api.enter(id)
   local block = blocks[id]
   if tracks(block) then block.run_snapshot = snapshot() end
-  if is_insulated(block) then
+  if is_insulated(block) and block.load_changes then
     apply(_G, block.load_changes.globals)
     apply(loaded_modules, block.load_changes.loaded)
   end
