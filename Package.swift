@@ -210,6 +210,9 @@ var package = Package(
 // scripts/fuzz: the libFuzzer targets, built only when asked (they have no `main` of their own; libFuzzer's
 // is linked in by `-sanitize=fuzzer`).
 if Context.environment["ENVSCRIPT_FUZZ"] == "1" {
+    // The build plugin's tool would be linked with libFuzzer's `main` beside its own: leave it out.
+    package.products.removeAll { $0.name == "TweakAccessorPlugin" }
+    package.targets.removeAll { ["TweakAccessorPlugin", "GeneratedAccessorsFixture", "TweakAccessorGenerationTests"].contains($0.name) }
     package.targets.append(.executableTarget(
         name: "EnvScriptFuzz",
         dependencies: ["LuaBridge", "Containers", "Preferences", "Tweaks"],

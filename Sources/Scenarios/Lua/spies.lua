@@ -39,27 +39,20 @@ spy_meta.__index = {
   end,
   --- Whether one of the calls had arguments matching `...` (values compared deeply, or matchers).
   called_with = function(self, ...)
-    local expected = table.pack(...)
-    for _, call in ipairs(self.calls) do
-      if call.args.n == expected.n then
-        local all = true
-        for i = 1, expected.n do
-          if not match.argument(expected[i], call.args[i]) then all = false break end
-        end
-        if all then return true end
-      end
-    end
-    return false
+    return self:any_call("args", table.pack(...))
   end,
   --- Whether one of the calls returned values matching `...`.
   returned_with = function(self, ...)
-    local expected = table.pack(...)
+    return self:any_call("results", table.pack(...))
+  end,
+  --- Whether one call's `field` ("args" or "results") matches the list `expected`.
+  any_call = function(self, field, expected)
     for _, call in ipairs(self.calls) do
-      local results = call.results or { n = 0 }
-      if results.n == expected.n then
+      local values = call[field] or { n = 0 }
+      if values.n == expected.n then
         local all = true
         for i = 1, expected.n do
-          if not match.argument(expected[i], results[i]) then all = false break end
+          if not match.argument(expected[i], values[i]) then all = false break end
         end
         if all then return true end
       end
