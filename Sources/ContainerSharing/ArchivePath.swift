@@ -8,7 +8,7 @@ enum ArchivePath {
     /// Why `path` cannot name an entry of a container, or nil when it can.
     static func problem(with path: String) -> String? {
         if path.isEmpty { return "an empty path" }
-        if path.hasPrefix("/") { return "an absolute path" }
+        if path.utf8.first == UInt8(ascii: "/") { return "an absolute path" }
         if path.utf8.contains(0) { return "a NUL byte in the path" }
         if path.utf8.count > 4096 { return "a path longer than 4096 bytes" }
         let components = PathComponents.of(path)
@@ -35,7 +35,7 @@ enum ArchivePath {
     /// bookkeeping at the top of the home, and never through another link (whose own target the text
     /// does not show). `isLink` says whether an archive path is a symbolic link of the archive.
     static func linkStaysInside(_ path: String, target: String, isLink: (String) -> Bool) -> Bool {
-        guard !target.isEmpty, !target.hasPrefix("/"), !target.utf8.contains(0) else { return false }
+        guard !target.isEmpty, target.utf8.first != UInt8(ascii: "/"), !target.utf8.contains(0) else { return false }
         // Where the link is, then each step of its target, as archive paths.
         var resolved = Array(PathComponents.of(path, omittingEmpty: true).dropLast())
         let steps = PathComponents.of(target, omittingEmpty: true)

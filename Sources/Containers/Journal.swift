@@ -80,9 +80,13 @@ struct Journal: Codable, Sendable, Equatable {
         var result = Set([activeBefore, activeAfter].compactMap { $0 })
         result.formUnion((metadataBefore + metadataAfter).map(\.uuid))
         let prefix = HomeLayout.bookkeepingName + "/containers/"
-        for path in stepPaths where path.hasPrefix(prefix) {
-            let name = path.dropFirst(prefix.count).prefix { $0 != "/" }
-            if let uuid = UUID(uuidString: String(name)) { result.insert(uuid) }
+        let prefixComponents = PathComponents.of(prefix, omittingEmpty: true)
+        for path in stepPaths {
+            let components = PathComponents.of(path)
+            guard components.count > prefixComponents.count,
+                  Array(components.prefix(prefixComponents.count)) == prefixComponents
+            else { continue }
+            if let uuid = UUID(uuidString: components[prefixComponents.count]) { result.insert(uuid) }
         }
         return result
     }

@@ -90,7 +90,10 @@ struct PermissionGate: Sendable {
         return String(cString: resolved)
     }
 
+    /// Compared byte by byte: String equality is canonical equivalence, and `café` written with a
+    /// combining accent is another folder than `café` on Linux.
     static func isWithin(_ path: String, folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        let base = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
+        return path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: base.utf8)
     }
 }

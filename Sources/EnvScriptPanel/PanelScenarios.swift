@@ -44,8 +44,9 @@ public struct PanelScenarios: Sendable {
         for case let url as URL in walker where url.pathExtension == "lua" {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let path = url.standardizedFileURL.resolvingSymlinksInPath().path
-            guard path.hasPrefix(root.path + "/") else { continue }
-            found.append(String(path.dropFirst(root.path.count + 1)))
+            // Byte by byte: String comparison would take a canonically equivalent folder for the root.
+            guard path.utf8.starts(with: (root.path + "/").utf8) else { continue }
+            found.append(String(decoding: path.utf8.dropFirst(root.path.utf8.count + 1), as: UTF8.self))
         }
         if found.isEmpty, !FileManager.default.fileExists(atPath: root.path) {
             throw ControlError(.failed, "the scenario folder \(folder.path) does not exist")

@@ -133,7 +133,10 @@ enum ModuleLoader {
     }
 
     /// Whether the real path `path` is `folder` or lies beneath it (both resolved by ``realPath(_:)``).
+    /// Compared byte by byte, as the kernel tells folders apart (String equality is canonical
+    /// equivalence).
     private static func contains(_ path: String, in folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        let base = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
+        return path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: base.utf8)
     }
 }

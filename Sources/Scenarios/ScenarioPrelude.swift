@@ -6,7 +6,7 @@ import LuaBridge
 /// (`spies.lua`), argument matchers (`matchers.lua`), and what they share (`format.lua`,
 /// `compare.lua`).
 ///
-/// Each part is its own chunk, named `scenarios/<file>`, so that tracebacks can leave out its frames.
+/// Each part is its own chunk, named `[envscript]/<file>`, so that tracebacks can leave out its frames.
 /// Loading a file only collects tests; ``ScenarioRunner`` then enters blocks, runs hooks and tests and
 /// leaves blocks through the functions of ``Functions``, each call its own entry into Lua.
 enum ScenarioPrelude {
@@ -28,8 +28,13 @@ enum ScenarioPrelude {
         var finish: LuaFunctionRef
     }
 
-    /// The chunk name every part's name starts with.
-    static let chunkPrefix = "scenarios/"
+    /// The chunk name every part's name starts with (no path a script is run by reads like it).
+    static let chunkPrefix = "[envscript]/"
+
+    /// Whether a traceback line is a frame of one of the parts.
+    static func isPartFrame(_ line: Substring) -> Bool {
+        (parts.map(\.name) + ["wiring"]).contains { line.contains("\t" + chunkPrefix + $0 + ":") }
+    }
 
     private static let parts: [(name: String, source: [UInt8])] = [
         ("format.lua", PackageResources.format_lua),

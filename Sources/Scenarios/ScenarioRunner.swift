@@ -164,6 +164,8 @@ public final class ScenarioRunner {
     /// The blocks entered so far, and the first setup among them that failed.
     private struct BlockWalk {
         var open: [Int] = []
+        /// The open blocks whose `enter` ran (inside a block whose setup failed, none of the inner ones).
+        var entered: Set<Int> = []
         /// The file of the open blocks.
         var file = ""
         var setupFailures: [Int: String] = [:]
@@ -176,6 +178,11 @@ public final class ScenarioRunner {
         let common = zip(walk.open, chain).prefix { $0 == $1 }.count
         var failures: [ScenarioResult] = []
         for id in walk.open[common...].reversed() {
+            // A block never entered (its setup, or an outer one, failed first) has nothing to tear down.
+            guard walk.entered.remove(id) != nil else {
+                walk.setupFailures[id] = nil
+                continue
+            }
             if let error = callPrelude(prelude.leave, id) {
                 let names = (try? host.lock.withLock { try prelude.names.call([.integer(id)]) })?.first?
                     .tableValue?.array.compactMap(Self.text) ?? []
@@ -192,6 +199,8 @@ public final class ScenarioRunner {
             walk.open.append(id)
             // Inside a block whose setup failed nothing more is entered: its tests fail with that error.
             if walk.setupFailure != nil { continue }
+            // Entered even when its setup fails: what the setup did before failing is torn down.
+            walk.entered.insert(id)
             if let error = callPrelude(prelude.enter, id) { walk.setupFailures[id] = error.message }
         }
         return failures
@@ -267,7 +276,7 @@ public final class ScenarioRunner {
     /// The traceback without the frames of the assertion library, so it starts at the scenario's line.
     static func withoutPreludeFrames(_ traceback: String) -> String {
         traceback.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("\t" + ScenarioPrelude.chunkPrefix) && !$0.hasSuffix("[C]: in function 'error'") }
+            .filter { !ScenarioPrelude.isPartFrame($0) && !$0.hasSuffix("[C]: in function 'error'") }
             .joined(separator: "\n")
     }
 

@@ -126,4 +126,44 @@ import Testing
         let outcome = try scratch.run("run", "--no-init", "a.lua", "b.lua")
         #expect(outcome.status == 0, "\(outcome.standardOutput)")
     }
+
+    /// Found in review: a block inside one whose setup failed was never entered, yet its teardown ran;
+    /// and a lazy teardown ran again in a pass where its block was not entered.
+    @Test func blocksThatWereNotEnteredAreNotTornDown() throws {
+        let scratch = try Scratch()
+        try scratch.write("nested.lua", """
+            local pass = 0
+            describe('A', function()
+              setup(function() pass = pass + 1 if pass == 2 then error('A broke on pass 2') end end)
+              describe('B', function()
+                local server
+                setup(function() server = { close = function() end } end)
+                teardown(function() server.close() end)
+                lazy_setup(function() end)
+                lazy_teardown(function() server.close() end)
+                it('t', function() end)
+              end)
+            end)
+            """)
+        let outcome = try scratch.run("run", "--no-init", "--repeat", "2", "nested.lua")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("setup failed: nested.lua:3: A broke on pass 2"))
+        #expect(!outcome.standardOutput.contains("(teardown)"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.hasSuffix("1 passed, 1 failed\n"), "\(outcome.standardOutput)")
+    }
+
+    /// Found in review: the frames of a scenario run as `scenarios/x.lua` were taken for the prelude's.
+    @Test func aScenarioInAFolderNamedScenariosKeepsItsFrames() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        try scratch.write("scenarios/x.lua", """
+            local function check(value) assert.is_true(value) end
+            it('fails in a helper', function() check(false) end)
+            """)
+        let outcome = try scratch.run("run", "--no-init", "scenarios/x.lua")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("scenarios/x.lua:1: in "), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("scenarios/x.lua:2: in "))
+        #expect(!outcome.standardOutput.contains("[envscript]/"))
+    }
 }

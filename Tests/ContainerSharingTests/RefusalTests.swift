@@ -51,6 +51,10 @@ import TestSupport
         try expectRefused("a symbolic link pointing outside the container") { archive, _ in
             archive.addLink("data/docs/escape", to: "../../../\u{301}etc")
         }
+        // An absolute target whose first Character is '/' with a combining mark.
+        try expectRefused("a symbolic link pointing outside the container") { archive, _ in
+            archive.addLink("data/docs/escape", to: "/\u{301}etc")
+        }
     }
 
     @Test func absolutePath() throws {

@@ -37,6 +37,14 @@ describe("assertions #fast", function()
     assert.has_no.errors(function() end)
     assert.error_matches(function() error("code 42") end, "code %d+")
     assert(true, "Lua's own assert still works")
+    -- luassert's words are case-insensitive, so the Lua keywords can be written: `is.Not.True`.
+    assert.is.Not.True(false)
+    assert.True(true)
+    assert.are.Equal(1, 1)
+    -- Cycles of different lengths are the same shape.
+    local a, b1, b2 = {}, {}, {}
+    a.next, b1.next, b2.next = a, b2, b1
+    assert.are.same(a, b1)
   end)
 
   it("fail with luassert's messages", function()
@@ -61,6 +69,10 @@ describe("assertions #fast", function()
     fails_with("the reason\nExpected objects to be the same.", function() assert.is_true(1, "the reason") end)
     fails_with("told first\n", function() assert.message("told first").is_nil(1) end)
     fails_with("assert.is.bogus does not exist", function() assert.is.bogus(1) end)
+    -- Lua's own assert names the line that called it.
+    local ok, err = pcall(function() assert(false, "plain") end)
+    assert.is_false(ok)
+    assert.matches("busted_surface%.lua:%d+: plain$", err)
   end)
 end)
 

@@ -3,7 +3,6 @@
 -- failure messages in luassert's shape, `assert.message(text)` and a custom message as the argument
 -- after an assertion's own, and `assert.spy(s).was.called(n)`. `assert(v, message)` stays Lua's own.
 local format, compare, match, spies = ...
-local lua_assert = assert
 
 -- Words that only read well: they change nothing.
 local fillers = {
@@ -173,6 +172,17 @@ local function count_check(names, compare_counts, phrase)
     local s = state.subject
     local count = #s.calls
     local wanted = a[1]
+    if wanted == nil and phrase == "exactly" then
+      -- `called()`: at least once.
+      return count > 0, function(negated)
+        if negated then return ("Expected not to be called, but was called %d time(s)"):format(count) end
+        return "Expected to be called, but was called 0 time(s)"
+      end
+    end
+    if math.type(wanted) ~= "integer" then
+      error(("bad argument #1 to 'called%s' (a number of calls expected, got %s)"):format(
+        phrase == "exactly" and "" or ("_" .. phrase:gsub(" ", "_")), type(wanted)), 3)
+    end
     local holds = compare_counts(count, wanted)
     return holds, function(negated)
       if negated then return ("Expected not to be called %s %s time(s), but it was."):format(phrase, tostring(wanted)) end
@@ -181,7 +191,7 @@ local function count_check(names, compare_counts, phrase)
     end
   end)
 end
-count_check({ "called" }, function(count, wanted) if wanted == nil then return count > 0 end return count == wanted end, "exactly")
+count_check({ "called" }, function(count, wanted) return count == wanted end, "exactly")
 count_check({ "called_at_least" }, function(count, wanted) return count >= wanted end, "at least")
 count_check({ "called_at_most" }, function(count, wanted) return count <= wanted end, "at most")
 count_check({ "called_more_than" }, function(count, wanted) return count > wanted end, "more than")
@@ -251,7 +261,8 @@ chain_meta.__index = function(chain, name)
   if state.assertion or state.special then
     error(("assert%s.%s: '%s' comes after an assertion; write the modifiers first"):format(state.path, name, name), 2)
   end
-  local words, unknown = words_of(name)
+  -- luassert's words are case-insensitive: `assert.is.Not.True` (Lua keywords need a capital).
+  local words, unknown = words_of(name:lower())
   if words == nil then
     error(("assert%s.%s does not exist ('%s' is neither an assertion nor a modifier)"):format(state.path, name, unknown), 2)
   end
@@ -288,7 +299,14 @@ chain_meta.__call = function(chain, ...)
   end
   local assertion = state.assertion
   if assertion == nil then
-    if state.path == "" then return lua_assert(...) end
+    if state.path == "" then
+      -- Lua's own assert, raised at the caller's line (not this function's).
+      if select("#", ...) == 0 then error("bad argument #1 to 'assert' (value expected)", 2) end
+      local value, message = ...
+      if value then return ... end
+      if message == nil then message = "assertion failed!" end
+      error(message, type(message) == "string" and 2 or 0)
+    end
     error(("assert%s is not an assertion: add one (equal, same, truthy, ...)"):format(state.path), 2)
   end
   local args = table.pack(...)

@@ -273,6 +273,8 @@ function api.leave(id)
   local block = blocks[id]
   local ok, err = true, nil
   if block.started then ok, err = pcall(run_all, block.lazy_teardown, "lazy_teardown") end
+  block.started = false
+  block.lazy_error = nil
   local ok2, err2 = pcall(run_all, block.teardown, "teardown")
   local shot = block.run_snapshot
   block.run_snapshot = nil

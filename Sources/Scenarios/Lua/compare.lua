@@ -9,8 +9,15 @@ local function is_nan(x) return type(x) == "number" and x ~= x end
 local function walk(a, b, path, seen)
   if rawequal(a, b) or a == b or (is_nan(a) and is_nan(b)) then return true end
   if type(a) ~= "table" or type(b) ~= "table" then return false end
-  if seen[a] == b then return true end
-  seen[a] = b
+  -- Each pair compared once: a cycle in either table ends the walk.
+  local partners = seen[a]
+  if partners == nil then
+    partners = {}
+    seen[a] = partners
+  elseif partners[b] then
+    return true
+  end
+  partners[b] = true
   for _, k in ipairs(format.sorted_keys(a)) do
     path[#path + 1] = k
     if not walk(a[k], rawget(b, k), path, seen) then return false end

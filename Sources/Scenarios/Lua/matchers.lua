@@ -53,7 +53,7 @@ match._ = make("_", function() return true end)
 setmetatable(match, {
   __index = function(_, name)
     if type(name) ~= "string" then return nil end
-    local negated, rest = false, name
+    local negated, rest = false, name:lower()
     local words = {}
     for word in rest:gmatch("[^_]+") do words[#words + 1] = word end
     local i = 1

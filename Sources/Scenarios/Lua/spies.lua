@@ -48,8 +48,9 @@ spy_meta.__index = {
   --- Whether one call's `field` ("args" or "results") matches the list `expected`.
   any_call = function(self, field, expected)
     for _, call in ipairs(self.calls) do
-      local values = call[field] or { n = 0 }
-      if values.n == expected.n then
+      -- A call that raised returned nothing: it has no results to match.
+      local values = call[field]
+      if values ~= nil and values.n == expected.n then
         local all = true
         for i = 1, expected.n do
           if not match.argument(expected[i], values[i]) then all = false break end
