@@ -236,7 +236,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// The checks of ``HostConfiguration/permissions`` for host functions (called under the lock): the
     /// project folders are the script roots and the folders of the script files the host has run.
     var permissionGate: PermissionGate {
-        PermissionGate(permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots + scriptFolders)
+        PermissionGate(
+            permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots + scriptFolders,
+            scriptPathBase: configuration.scriptPathBase?.path)
     }
 
     /// The wall-clock limit of ``HostConfiguration/hookTimeout`` for a hook described as `what`.

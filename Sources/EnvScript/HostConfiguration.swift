@@ -54,6 +54,11 @@ public struct HostConfiguration: Sendable {
     /// What scripts may reach beyond the sandbox: by default files under the project folders (the
     /// script roots of ``lua``) and no network. See ``ScriptPermissions``.
     public var permissions = ScriptPermissions()
+    /// The folder that relative paths given to host functions (`tweak.json("tweaks.json")`,
+    /// `container.export`, ...) start from; `nil` (the default) for the process's current folder. The
+    /// `envscript` command sets it to the folder of the `envscript.lua` it found, so a project's scripts
+    /// mean the same files wherever the command runs.
+    public var scriptPathBase: URL?
 
     /// A configuration over `home` with the default sandbox and limits.
     public init(

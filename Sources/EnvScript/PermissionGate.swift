@@ -13,6 +13,9 @@ struct PermissionGate: Sendable {
     let permissions: ScriptPermissions
     /// The project folders: where `require` looks.
     let projectFolders: [String]
+    /// Where the relative paths scripts give start (``HostConfiguration/scriptPathBase``); nil for the
+    /// current folder.
+    var scriptPathBase: String?
 
     enum Access {
         case read, write
@@ -22,14 +25,14 @@ struct PermissionGate: Sendable {
         var setting: String { self == .read ? "readableFolders" : "writableFolders" }
     }
 
-    /// The file at `path` (relative to the current folder) when `function` may access it.
+    /// The file at `path` (relative to ``scriptPathBase``) when `function` may access it.
     ///
     /// - Throws: ``PermissionError`` naming the folder to grant.
     @discardableResult
     func check(_ access: Access, _ path: String, by function: String) throws -> URL {
-        let file = Self.resolved(path)
+        let file = Self.resolved(path, from: scriptPathBase)
         let granted = (access == .read ? permissions.readableFolders : permissions.writableFolders).map(\.path)
-        let folders = (projectFolders + granted).map(Self.resolved)
+        let folders = (projectFolders + granted).map { Self.resolved($0) }
         if folders.contains(where: { Self.isWithin(file.path, folder: $0.path) }) { return file }
         var project = [String]()
         for folder in projectFolders.map({ Self.resolved($0).path }) where !project.contains(folder) { project.append(folder) }
@@ -69,10 +72,11 @@ struct PermissionGate: Sendable {
         return "\(shownHost):\(port)"
     }
 
-    /// `path` made absolute from the current folder, with `.`, `..` and the symbolic links of its
-    /// existing part resolved: a link inside a granted folder cannot lead outside it.
-    static func resolved(_ path: String) -> URL {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    /// `path` made absolute from `base` (an absolute folder; nil for the current folder), with `.`, `..`
+    /// and the symbolic links of its existing part resolved: a link inside a granted folder cannot lead
+    /// outside it.
+    static func resolved(_ path: String, from base: String? = nil) -> URL {
+        let absolute = path.hasPrefix("/") ? path : (base ?? FileManager.default.currentDirectoryPath) + "/" + path
         var existing = URL(fileURLWithPath: absolute).standardizedFileURL
         var rest: [String] = []
         while existing.path != "/", realPath(existing.path) == nil {

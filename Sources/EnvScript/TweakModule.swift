@@ -216,9 +216,8 @@ enum TweakModule {
             if first != .nil {
                 let options = try OptionTable(call, 1, accepted: ["key_file"])
                 if let path = try options.string("key_file") {
-                    try host.permissionGate.check(.read, path, by: "tweak.cipher")
-                    let url = URL(fileURLWithPath: path).standardizedFileURL
-                    if url.isInside(host.configuration.home) {
+                    let url = try host.permissionGate.check(.read, path, by: "tweak.cipher")
+                    if url.isInside(PermissionGate.resolved(host.configuration.home.path)) {
                         throw options.problem("key_file", "names \(path), inside the home \(host.configuration.home.path), where a switch would move it with the containers' data; keep the key file outside the home")
                     }
                     keyFile = url

@@ -151,6 +151,7 @@ struct RunCommand: ParsableCommand {
                 if !suite.loadErrors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
                 return
             }
+            if format == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
             let summary = runner.run(suite.tests, selection: selection, reporter: format.reporter(write: report.write))
             try report.finish()
             if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }

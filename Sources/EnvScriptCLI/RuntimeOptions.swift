@@ -3,6 +3,7 @@ import Containers
 import EnvScript
 import Foundation
 import LuaBridge
+import Scenarios
 import Tweaks
 
 /// The options every command that runs Lua shares: the home and its application, the limits, the
@@ -59,11 +60,8 @@ struct RuntimeOptions: ParsableArguments {
         "A start-up script to load before anything else (repeatable, in order).", valueName: "file"))
     var initScripts: [String] = []
 
-    @Flag(name: .customLong("no-init"), help: "Do not load envscript.lua from the current folder.")
+    @Flag(name: .customLong("no-init"), help: "Do not load the envscript.lua found from the current folder (or the scripts' folder) upwards.")
     var skipAutomaticInit = false
-
-    /// The name of the start-up script loaded automatically from the current folder.
-    static let automaticInitName = "envscript.lua"
 
     func validate() throws {
         if let home, home.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -108,9 +106,22 @@ struct RuntimeOptions: ParsableArguments {
         }
     }
 
-    /// The home given on the command line or in the environment, else the default under the current folder.
+    /// The home given on the command line or in the environment, else the default: `.envscript/home`
+    /// beside the nearest `envscript.lua` from the current folder upwards, or under the current folder
+    /// when there is none.
     var configuredHome: URL {
-        namedHome ?? URL(fileURLWithPath: ".envscript/home")
+        if let namedHome { return namedHome }
+        return URL(fileURLWithPath: (projectFolder(forFiles: []) ?? ".") + "/.envscript/home")
+    }
+
+    /// The folder of the nearest `envscript.lua` for a command given `files`
+    /// (``ProjectDiscovery/startupScript(forFiles:)``), whether or not `--no-init` skips loading it;
+    /// nil when there is none.
+    func projectFolder(forFiles files: [String]) -> String? {
+        ProjectDiscovery().startupScript(forFiles: files).map { script in
+            let folder = folderPart(of: script)
+            return folder.isEmpty ? "." : folder
+        }
     }
 
     /// The home given with `--home` or in `$ENVSCRIPT_HOME`, nil when neither names one.
@@ -133,19 +144,31 @@ struct RuntimeOptions: ParsableArguments {
                 + "check the path, or create the home with a command that changes it (such as container create)")
     }
 
-    /// The start-up scripts to load, in order: `envscript.lua` of the current folder, then each `--init`.
-    var startupScripts: [String] {
-        var scripts: [String] = []
-        if !skipAutomaticInit && FileManager.default.fileExists(atPath: Self.automaticInitName) {
-            scripts.append(Self.automaticInitName)
-        }
-        return scripts + initScripts
+    /// The `envscript.lua` a command given `files` loads (``ProjectDiscovery/startupScript(forFiles:)``),
+    /// nil with `--no-init` or when there is none.
+    func discoveredStartupScript(forFiles files: [String]) -> String? {
+        skipAutomaticInit ? nil : ProjectDiscovery().startupScript(forFiles: files)
+    }
+
+    /// The start-up scripts to load, in order: the discovered `envscript.lua`, then each `--init`.
+    func startupScripts(forFiles files: [String]) -> [String] {
+        (discoveredStartupScript(forFiles: files).map { [$0] } ?? []) + initScripts
+    }
+
+    /// One line naming the start-up scripts a command given `files` loads, or saying why there are
+    /// none: the first line of `run`'s pretty report, and the REPL's greeting.
+    func startupScriptsLine(forFiles files: [String]) -> String {
+        let scripts = startupScripts(forFiles: files).map(ReportText.oneLine)
+        if scripts.count > 1 { return "Start-up scripts: " + scripts.joined(separator: ", ") }
+        if let script = scripts.first { return "Start-up script: \(script)" }
+        if skipAutomaticInit { return "Start-up script: none (--no-init)" }
+        return "Start-up script: none (no \(ProjectDiscovery.startupScriptName) in the current folder, the scripts' folder or any folder above them)"
     }
 
     /// The Lua options: the limits, the opted-in libraries, and script roots for `require`
     /// (the current folder and the folder of every script given).
-    func luaOptions(scripts: [String]) -> LuaOptions {
-        var roots = ["."]
+    func luaOptions(startupScripts: [String], scripts: [String]) -> LuaOptions {
+        var roots = ["."] + (projectFolder(forFiles: scripts).map { [$0] } ?? [])
         for script in startupScripts + scripts {
             let folder = folderPart(of: script)
             let root = folder.isEmpty ? "." : folder
@@ -188,12 +211,17 @@ struct RuntimeOptions: ParsableArguments {
         home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false,
         startupLimit: (seconds: Double, reason: String)? = nil
     ) throws -> EnvScriptHost {
+        let startupScripts = startupScripts(forFiles: scripts)
         let host: EnvScriptHost
         do {
             var configuration = HostConfiguration(
-                home: home, appID: appID, recordsAppID: writesApplicationData, lua: luaOptions(scripts: scripts),
+                home: home, appID: appID, recordsAppID: writesApplicationData,
+                lua: luaOptions(startupScripts: startupScripts, scripts: scripts),
                 attachesToHome: attaches, participationTimeout: .seconds(hostTimeout))
             configuration.role = .tool
+            configuration.scriptPathBase = projectFolder(forFiles: scripts).map {
+                URL(fileURLWithPath: ProjectDiscovery().absolute($0), isDirectory: true)
+            }
             configuration.hookTimeout = hookTimeout.map { .seconds($0) }
             configuration.permissions = ScriptPermissions(
                 readableFolders: readableFolders.map { URL(fileURLWithPath: $0) },

@@ -9,14 +9,14 @@
 ///
 /// A report's own format adds its rules on top (XML entities, TAP's `\#`); see ``XMLEscaping``,
 /// ``TAPReporter`` and ``YAMLText``.
-enum ReportText {
+public enum ReportText {
     /// `text` with every control character shown as `\u{…}`; tabs and line feeds stay.
-    static func showingControls(_ text: String) -> String {
+    public static func showingControls(_ text: String) -> String {
         rewritten(text) { _ in nil }
     }
 
     /// `text` on one line: as ``showingControls(_:)``, and a line feed shows as `\n`.
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         rewritten(text) { $0 == "\n" ? "\\n" : nil }
     }
 

@@ -124,9 +124,9 @@ import Testing
     @Test func anErrorInADescribeBodyIsAnErroredFile() throws {
         let scratch = try Scratch()
         try scratch.write("broken.lua", "describe('broken', function()\n  local x = nil\n  x.field = 1\nend)\n")
-        let outcome = try scratch.run("run", "broken.lua")
+        let outcome = try scratch.run("run", "--no-init", "broken.lua")
         #expect(outcome.status == 1)
-        #expect(outcome.standardOutput.hasPrefix("ERROR broken.lua:3 "))
+        #expect(outcome.standardOutput.hasPrefix("Start-up script: none (--no-init)\nERROR broken.lua:3 "))
         #expect(outcome.standardOutput.contains("     broken.lua:3: attempt to index a nil value"))
         #expect(outcome.standardOutput.hasSuffix("0 passed, 0 failed, 1 errored\n"))
     }
@@ -136,7 +136,7 @@ import Testing
         try scratch.write("login.lua", Self.mixed)
         let outcome = try scratch.run("run", "--filter", "errors", "login.lua")
         #expect(outcome.status == 0)
-        let lines = outcome.standardOutput.split(separator: "\n")
+        let lines = outcome.standardOutput.split(separator: "\n").dropFirst()
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix("PASS login errors are checked") == true)
         #expect(lines.last == "1 passed, 0 failed")
