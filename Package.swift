@@ -108,14 +108,17 @@ var package = Package(
             resources: [
                 .embedInCode("Lua/format.lua"), .embedInCode("Lua/compare.lua"), .embedInCode("Lua/matchers.lua"),
                 .embedInCode("Lua/spies.lua"), .embedInCode("Lua/assertions.lua"), .embedInCode("Lua/busted.lua"),
+                .embedInCode("Lua/repl.lua"),
             ]
         ),
         .target(name: "LuaTypeGeneration", dependencies: ["EnvScript", "LuaBridge"]),
+        // The REPL's line editor: libedit (Debian: libedit-dev) with fixed signatures Swift can call.
+        .target(name: "CLineEditor", linkerSettings: [.linkedLibrary("edit")]),
         .executableTarget(
             name: "EnvScriptCLI",
             dependencies: [
                 "EnvScript", "EnvScriptPanel", "Containers", "ContainerSharing", "Tweaks", "TweakAccessorGeneration", "Scenarios",
-                "LuaTypeGeneration",
+                "LuaTypeGeneration", "CLineEditor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

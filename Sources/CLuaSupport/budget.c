@@ -39,6 +39,10 @@ void esl_check_limits(lua_State *L, int level) {
     if (rt->depth == 0) return; /* not inside a call made by the bridge */
     if (rt->memory_exceeded) esl_raise_limit(L, level, "memory limit exceeded");
     if (rt->instruction_exceeded) esl_raise_instruction_limit(L, level);
+    if (__atomic_exchange_n(&rt->interrupt_requested, 0, __ATOMIC_RELAXED)) {
+        snprintf(rt->time_limit_message, sizeof rt->time_limit_message, "%s", "interrupted");
+        rt->time_exceeded = 1;
+    }
     if (rt->time_exceeded || (rt->deadline_ns > 0 && esl_now_ns() >= rt->deadline_ns)) {
         rt->time_exceeded = 1;
         esl_raise_limit(L, level, rt->time_limit_message);
@@ -65,6 +69,10 @@ static void esl_count_hook(lua_State *L, lua_Debug *ar) {
 
 void esl_install_count_hook(lua_State *L) {
     lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+}
+
+void esl_request_interrupt(esl_runtime *rt) {
+    __atomic_store_n(&rt->interrupt_requested, 1, __ATOMIC_RELAXED);
 }
 
 void esl_clear_passed_time_limit(lua_State *L) {

@@ -21,6 +21,10 @@ public final class AppContainer: Sendable {
 
     let layout: HomeLayout
     let store: MetadataStore
+
+    /// A folder in the home's bookkeeping for the tools' own files (the REPL's history): never switched
+    /// with the containers, emptied by ``reset()``. Made by whoever first writes there.
+    public var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
     let observers = ChangeObservers()
 
     struct Settings: Sendable {

@@ -15,6 +15,7 @@ import Foundation
 ///     containers/<UUID>/conflicts/<time>/  entries found in the way of a switch, kept (KeptNewcomer)
 ///     trash/                      removed entries on their way out
 ///     hosts/<id>.lock|json|sock   the running hosts attached to the home (see AttachedHosts)
+///     tools/                      the tools' own files, such as the REPL's history
 /// ```
 ///
 /// The bookkeeping folder is on the same file system as the home, so every move is a `rename(2)`.
@@ -48,6 +49,7 @@ struct HomeLayout: Sendable {
     var containers: String { bookkeeping + "/containers" }
     var trash: String { bookkeeping + "/trash" }
     var hosts: String { bookkeeping + "/hosts" }
+    var tools: String { bookkeeping + "/tools" }
 
     // Relative forms, as written in the journal.
     static func containerFolder(_ uuid: UUID) -> String { bookkeepingName + "/containers/" + uuid.uuidString }

@@ -7,5 +7,5 @@ struct EnvScriptCommand: ParsableCommand {
         commandName: "envscript",
         abstract: "Switchable environments of an application's data, with policies written in Lua.",
         version: EnvScriptVersion.banner,
-        subcommands: [RunCommand.self, CheckCommand.self, ContainerCommand.self, TweakCommand.self, GenerateCommand.self, TypesCommand.self, UICommand.self])
+        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, ContainerCommand.self, TweakCommand.self, GenerateCommand.self, TypesCommand.self, UICommand.self])
 }

@@ -22,8 +22,12 @@ struct RuntimeOptions: ParsableArguments {
     var appID: String?
 
     @Option(help: ArgumentHelp(
-        "Most VM instructions per call into Lua (0: no limit).", valueName: "n"))
-    var instructionLimit: Int = 100_000_000
+        "Most VM instructions per call into Lua (0: no limit).",
+        discussion: "Default: 100000000; for repl, no limit (Ctrl-C stops a statement).", valueName: "n"))
+    var instructionLimit: Int?
+
+    /// The instruction limit of commands that run unattended, when none is given.
+    static let defaultInstructionLimit = 100_000_000
 
     @Option(help: ArgumentHelp(
         "How long a change of the home waits for each running host attached to it, in seconds.", valueName: "seconds"))
@@ -67,7 +71,7 @@ struct RuntimeOptions: ParsableArguments {
         if let home, home.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--home must name a folder, not an empty text; leave it out for the default home")
         }
-        guard instructionLimit >= 0 else {
+        if let instructionLimit, instructionLimit < 0 {
             throw ValidationError("--instruction-limit must be 0 (no limit) or a positive number of instructions, not \(instructionLimit)")
         }
         try Self.validateSeconds(hostTimeout, option: "--host-timeout")
@@ -167,7 +171,8 @@ struct RuntimeOptions: ParsableArguments {
 
     /// The Lua options: the limits, the opted-in libraries, and script roots for `require`
     /// (the current folder and the folder of every script given).
-    func luaOptions(startupScripts: [String], scripts: [String]) -> LuaOptions {
+    func luaOptions(startupScripts: [String], scripts: [String], interactive: Bool = false) -> LuaOptions {
+        let instructionLimit = instructionLimit ?? (interactive ? 0 : Self.defaultInstructionLimit)
         var roots = ["."] + (projectFolder(forFiles: scripts).map { [$0] } ?? [])
         for script in startupScripts + scripts {
             let folder = folderPart(of: script)
@@ -207,16 +212,18 @@ struct RuntimeOptions: ParsableArguments {
     /// - Parameter attaches: whether the host attaches to the home for as long as it runs (`run` does),
     ///   taking part in the switches other processes make.
     /// - Parameter startupLimit: a wall-clock limit on the start-up scripts (`run --timeout`).
+    /// - Parameter interactive: whether someone at a prompt can stop a statement with Ctrl-C (`repl`),
+    ///   so that no instruction limit is needed unless one is given.
     func openHost(
         home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false,
-        startupLimit: (seconds: Double, reason: String)? = nil
+        startupLimit: (seconds: Double, reason: String)? = nil, interactive: Bool = false
     ) throws -> EnvScriptHost {
         let startupScripts = startupScripts(forFiles: scripts)
         let host: EnvScriptHost
         do {
             var configuration = HostConfiguration(
                 home: home, appID: appID, recordsAppID: writesApplicationData,
-                lua: luaOptions(startupScripts: startupScripts, scripts: scripts),
+                lua: luaOptions(startupScripts: startupScripts, scripts: scripts, interactive: interactive),
                 attachesToHome: attaches, participationTimeout: .seconds(hostTimeout))
             configuration.role = .tool
             configuration.scriptPathBase = projectFolder(forFiles: scripts).map {

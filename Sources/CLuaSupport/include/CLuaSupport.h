@@ -54,6 +54,7 @@ typedef struct esl_runtime {
     long long deadline_ns;        /* CLOCK_MONOTONIC time (esl_now_ns) after which Lua code stops; 0: none */
     int time_exceeded;            /* the deadline passed during this entry; sticky like the others */
     char time_limit_message[200]; /* the error raised when the deadline passes */
+    int interrupt_requested;      /* set from any thread (esl_request_interrupt), read atomically */
     int depth;                    /* nesting of esl_pcall */
     lua_State *active;            /* the thread that called into Swift; NULL at top level */
     esl_dispatch_fn dispatch;
@@ -90,6 +91,11 @@ long long esl_now_ns(void);
 /* Sets (deadline_ns > 0) or removes (0) the time after which Lua code stops with `message` (copied,
    cut at 199 bytes), and installs or removes the count hook as needed. */
 void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message);
+/* Asks the Lua code running now to stop as if its time limit had passed, with the error "interrupted":
+   safe from any thread (Ctrl-C in the REPL). It takes effect at the count hook's next step, so only
+   while a limit is set (an instruction limit or a deadline); a call into Lua that starts afterwards
+   forgets it. */
+void esl_request_interrupt(esl_runtime *rt);
 /* Spends `steps` of the instruction budget and checks the other limits (memory, time); raises the
    limit's error, with the position of the Lua function `level` levels up, once one is exceeded. Called
    by the count hook and by C functions that do long work without running VM instructions (the pattern
@@ -115,6 +121,7 @@ static inline void esl_enter_outermost(lua_State *L) {
     rt->instruction_exceeded = 0;
     rt->memory_exceeded = 0;
     rt->time_exceeded = 0;
+    __atomic_store_n(&rt->interrupt_requested, 0, __ATOMIC_RELAXED);
     if (rt->instruction_limit > 0 || rt->deadline_ns > 0) esl_ensure_budget_hook(L);
 }
 /* Turns a call that returned after a script's pcall swallowed a limit error into that error: drops
