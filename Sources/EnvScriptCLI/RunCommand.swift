@@ -71,6 +71,9 @@ struct RunCommand: ParsableCommand {
         valueName: "seconds"))
     var testTimeout: Double?
 
+    @Flag(help: "Run again whenever a script given or a start-up script changes, clearing the screen before each report; Ctrl-C stops.")
+    var watch = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("Missing a script to run: envscript run FILE...") }
         if let timeout { try RuntimeOptions.validateSeconds(timeout, option: "--timeout") }
@@ -104,15 +107,30 @@ struct RunCommand: ParsableCommand {
         return shuffle ? UInt64.random(in: 1...UInt64(UInt32.max)) : nil
     }
 
-    /// The run's limits, counted from now.
-    private func timeLimits() -> ScenarioTimeLimits {
-        ScenarioTimeLimits(
+    /// The run's limits, counted from now; in watch mode, Ctrl-C stops the run as its limit would.
+    private func timeLimits(interrupts: InterruptTarget?) -> ScenarioTimeLimits {
+        var limits = ScenarioTimeLimits(
             run: timeout.map { .seconds($0) }, runLabel: "--timeout",
             perTest: testTimeout.map { .seconds($0) }, perTestLabel: "--test-timeout")
+        if let interrupts {
+            limits.isInterruptible = true
+            limits.isStopped = { interrupts.isStopped }
+        }
+        return limits
     }
 
     func run() throws {
-        let limits = timeLimits()
+        guard watch else { return try runOnce() }
+        try ScenarioWatchLoop(
+            files: { files + runtime.startupScripts(forFiles: files) },
+            pass: { interrupts in try runOnce(interrupts: interrupts) }
+        ).run()
+    }
+
+    /// One run of the files: a fresh host (and home, without --home), the report, the exit status as an
+    /// error. `interrupts`, in watch mode, is given the host's interrupter while the host is open.
+    private func runOnce(interrupts: InterruptTarget? = nil) throws {
+        let limits = timeLimits(interrupts: interrupts)
         // A report that cannot be written is refused before anything runs.
         let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
@@ -124,7 +142,11 @@ struct RunCommand: ParsableCommand {
         let host = try runtime.openHost(
             home: home, scripts: files, writesApplicationData: true, attaches: true,
             startupLimit: limits.current(perTest: false))
-        defer { host.close() }
+        interrupts?.attach(host.lua.interrupter)
+        defer {
+            interrupts?.detach()
+            host.close()
+        }
         do {
             let seed = shuffleSeed()
             if let seed { printError("envscript: tests shuffled with --seed \(seed)") }

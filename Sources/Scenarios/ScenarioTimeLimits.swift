@@ -14,6 +14,14 @@ public struct ScenarioTimeLimits: Sendable {
     public var perTestLabel: String
     /// When the run's limit started counting.
     public var start: ContinuousClock.Instant
+    /// Whether someone stopped the run (Ctrl-C in watch mode): it then stops as at its time limit, with
+    /// ``stopLabel`` as the reason. Stopping also interrupts the Lua code running (``LuaInterrupter``),
+    /// which needs the count hook: with ``isInterruptible`` set, every stage runs under a limit.
+    public var isStopped: @Sendable () -> Bool = { false }
+    /// Whether the Lua code may be interrupted, so every stage must run under a limit.
+    public var isInterruptible = false
+    /// What stopped the run, for the report.
+    public var stopLabel = "Ctrl-C"
 
     /// No limits.
     public static let none = ScenarioTimeLimits()
@@ -35,10 +43,13 @@ public struct ScenarioTimeLimits: Sendable {
     var runDeadline: ContinuousClock.Instant? { run.map { start + $0 } }
 
     /// Whether the run's limit has passed.
-    var runHasExpired: Bool { runDeadline.map { ContinuousClock.now >= $0 } ?? false }
+    var runHasExpired: Bool { isStopped() || (runDeadline.map { ContinuousClock.now >= $0 } ?? false) }
 
     /// What stops the run, in the words the report uses.
-    var runStopReason: String { "stopped by \(runLabel): the run took longer than \(Self.seconds(run ?? .zero))" }
+    var runStopReason: String {
+        if isStopped() { return "stopped by \(stopLabel)" }
+        return "stopped by \(runLabel): the run took longer than \(Self.seconds(run ?? .zero))"
+    }
 
     /// The limit that applies now to a stage of a test (`perTest` is false while files load): the
     /// seconds left and the reason, or `nil` when there is none.
@@ -51,6 +62,7 @@ public struct ScenarioTimeLimits: Sendable {
         if applies, let perTest, chosen.map({ Self.double(perTest) < $0.seconds }) ?? true {
             chosen = (Self.double(perTest), "the test took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
         }
+        if chosen == nil && isInterruptible { chosen = (1e9, "no limit") }
         return chosen
     }
 

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `envscript run --watch` in a real terminal (tmux): an edited scenario file, and an edited start-up
+/// script, each rerun the scenarios on a cleared screen; Ctrl-C ends it with status 0, also in the
+/// middle of a pass.
+@Suite struct WatchModeTests {
+    @Test func editingAScenarioOrTheStartUpScriptRerunsOnAClearedScreen() async throws {
+        let scratch = try Scratch()
+        try scratch.write("envscript.lua", "LIMIT = 2\n")
+        let scenario = try scratch.write("cart.lua", "it('fits', function() assert.is_true(1 <= LIMIT) end)\n")
+        let terminal = try TerminalSession([try EnvScriptProcess.binary().path, "run", "--watch", "cart.lua"], in: scratch.url)
+        try await terminal.waitFor("1 passed, 0 failed")
+        try await terminal.waitFor("watching 2 files for changes")
+
+        // The file is replaced, as editors save: a new file renamed over the old one.
+        try """
+            it('fits', function() assert.is_true(1 <= LIMIT) end)
+            it('holds three', function() assert.is_true(3 <= LIMIT) end)
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let failed = try await terminal.waitFor("1 passed, 1 failed")
+        #expect(!failed.contains("1 passed, 0 failed"), "the screen is cleared before each report: \(failed)")
+        #expect(failed.contains("FAIL holds three"))
+
+        // The start-up script changes, in place.
+        let handle = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("envscript.lua"))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("LIMIT = 5\n".utf8))
+        try handle.close()
+        let passed = try await terminal.waitFor("2 passed, 0 failed")
+        #expect(!passed.contains("FAIL"), "\(passed)")
+
+        // A syntax error is shown and watching goes on.
+        try "it('broken', function()\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+        try await terminal.waitFor("cart.lua:2: 'end' expected")
+        try "it('back', function() end)\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+        try await terminal.waitFor("PASS back")
+
+        try terminal.press("C-c")
+        try await terminal.waitFor("[exit 0]")
+    }
+
+    @Test func ctrlCStopsAPassUnderWay() async throws {
+        let scratch = try Scratch()
+        try scratch.write("slow.lua", "it('spins', function() while true do end end)\n")
+        let terminal = try TerminalSession(
+            [try EnvScriptProcess.binary().path, "run", "--watch", "--no-init", "--instruction-limit", "0", "slow.lua"], in: scratch.url)
+        try await terminal.waitFor("Start-up script: none (--no-init)")
+        try await Task.sleep(for: .milliseconds(300))
+        try terminal.press("C-c")
+        let screen = try await terminal.waitFor("[exit 0]", timeout: .seconds(30))
+        #expect(screen.contains("FAIL spins"), "\(screen)")
+        #expect(screen.contains("interrupted"), "\(screen)")
+    }
+}
