@@ -47,7 +47,14 @@ var package = Package(
         // Engines: plain Swift, no Lua.
         .target(name: "Containers", dependencies: ["Locking", "CFileSync"]),
         .target(name: "Preferences", dependencies: ["Locking"]),
-        .target(name: "Tweaks", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "Tweaks",
+            dependencies: [
+                "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(name: "AppState", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Containers as portable things: export to a zip archive, import, diff.

@@ -2,9 +2,6 @@ import Foundation
 import Preferences
 import Synchronization
 import Locking
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A read-only provider whose tweaks — a document in JustTweak's JSON format — are fetched over HTTP.
 ///
@@ -114,7 +111,7 @@ public final class RemoteTweakProvider: TweakProvider {
         var generation = 0
         /// The requests out, so that ``close()`` can cancel them. Tasks and requests are cancelled outside
         /// the lock: a cancellation handler takes it.
-        var requests: [Int: URLSessionDataTask] = [:]
+        var requests: [Int: RemoteFetch] = [:]
         var nextRequest = 0
         /// Set by ``close()``: no request goes out any more.
         var isClosed = false
@@ -137,21 +134,12 @@ public final class RemoteTweakProvider: TweakProvider {
     private let fetched = FetchLatch()
     private let ownDecryptor: Locked<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
-    private let session: URLSession
 
     /// Creates the provider and loads the kept copy if there is one. Nothing is fetched yet.
     public init(name: String = "remote", configuration: Configuration, decryptor: TweakDecryptor? = nil) {
         self.name = name
         self.configuration = configuration
         self.ownDecryptor = Locked(decryptor)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        // Revalidation is ours (ETag and the kept copy); a URL cache would answer 304s behind our back.
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.timeout
-        self.session = URLSession(
-            configuration: sessionConfiguration, delegate: RedirectGate(allows: configuration.allowsRedirect), delegateQueue: nil)
         try? reloadKeptCopy()
     }
 
@@ -160,10 +148,6 @@ public final class RemoteTweakProvider: TweakProvider {
         let (timer, requests) = state.withLock { ($0.refreshTimer, Array($0.requests.values)) }
         timer?.cancel()
         for request in requests { request.cancel() }
-        // The last reference may be dropped on the session's own queue (inside a completion handler), where
-        // invalidating synchronously would wait on itself; so invalidate from elsewhere.
-        let session = self.session
-        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// This provider's own decryptor, winning over the manager's; setting it reports a change.
@@ -396,10 +380,8 @@ public final class RemoteTweakProvider: TweakProvider {
         inBackground: Bool = false, _ completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void
     ) -> Int? {
         let url = configuration.url
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
-        for (field, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: field) }
         // Made and recorded under the state's lock, so that close() cancels every request that goes out.
-        let started = state.withLock { state -> (task: URLSessionDataTask, id: Int)?? in
+        let started = state.withLock { state -> (fetch: RemoteFetch, id: Int)?? in
             if state.isClosed { return .some(nil) }
             if inBackground && state.backgroundRequest != nil { return nil }
             state.status.lastAttempt = Date()
@@ -407,9 +389,13 @@ public final class RemoteTweakProvider: TweakProvider {
             let id = state.nextRequest
             if inBackground { state.backgroundRequest = id }
             let generation = state.generation
-            if state.tweaks != nil, let etag = state.status.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            var headers = configuration.headers
+            // Revalidation is ours (ETag and the kept copy).
+            if state.tweaks != nil, let etag = state.status.etag { headers["If-None-Match"] = etag }
             // Weak, so an abandoned provider is not kept alive by its request.
-            let task = session.dataTask(with: request) { [weak self] data, response, error in
+            let fetch = RemoteFetch(
+                headers: headers, timeout: configuration.timeout, allowsRedirect: configuration.allowsRedirect
+            ) { [weak self] result in
                 guard let self else {
                     completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))
                     return
@@ -419,27 +405,30 @@ public final class RemoteTweakProvider: TweakProvider {
                     if state.backgroundRequest == id { state.backgroundRequest = nil }
                 }
                 completion(self.conclude(generation: generation) {
-                    if let error {
-                        // Cancelled by its caller (stopRefreshing, startRefreshing again, a cancelled task): not a failure of the server.
-                        if (error as? URLError)?.code == .cancelled { throw CancellationError() }
-                        throw self.networkError(error)
+                    switch result {
+                    case .success(let answer):
+                        return try self.apply(status: answer.status, body: answer.body, etag: answer.etag)
+                    case .failure(let error as CancellationError):
+                        // Cancelled by its caller (stopRefreshing, startRefreshing again, close): not a failure of the server.
+                        throw error
+                    case .failure(RemoteFetch.Failure.timedOut):
+                        throw TweakError.timedOut(url: url.absoluteString, seconds: self.configuration.timeout)
+                    case .failure(RemoteFetch.Failure.failed(let reason)):
+                        throw TweakError.networkFailed(url: url.absoluteString, reason: reason)
+                    case .failure(let error):
+                        throw TweakError.networkFailed(url: url.absoluteString, reason: "\(error)")
                     }
-                    guard let response = response as? HTTPURLResponse else {
-                        throw TweakError.networkFailed(url: url.absoluteString, reason: "the response is not HTTP")
-                    }
-                    return try self.apply(
-                        status: response.statusCode, body: data ?? Data(), etag: response.value(forHTTPHeaderField: "ETag"))
                 })
             }
-            state.requests[id] = task
-            return (task, id)
+            state.requests[id] = fetch
+            return (fetch, id)
         }
         guard let started else { return nil }  // the timer's previous request is still out
         guard let started else {
             completion(.failure(TweakError.remoteClosed(url: url.absoluteString)))
             return nil
         }
-        started.task.resume()
+        started.fetch.start(url)
         return started.id
     }
 
@@ -522,14 +511,6 @@ public final class RemoteTweakProvider: TweakProvider {
         } catch {
             return error
         }
-    }
-
-    private func networkError(_ error: any Error) -> TweakError {
-        let url = configuration.url.absoluteString
-        if let urlError = error as? URLError, urlError.code == .timedOut {
-            return .timedOut(url: url, seconds: configuration.timeout)
-        }
-        return .networkFailed(url: url, reason: (error as NSError).localizedDescription)
     }
 
     private static func index(_ tweaks: [Tweak]) -> [TweakKey: Tweak] {

@@ -1,0 +1,106 @@
+import AsyncHTTPClient
+import Foundation
+import Locking
+import NIOCore
+import NIOHTTP1
+
+/// One GET of a remote tweak file, through AsyncHTTPClient (SwiftNIO): no libcurl, so nothing of
+/// FoundationNetworking is loaded when a program starts.
+///
+/// Redirects are followed here, at most ``maximumRedirects``, each only to a URL that `allowsRedirect`
+/// accepts; otherwise the redirect's own answer ends the fetch. The whole fetch, redirects included,
+/// must end within `timeout` seconds. ``cancel()`` ends it with a `CancellationError`.
+final class RemoteFetch: Sendable {
+    /// What the server answered.
+    struct Answer: Sendable {
+        var status: Int
+        var body: Data
+        var etag: String?
+    }
+
+    /// Why a fetch ended without an answer, other than a cancellation.
+    enum Failure: Error {
+        case timedOut
+        case failed(reason: String)
+    }
+
+    static let maximumRedirects = 10
+
+    /// One client for every remote provider of the process, following no redirect on its own.
+    private static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+
+    private let headers: [String: String]
+    private let deadline: NIODeadline
+    private let allowsRedirect: @Sendable (URL) -> Bool
+    private let completion: @Sendable (Result<Answer, any Error>) -> Void
+    private let state = Locked<(task: HTTPClient.Task<HTTPClient.Response>?, cancelled: Bool)>((nil, false))
+
+    /// A fetch that `start(_:)` begins; `completion` runs once, on one of the client's threads.
+    init(
+        headers: [String: String], timeout: TimeInterval, allowsRedirect: @escaping @Sendable (URL) -> Bool,
+        completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) {
+        self.headers = headers
+        self.deadline = .now() + .nanoseconds(Int64(min(max(timeout, 0), 86_400 * 365) * 1e9))
+        self.allowsRedirect = allowsRedirect
+        self.completion = completion
+    }
+
+    /// Sends the request for `url`.
+    func start(_ url: URL) {
+        request(url, redirects: 0)
+    }
+
+    /// Ends the fetch: its completion reports a `CancellationError`.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }?.cancel()
+    }
+
+    private func request(_ url: URL, redirects: Int) {
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: HTTPHeaders(Array(headers)))
+        } catch {
+            return completion(.failure(Failure.failed(reason: "\(error)")))
+        }
+        let task: HTTPClient.Task<HTTPClient.Response>? = state.withLock { state in
+            if state.cancelled { return nil }
+            let task = Self.client.execute(request: request, delegate: ResponseAccumulator(request: request), deadline: deadline)
+            state.task = task
+            return task
+        }
+        guard let task else { return completion(.failure(CancellationError())) }
+        task.futureResult.whenComplete { [self] result in
+            switch result {
+            case .success(let response):
+                let status = Int(response.status.code)
+                if (300...399).contains(status), status != 304, redirects < Self.maximumRedirects,
+                   let location = response.headers.first(name: "Location"),
+                   let next = URL(string: location, relativeTo: url)?.absoluteURL,
+                   allowsRedirect(next) {
+                    return self.request(next, redirects: redirects + 1)
+                }
+                completion(.success(Answer(
+                    status: status, body: Data(response.body.map { Array($0.readableBytesView) } ?? []),
+                    etag: response.headers.first(name: "ETag"))))
+            case .failure(let error):
+                completion(.failure(Self.failure(error, cancelled: state.withLock { $0.cancelled })))
+            }
+        }
+    }
+
+    private static func failure(_ error: any Error, cancelled: Bool) -> any Error {
+        if cancelled { return CancellationError() }
+        if let error = error as? HTTPClientError,
+           [.deadlineExceeded, .connectTimeout, .readTimeout].contains(error) {
+            return Failure.timedOut
+        }
+        if let error = error as? HTTPClientError, error == .cancelled { return CancellationError() }
+        return Failure.failed(reason: "\(error)")
+    }
+}
