@@ -125,7 +125,7 @@ var package = Package(
             name: "EnvScriptCLI",
             dependencies: [
                 "EnvScript", "EnvScriptPanel", "Containers", "ContainerSharing", "Tweaks", "TweakAccessorGeneration", "Scenarios",
-                "LuaTypeGeneration", "CLineEditor",
+                "LuaTypeGeneration", "CLineEditor", "Locking", "LuaBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

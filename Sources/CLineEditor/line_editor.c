@@ -11,7 +11,7 @@ struct le_editor {
     le_completer completer;
     void *context;
     FILE *out;
-    const char *prompt;
+    char *prompt;
     int interrupted;
     char *line;
 };
@@ -23,7 +23,8 @@ static le_editor *le_of(EditLine *el) {
 }
 
 static char *le_prompt(EditLine *el) {
-    return (char *)le_of(el)->prompt;
+    char *prompt = le_of(el)->prompt;
+    return prompt != NULL ? prompt : (char *)"";
 }
 
 /* Ctrl-C: the line is abandoned and el_gets returns. */
@@ -66,6 +67,8 @@ static unsigned char le_complete(EditLine *el, int ch) {
     const char *start = info->cursor;
     while (start > info->buffer && le_is_name_byte((unsigned char)start[-1])) start--;
     size_t length = (size_t)(info->cursor - start);
+    /* Nothing to complete (indentation, pasted code): Tab is a tab. */
+    if (length == 0) return el_insertstr(el, "\t") == 0 ? CC_REFRESH : CC_ERROR;
     char *word = strndup(start, length);
     if (word == NULL) return CC_ERROR;
     size_t count = 0;
@@ -111,7 +114,7 @@ le_editor *le_open(const char *program, le_completer completer, void *context) {
     editor->completer = completer;
     editor->context = context;
     editor->out = out;
-    editor->prompt = "";
+    editor->prompt = strdup("");
     el_set(editor->el, EL_CLIENTDATA, editor);
     el_set(editor->el, EL_EDITOR, "emacs");
     el_set(editor->el, EL_SIGNAL, 1);
@@ -131,11 +134,15 @@ void le_close(le_editor *editor) {
     if (editor->el != NULL) el_end(editor->el);
     if (editor->history != NULL) history_end(editor->history);
     free(editor->line);
+    free(editor->prompt);
     free(editor);
 }
 
 const char *le_read_line(le_editor *editor, const char *prompt, int *interrupted) {
-    editor->prompt = prompt;
+    char *copy = strdup(prompt);
+    if (copy == NULL) return NULL;
+    free(editor->prompt);
+    editor->prompt = copy;
     editor->interrupted = 0;
     int count = 0;
     const char *read = el_gets(editor->el, &count);

@@ -39,10 +39,9 @@ void esl_check_limits(lua_State *L, int level) {
     if (rt->depth == 0) return; /* not inside a call made by the bridge */
     if (rt->memory_exceeded) esl_raise_limit(L, level, "memory limit exceeded");
     if (rt->instruction_exceeded) esl_raise_instruction_limit(L, level);
-    if (__atomic_exchange_n(&rt->interrupt_requested, 0, __ATOMIC_RELAXED)) {
-        snprintf(rt->time_limit_message, sizeof rt->time_limit_message, "%s", "interrupted");
-        rt->time_exceeded = 1;
-    }
+    if (rt->interrupt_flag != NULL && __atomic_exchange_n(rt->interrupt_flag, 0, __ATOMIC_RELAXED)) rt->interrupted = 1;
+    /* Unlike a passed deadline, no inner limit's end forgets it (esl_clear_passed_time_limit). */
+    if (rt->interrupted) esl_raise_limit(L, level, "interrupted");
     if (rt->time_exceeded || (rt->deadline_ns > 0 && esl_now_ns() >= rt->deadline_ns)) {
         rt->time_exceeded = 1;
         esl_raise_limit(L, level, rt->time_limit_message);
@@ -71,8 +70,8 @@ void esl_install_count_hook(lua_State *L) {
     lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
 }
 
-void esl_request_interrupt(esl_runtime *rt) {
-    __atomic_store_n(&rt->interrupt_requested, 1, __ATOMIC_RELAXED);
+void esl_request_interrupt(int *flag) {
+    __atomic_store_n(flag, 1, __ATOMIC_RELAXED);
 }
 
 void esl_clear_passed_time_limit(lua_State *L) {
@@ -106,7 +105,7 @@ void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message) 
 
 int esl_limit_exceeded(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
-    return rt->instruction_exceeded || rt->memory_exceeded || rt->time_exceeded;
+    return rt->instruction_exceeded || rt->memory_exceeded || rt->time_exceeded || rt->interrupted;
 }
 
 int esl_message_handler(lua_State *L) {
@@ -136,6 +135,10 @@ int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults) {
     if (rt->instruction_exceeded) {
         lua_pushfstring(L, "instruction limit exceeded: more than %I instructions in one call into Lua",
                         (LUAI_UACINT)rt->instruction_limit);
+        return LUA_ERRRUN;
+    }
+    if (rt->interrupted) {
+        lua_pushliteral(L, "interrupted");
         return LUA_ERRRUN;
     }
     if (rt->time_exceeded) {

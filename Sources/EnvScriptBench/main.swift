@@ -9,6 +9,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("archive", ArchiveBenchmark.run),
     ("state", StateBenchmark.run),
     ("hosts", AttachedHostsBenchmark.run),
+    ("startup", StartupBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Finds the project a command works in, as git finds `.git`: the nearest folder, from a starting
 /// folder upwards to the file system's root, that holds an `envscript.lua`. That file is the
@@ -14,20 +15,48 @@ struct ProjectDiscovery {
         self.currentFolder = currentFolder
     }
 
+    /// What each search found, by absolute starting folder: a command searches more than once, and
+    /// must find the same script each time (and warn once).
+    private static let found = Locked<[String: String?]>([:])
+
     /// The nearest `envscript.lua` (a regular file, or a link to one) in `folder` or above it, shown
     /// as ``display(_:)`` does; nil when there is none up to the root.
+    ///
+    /// As git does with a repository it does not trust, a script that another user owns, or that others
+    /// than its owner may change, is not run — `/tmp/envscript.lua` left by someone else would otherwise
+    /// run with the user's rights and open the folder above to scripts: the search stops there with a
+    /// warning on standard error.
     func startupScript(searchingUpFrom folder: String) -> String? {
-        var candidate = absolute(folder)
+        let start = absolute(folder)
+        if let known = Self.found.withLock({ $0[start] }) { return known.map(display) }
+        var candidate = start
+        var result: String?
         while true {
             let script = (candidate == "/" ? "" : candidate) + "/" + Self.startupScriptName
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: script, isDirectory: &isFolder), !isFolder.boolValue {
-                return display(script)
+            var info = stat()
+            if stat(script, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                if let problem = Self.trustProblem(info) {
+                    printError("warning: \(script) is not loaded: \(problem); change that (chown, chmod go-w) or pass --init \(script) to load it anyway")
+                } else {
+                    result = script
+                }
+                break
             }
-            guard candidate != "/" else { return nil }
+            guard candidate != "/" else { break }
             let parent = folderPart(of: candidate)
             candidate = parent.isEmpty ? "/" : parent
         }
+        Self.found.withLock { $0[start] = .some(result) }
+        return result.map(display)
+    }
+
+    /// Why a start-up script found by searching is not trusted, or nil when it is: it belongs to this
+    /// user (or to root) and only its owner may write it.
+    static func trustProblem(_ info: stat) -> String? {
+        let user = geteuid()
+        if info.st_uid != user && info.st_uid != 0 { return "it belongs to another user (uid \(info.st_uid))" }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 { return "users other than its owner may change it" }
+        return nil
     }
 
     /// The start-up script of a command given `files`: the nearest one above the first file's folder

@@ -139,14 +139,13 @@ struct RunCommand: ParsableCommand {
             : nil
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
+        // A fresh temporary home is this run's alone: no other process can switch it, so the run does
+        // not attach to it (no control socket to open, no record to write).
+        defer { interrupts?.detach() }
         let host = try runtime.openHost(
-            home: home, scripts: files, writesApplicationData: true, attaches: true,
-            startupLimit: limits.current(perTest: false))
-        interrupts?.attach(host.lua.interrupter)
-        defer {
-            interrupts?.detach()
-            host.close()
-        }
+            home: home, scripts: files, writesApplicationData: true, attaches: temporaryRoot == nil,
+            startupLimit: limits.current(perTest: false), opened: { interrupts?.attach($0.lua.interrupter) })
+        defer { host.close() }
         do {
             let seed = shuffleSeed()
             if let seed { printError("envscript: tests shuffled with --seed \(seed)") }

@@ -118,11 +118,10 @@ struct RuntimeOptions: ParsableArguments {
         return URL(fileURLWithPath: (projectFolder(forFiles: []) ?? ".") + "/.envscript/home")
     }
 
-    /// The folder of the nearest `envscript.lua` for a command given `files`
-    /// (``ProjectDiscovery/startupScript(forFiles:)``), whether or not `--no-init` skips loading it;
-    /// nil when there is none.
+    /// The folder of the `envscript.lua` a command given `files` loads
+    /// (``ProjectDiscovery/startupScript(forFiles:)``); nil with `--no-init` or when there is none.
     func projectFolder(forFiles files: [String]) -> String? {
-        ProjectDiscovery().startupScript(forFiles: files).map { script in
+        discoveredStartupScript(forFiles: files).map { script in
             let folder = folderPart(of: script)
             return folder.isEmpty ? "." : folder
         }
@@ -173,7 +172,8 @@ struct RuntimeOptions: ParsableArguments {
     /// (the current folder and the folder of every script given).
     func luaOptions(startupScripts: [String], scripts: [String], interactive: Bool = false) -> LuaOptions {
         let instructionLimit = instructionLimit ?? (interactive ? 0 : Self.defaultInstructionLimit)
-        var roots = ["."] + (projectFolder(forFiles: scripts).map { [$0] } ?? [])
+        // The project's folder first: its modules win over the current folder's.
+        var roots = (projectFolder(forFiles: scripts).map { [$0] } ?? []) + ["."]
         for script in startupScripts + scripts {
             let folder = folderPart(of: script)
             let root = folder.isEmpty ? "." : folder
@@ -214,9 +214,12 @@ struct RuntimeOptions: ParsableArguments {
     /// - Parameter startupLimit: a wall-clock limit on the start-up scripts (`run --timeout`).
     /// - Parameter interactive: whether someone at a prompt can stop a statement with Ctrl-C (`repl`),
     ///   so that no instruction limit is needed unless one is given.
+    /// - Parameter opened: called with the host before the start-up scripts run (watch mode hands its
+    ///   interrupter to Ctrl-C).
     func openHost(
         home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false,
-        startupLimit: (seconds: Double, reason: String)? = nil, interactive: Bool = false
+        startupLimit: (seconds: Double, reason: String)? = nil, interactive: Bool = false,
+        opened: (EnvScriptHost) -> Void = { _ in }
     ) throws -> EnvScriptHost {
         let startupScripts = startupScripts(forFiles: scripts)
         let host: EnvScriptHost
@@ -240,6 +243,7 @@ struct RuntimeOptions: ParsableArguments {
         } catch {
             throw ErrorReport.failure(for: error)
         }
+        opened(host)
         for script in startupScripts {
             do {
                 if let startupLimit {

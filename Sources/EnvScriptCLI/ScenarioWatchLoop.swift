@@ -1,25 +1,5 @@
 import Dispatch
 import Foundation
-import Locking
-import LuaBridge
-
-/// What Ctrl-C stops in watch mode: the pass under way (its Lua code is interrupted, its runner sees
-/// ``isStopped``) and the watching. Attaching a host's interrupter and interrupting share a lock, so an
-/// interrupter is never used after its host closed.
-final class InterruptTarget: Sendable {
-    private let state = Locked<(stopped: Bool, interrupter: LuaInterrupter?)>((false, nil))
-
-    func attach(_ interrupter: LuaInterrupter) { state.withLock { $0.interrupter = interrupter } }
-    func detach() { state.withLock { $0.interrupter = nil } }
-    var isStopped: Bool { state.withLock { $0.stopped } }
-
-    func stop() {
-        state.withLock {
-            $0.stopped = true
-            $0.interrupter?.interrupt()
-        }
-    }
-}
 
 /// `envscript run --watch`: runs the scenarios, then again each time one of the files changes,
 /// clearing the terminal before each report, until Ctrl-C (or SIGTERM): it interrupts the Lua code
@@ -41,9 +21,8 @@ struct ScenarioWatchLoop {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                target.stop()
-                // The pass under way stops at its next call into Lua; a second signal ends at once.
-                signal(number, SIG_DFL)
+                // The pass under way stops at its next step; a second signal ends the command at once.
+                if target.stop() > 1 { _exit(128 + number) }
             }
             source.resume()
             return source

@@ -1,31 +1,44 @@
 import CLuaSupport
 
-/// Stops the Lua code a state is running, from any thread: what Ctrl-C does in `envscript repl`.
+/// Stops the Lua code a state is running, from any thread: what Ctrl-C does in `envscript repl` and in
+/// `envscript run --watch`.
 ///
 /// The code stops as a passed time limit stops it: with a ``LuaError/Kind/timeLimit`` error reading
-/// `interrupted`, which its own `pcall` cannot catch. The request takes effect at the next step of the
-/// count hook, so only while a limit is in force — an instruction limit, or a call inside
-/// ``LuaState/withTimeLimit(seconds:reason:_:)``. A call into Lua that starts after the request
-/// forgets it.
+/// `interrupted`, which its own `pcall` cannot catch, nor the end of an inner limit forget. The request
+/// takes effect at the next step of the count hook, so only while a limit is in force — an
+/// instruction limit, or a call inside ``LuaState/withTimeLimit(seconds:reason:_:)``. A call into Lua
+/// that starts after the request forgets it.
 ///
-/// An interrupter is valid while its state is open: keep the state open while another thread may
-/// call ``interrupt()``.
-public struct LuaInterrupter: @unchecked Sendable {
-    private let runtime: UnsafeMutablePointer<esl_runtime>
+/// An interrupter may outlive its state: once the state is closed, interrupting does nothing.
+public struct LuaInterrupter: Sendable {
+    private let flag: LuaInterruptFlag
 
-    init(runtime: UnsafeMutablePointer<esl_runtime>) {
-        self.runtime = runtime
+    init(flag: LuaInterruptFlag) {
+        self.flag = flag
     }
 
     /// Asks the running Lua code to stop.
     public func interrupt() {
-        esl_request_interrupt(runtime)
+        esl_request_interrupt(flag.pointer)
     }
 }
 
+/// The word an interrupter sets and the count hook reads (atomically, on both sides), kept apart from
+/// the state's runtime so that it lives as long as anyone holds it.
+final class LuaInterruptFlag: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Int32>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: 0)
+    }
+
+    deinit { pointer.deallocate() }
+}
+
 extension LuaState {
-    /// An interrupter of this state's running code (valid while the state is open).
+    /// An interrupter of this state's running code.
     public var interrupter: LuaInterrupter {
-        LuaInterrupter(runtime: core.runtime)
+        LuaInterrupter(flag: core.interruptFlag)
     }
 }

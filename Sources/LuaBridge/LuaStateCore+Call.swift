@@ -23,7 +23,7 @@ extension LuaStateCore {
         let kind: LuaError.Kind
         if runtime.instruction_exceeded != 0 {
             kind = .instructionLimit
-        } else if runtime.time_exceeded != 0 {
+        } else if runtime.time_exceeded != 0 || runtime.interrupted != 0 {
             kind = .timeLimit
         } else if status == LUA_ERRMEM || runtime.memory_exceeded != 0 {
             kind = .memoryLimit

@@ -36,8 +36,12 @@ final class LuaStateCore {
     /// Folders where `require` looks for `.lua` files, in order.
     var scriptRoots: [String] = []
 
+    /// The flag ``LuaInterrupter`` sets; it outlives the state for interrupters still held.
+    let interruptFlag = LuaInterruptFlag()
+
     init(mainThread: OpaquePointer) {
         self.mainThread = mainThread
+        esl_runtime_of(mainThread).pointee.interrupt_flag = interruptFlag.pointer
     }
 
     @inlinable var runtime: UnsafeMutablePointer<esl_runtime> { esl_runtime_of(mainThread) }

@@ -94,7 +94,8 @@ public final class ReplSession {
     private static func describe(_ error: LuaError) -> String {
         guard let traceback = error.traceback else { return error.message }
         let frames = traceback.split(separator: "\n").dropFirst().filter { line in
-            !line.contains(ScenarioPrelude.chunkPrefix) && !line.contains("[C]: in ?") && !line.hasPrefix("\tstdin:")
+            !line.contains(ScenarioPrelude.chunkPrefix) && !line.contains("[C]: in ?")
+                && !(line.hasPrefix("\tstdin:") && line.hasSuffix("in main chunk"))
         }
         guard !frames.isEmpty else { return error.message }
         return error.message + "\nstack traceback:\n" + frames.joined(separator: "\n")

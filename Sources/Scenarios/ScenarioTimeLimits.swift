@@ -54,6 +54,9 @@ public struct ScenarioTimeLimits: Sendable {
     /// The limit that applies now to a stage of a test (`perTest` is false while files load): the
     /// seconds left and the reason, or `nil` when there is none.
     public func current(perTest applies: Bool) -> (seconds: Double, reason: String)? {
+        // Stopped: whatever stage comes next stops at once (a stop that came between two stages would
+        // otherwise be forgotten as the next call into Lua starts).
+        if isStopped() { return (1e-6, "stopped by \(stopLabel)") }
         var chosen: (seconds: Double, reason: String)?
         if let deadline = runDeadline {
             let left = ContinuousClock.now.duration(to: deadline)

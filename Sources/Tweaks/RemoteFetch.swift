@@ -7,8 +7,11 @@ import NIOHTTP1
 /// One GET of a remote tweak file, through AsyncHTTPClient (SwiftNIO): no libcurl, so nothing of
 /// FoundationNetworking is loaded when a program starts.
 ///
-/// Redirects are followed here, at most ``maximumRedirects``, each only to a URL that `allowsRedirect`
-/// accepts; otherwise the redirect's own answer ends the fetch. The whole fetch, redirects included,
+/// Redirects are followed here, at most ``maximumRedirects``, each only to an `http` or `https` URL
+/// that `allowsRedirect` accepts and that does not go from `https` down to `http`; otherwise the
+/// redirect's own answer ends the fetch. The configured headers (an `Authorization`, say) go only to
+/// the origin — scheme, host and port — of the URL configured: a redirect elsewhere is asked without
+/// them. The whole fetch, redirects included,
 /// must end within `timeout` seconds. ``cancel()`` ends it with a `CancellationError`.
 final class RemoteFetch: Sendable {
     /// What the server answered.
@@ -50,7 +53,20 @@ final class RemoteFetch: Sendable {
 
     /// Sends the request for `url`.
     func start(_ url: URL) {
-        request(url, redirects: 0)
+        request(url, redirects: 0, origin: Self.origin(of: url))
+    }
+
+    /// Scheme, host and port, as compared for sending the configured headers.
+    private static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    /// Whether a redirect from `from` may be followed to `to`.
+    private func mayFollow(from: URL, to: URL) -> Bool {
+        guard let scheme = to.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        if from.scheme?.lowercased() == "https" && scheme == "http" { return false }
+        return allowsRedirect(to)
     }
 
     /// Ends the fetch: its completion reports a `CancellationError`.
@@ -61,10 +77,11 @@ final class RemoteFetch: Sendable {
         }?.cancel()
     }
 
-    private func request(_ url: URL, redirects: Int) {
+    private func request(_ url: URL, redirects: Int, origin: String) {
         let request: HTTPClient.Request
         do {
-            request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: HTTPHeaders(Array(headers)))
+            let sent = Self.origin(of: url) == origin ? Array(headers) : []
+            request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: HTTPHeaders(sent))
         } catch {
             return completion(.failure(Failure.failed(reason: "\(error)")))
         }
@@ -82,8 +99,8 @@ final class RemoteFetch: Sendable {
                 if (300...399).contains(status), status != 304, redirects < Self.maximumRedirects,
                    let location = response.headers.first(name: "Location"),
                    let next = URL(string: location, relativeTo: url)?.absoluteURL,
-                   allowsRedirect(next) {
-                    return self.request(next, redirects: redirects + 1)
+                   mayFollow(from: url, to: next) {
+                    return self.request(next, redirects: redirects + 1, origin: origin)
                 }
                 completion(.success(Answer(
                     status: status, body: Data(response.body.map { Array($0.readableBytesView) } ?? []),

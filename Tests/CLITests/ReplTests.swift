@@ -70,9 +70,12 @@ import Testing
         try repl.type("('a')")
         try repl.press("Enter")
         try await repl.waitFor("> string.upper('a')\n\"A\"")
-        try repl.type("('x'):re")
+        try repl.typeLine("word = 'x'")
+        try repl.type("word:up")
         try repl.press("Tab")
-        try await repl.waitFor("('x'):re")
+        try await repl.waitFor("> word:upper")
+        try repl.typeLine("()")
+        try await repl.waitFor("> word:upper()\n\"X\"")
     }
 
     @Test func ctrlCStopsARunawayStatementAndAbandonsALine() async throws {

@@ -54,7 +54,9 @@ typedef struct esl_runtime {
     long long deadline_ns;        /* CLOCK_MONOTONIC time (esl_now_ns) after which Lua code stops; 0: none */
     int time_exceeded;            /* the deadline passed during this entry; sticky like the others */
     char time_limit_message[200]; /* the error raised when the deadline passes */
-    int interrupt_requested;      /* set from any thread (esl_request_interrupt), read atomically */
+    int *interrupt_flag;          /* set from any thread (esl_request_interrupt), read atomically; owned
+                                     by the Swift side, so that it outlives the state; NULL: none */
+    int interrupted;              /* an interrupt was taken during this entry; sticky like the limits */
     int depth;                    /* nesting of esl_pcall */
     lua_State *active;            /* the thread that called into Swift; NULL at top level */
     esl_dispatch_fn dispatch;
@@ -95,7 +97,7 @@ void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message);
    safe from any thread (Ctrl-C in the REPL). It takes effect at the count hook's next step, so only
    while a limit is set (an instruction limit or a deadline); a call into Lua that starts afterwards
    forgets it. */
-void esl_request_interrupt(esl_runtime *rt);
+void esl_request_interrupt(int *flag);
 /* Spends `steps` of the instruction budget and checks the other limits (memory, time); raises the
    limit's error, with the position of the Lua function `level` levels up, once one is exceeded. Called
    by the count hook and by C functions that do long work without running VM instructions (the pattern
@@ -121,7 +123,8 @@ static inline void esl_enter_outermost(lua_State *L) {
     rt->instruction_exceeded = 0;
     rt->memory_exceeded = 0;
     rt->time_exceeded = 0;
-    __atomic_store_n(&rt->interrupt_requested, 0, __ATOMIC_RELAXED);
+    rt->interrupted = 0;
+    if (rt->interrupt_flag != NULL) __atomic_store_n(rt->interrupt_flag, 0, __ATOMIC_RELAXED);
     if (rt->instruction_limit > 0 || rt->deadline_ns > 0) esl_ensure_budget_hook(L);
 }
 /* Turns a call that returned after a script's pcall swallowed a limit error into that error: drops

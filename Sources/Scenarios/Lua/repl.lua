@@ -84,7 +84,11 @@ local function field(t, key)
   return nil
 end
 
+local string_methods = string
+
 local function names_of(t, out, methods_only)
+  -- A string's methods are the string library's (the sandbox hides the strings' metatable).
+  if type(t) == "string" then t = string_methods end
   local visited = {}
   while t ~= nil and not visited[t] do
     visited[t] = true
