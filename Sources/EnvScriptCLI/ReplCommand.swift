@@ -44,11 +44,8 @@ struct ReplCommand: ParsableCommand {
 
         // While a statement runs the terminal is in its usual mode, and Ctrl-C sends SIGINT: it stops
         // the statement, not the REPL. (At the prompt the line editor reads Ctrl-C as a key.)
-        signal(SIGINT, SIG_IGN)
         let interrupter = session.interrupter
-        let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "envscript.repl.interrupts"))
-        interrupts.setEventHandler { interrupter.interrupt() }
-        interrupts.resume()
+        let interrupts = InterruptSignal.handle([SIGINT], label: "envscript.repl.interrupts") { _ in interrupter.interrupt() }
         defer { interrupts.cancel() }
 
         let active = (try? host.containers.activeContainer.name).map { ", container \($0)" } ?? ""

@@ -16,18 +16,11 @@ struct ScenarioWatchLoop {
 
     func run() throws {
         let target = InterruptTarget()
-        let queue = DispatchQueue(label: "envscript.watch.signals")
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                // The pass under way stops at its next step; a second signal ends the command at once.
-                if target.stop() > 1 { _exit(128 + number) }
-            }
-            source.resume()
-            return source
+        let signals = InterruptSignal.handle([SIGINT, SIGTERM], label: "envscript.watch.signals") { number in
+            // The pass under way stops at its next step; a second signal ends the command at once.
+            if target.stop() > 1 { _exit(128 + number) }
         }
-        defer { for source in sources { source.cancel() } }
+        defer { signals.cancel() }
 
         while !target.isStopped {
             var watch = FileChangeWatch(paths: files())
