@@ -125,6 +125,11 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Stops the remote providers (no fetch, no refresh, no write of their kept copies from then on),
     /// flushes the preferences and closes the Lua state. Calling it again does nothing.
     ///
+    /// An attached host detaches first: its record and socket go, so no other process finds it any
+    /// more, then its control server finishes the requests under way and stops. From synchronous code
+    /// `close()` waits for that; from async code it does not block its thread for it (the server's
+    /// shutdown may need that very thread of Swift's pool), and the server stops in the background.
+    ///
     /// Called from inside a call into Lua (a hook, or a Swift function a script called, on the thread
     /// running the script), it is refused with an error in the log: the script still stands on the
     /// state. Close the host once the call has returned.

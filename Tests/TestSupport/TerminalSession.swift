@@ -88,6 +88,7 @@ public final class TerminalSession {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        try closeInheritedDescriptors(in: &actions)
         let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
         let environment = ProcessInfo.processInfo.environment.merging(["TERM": "xterm-256color"]) { $1 }
             .map { "\($0.key)=\($0.value)" }

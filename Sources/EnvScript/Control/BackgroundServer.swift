@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Hummingbird
 import Logging
 import Locking
@@ -61,6 +61,11 @@ public final class BackgroundServer: Sendable {
 
     /// Stops serving: connections made meanwhile are finished, then the server stops. Waits up to five
     /// seconds for that, then cancels what is left. Calling it again does nothing.
+    ///
+    /// Called from async code it returns at once and the server finishes stopping in the background:
+    /// Hummingbird runs its graceful shutdown in a task of Swift's cooperative pool, and the thread this
+    /// call would block may be one of that pool's few (two on a small machine) — a few hosts closed at
+    /// once from tasks would each wait out the five seconds.
     public func stop() {
         let first = isStopping.withLock { isStopping in
             defer { isStopping = true }
@@ -69,9 +74,17 @@ public final class BackgroundServer: Sendable {
         guard first else { return }
         let services = services
         Task(executorPreference: Self.executor) { await services.triggerGracefulShutdown() }
-        if stopped.wait(timeout: .now() + 5) == .timedOut {
-            server.cancel()
-            _ = stopped.wait(timeout: .now() + 5)
+        let (server, stopped) = (server, stopped)
+        let waitForTheEnd: @Sendable () -> Void = {
+            if stopped.wait(timeout: .now() + 5) == .timedOut {
+                server.cancel()
+                _ = stopped.wait(timeout: .now() + 5)
+            }
+        }
+        if withUnsafeCurrentTask(body: { $0 != nil }) {
+            Thread.detachNewThread(waitForTheEnd)
+        } else {
+            waitForTheEnd()
         }
     }
 }

@@ -16,9 +16,14 @@ extension ControlRoutes {
                     // Registered only once the body is being written, so a response that is never sent
                     // registers nothing.
                     let subscription = try await host.run { try ControlEventSubscription(host: $0, group: host.eventStreams) }
-                    defer { subscription.cancel() }
-                    for await event in subscription.events {
-                        try await send(try event.wireText(stateEntry: await stateEntry(for: event, host: host)))
+                    // The client gone, the observers go at once, even while an event is being prepared.
+                    try await withTaskCancellationHandler {
+                        defer { subscription.cancel() }
+                        for await event in subscription.events {
+                            try await send(try event.wireText(stateEntry: await stateEntry(for: event, host: host)))
+                        }
+                    } onCancel: {
+                        subscription.cancel()
                     }
                 }
             }
