@@ -20,6 +20,22 @@ import Testing
         await redirecting.stop()
     }
 
+    /// The configured headers (a bearer token) go to the configured origin only: a redirect to another
+    /// port is followed, without them.
+    @Test func theConfiguredHeadersDoNotFollowARedirectToAnotherOrigin() async throws {
+        let target = try await Server.start(.init(body: RemoteTweakModuleTests.document("elsewhere")))
+        let redirecting = try await Server.start(.init(body: "", status: 302, location: target.url))
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
+        try fixture.run(RemoteTweakModuleTests.declare(redirecting, "headers = { Authorization = 'Bearer secret' }"))
+        _ = await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20))
+        #expect(try RemoteTweakModuleTests.banner(fixture) == "elsewhere")
+        #expect(redirecting.requests.map(\.authorization) == ["Bearer secret"])
+        #expect(target.requests.count == 1)
+        #expect(target.requests.allSatisfy { $0.authorization == nil }, "the token went to another origin")
+        await target.stop()
+        await redirecting.stop()
+    }
+
     @Test func anUngrantedHostIsRefusedBeforeAnyRequest() async throws {
         let server = try await Server.start(.init(body: RemoteTweakModuleTests.document("v1")))
         let fixture = try HostFixture(attaches: false)
