@@ -38,6 +38,9 @@ struct FileChangeWatch {
         stamps = paths.map(Stamp.init(path:))
     }
 
+    /// How many of the paths name a file now.
+    var existingCount: Int { stamps.count { $0.inode != nil } }
+
     /// Waits until one of the files changes (true) or `stopped()` says to stop (false).
     mutating func waitForChange(stopped: () -> Bool) -> Bool {
         while !stopped() {

@@ -70,6 +70,32 @@ struct ProjectDiscovery {
         return startupScript(searchingUpFrom: ".")
     }
 
+    /// Where a new or removed `envscript.lua` would change what ``startupScript(forFiles:)`` finds:
+    /// that name in every folder a search for `files` looks in, up to the first holding one (or the
+    /// root). Watch mode watches these, so a start-up script created while it runs is loaded.
+    func searchedPaths(forFiles files: [String]) -> [String] {
+        let firstFolder = files.first.map { folderPart(of: $0) }.map { $0.isEmpty ? "." : $0 }
+        var paths: [String] = []
+        for folder in [firstFolder, "."].compactMap({ $0 }) {
+            var candidate = absolute(folder)
+            while true {
+                let script = (candidate == "/" ? "" : candidate) + "/" + Self.startupScriptName
+                if !paths.contains(script) { paths.append(script) }
+                var info = stat()
+                if stat(script, &info) == 0 || candidate == "/" { break }
+                let parent = folderPart(of: candidate)
+                candidate = parent.isEmpty ? "/" : parent
+            }
+        }
+        return paths
+    }
+
+    /// Forgets what the searches found, so that the next ones look again: for watch mode, between
+    /// passes.
+    static func forgetSearches() {
+        found.withLock { $0.removeAll() }
+    }
+
     /// `path` made absolute against the current folder, with `.`, `..` and repeated slashes resolved
     /// lexically (as the shell's `cd` does with a logical path).
     func absolute(_ path: String) -> String {

@@ -122,7 +122,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         guard watch else { return try runOnce() }
         try ScenarioWatchLoop(
-            files: { files + runtime.startupScripts(forFiles: files) },
+            files: { files + runtime.watchedStartupPaths(forFiles: files) },
             pass: { interrupts in try runOnce(interrupts: interrupts) }
         ).run()
     }

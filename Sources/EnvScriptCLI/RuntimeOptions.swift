@@ -153,6 +153,14 @@ struct RuntimeOptions: ParsableArguments {
         skipAutomaticInit ? nil : ProjectDiscovery().startupScript(forFiles: files)
     }
 
+    /// What watch mode watches besides `files`: the start-up scripts, and where a new `envscript.lua`
+    /// would be found (nothing is searched with --no-init). Searches afresh.
+    func watchedStartupPaths(forFiles files: [String]) -> [String] {
+        ProjectDiscovery.forgetSearches()
+        let searched = skipAutomaticInit ? [] : ProjectDiscovery().searchedPaths(forFiles: files)
+        return searched + initScripts
+    }
+
     /// The start-up scripts to load, in order: the discovered `envscript.lua`, then each `--init`.
     func startupScripts(forFiles files: [String]) -> [String] {
         (discoveredStartupScript(forFiles: files).map { [$0] } ?? []) + initScripts

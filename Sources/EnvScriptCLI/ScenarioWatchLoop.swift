@@ -6,7 +6,8 @@ import Foundation
 /// running, lets the pass under way end and ends the command with status 0; a second Ctrl-C ends it
 /// at once.
 struct ScenarioWatchLoop {
-    /// The files to watch, asked afresh before each wait (a start-up script may appear).
+    /// The files to watch, asked afresh before each pass (a start-up script may appear); some may not
+    /// exist yet.
     let files: () -> [String]
     /// One run; its failure (a failed test, a script that does not compile) is shown and watching goes on.
     let pass: (InterruptTarget) throws -> Void
@@ -23,8 +24,8 @@ struct ScenarioWatchLoop {
         defer { signals.cancel() }
 
         while !target.isStopped {
-            var watch = FileChangeWatch(paths: files())
             print(Self.clearScreen, terminator: "")
+            var watch = FileChangeWatch(paths: files())
             do {
                 try pass(target)
             } catch {
@@ -32,7 +33,7 @@ struct ScenarioWatchLoop {
                 if !failure.message.isEmpty { printError(failure.message) }
             }
             guard !target.isStopped else { break }
-            let count = watch.paths.count
+            let count = watch.existingCount
             printError("envscript: watching \(count) file\(count == 1 ? "" : "s") for changes; Ctrl-C stops")
             fflush(nil)
             guard watch.waitForChange(stopped: { target.isStopped }) else { break }

@@ -41,6 +41,26 @@ import Testing
         try await terminal.waitFor("[exit 0]")
     }
 
+    /// An `envscript.lua` created while watching, in the project's top folder above the scenarios, is
+    /// found and loaded by the next pass.
+    @Test func aStartUpScriptCreatedWhileWatchingIsLoaded() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scenarios/cart.lua", "it('knows the limit', function() assert.are.equal(5, LIMIT) end)\n")
+        let terminal = try TerminalSession(
+            [try EnvScriptProcess.binary().path, "run", "--watch", "scenarios/cart.lua"], in: scratch.url)
+        let before = try await terminal.waitFor("0 passed, 1 failed")
+        #expect(before.contains("Start-up script: none"), "\(before)")
+        try await terminal.waitFor("watching 1 file for changes")
+
+        try scratch.write("envscript.lua", "LIMIT = 5\n")
+        let after = try await terminal.waitFor("1 passed, 0 failed")
+        #expect(after.contains("Start-up script: ") && after.contains("envscript.lua"), "\(after)")
+        try await terminal.waitFor("watching 2 files for changes")
+
+        try terminal.press("C-c")
+        try await terminal.waitFor("[exit 0]")
+    }
+
     @Test func ctrlCStopsAPassUnderWay() async throws {
         let scratch = try Scratch()
         try scratch.write("slow.lua", "it('spins', function() while true do end end)\n")
