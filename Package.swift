@@ -18,7 +18,7 @@ var package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
@@ -55,7 +55,13 @@ var package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "AppState", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "AppState",
+            dependencies: [
+                "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // Containers as portable things: export to a zip archive, import, diff.
         .target(
@@ -111,7 +117,7 @@ var package = Package(
         ),
         .target(
             name: "Scenarios",
-            dependencies: ["EnvScript", "LuaBridge"],
+            dependencies: ["EnvScript", "LuaBridge", "Locking"],
             resources: [
                 .embedInCode("Lua/format.lua"), .embedInCode("Lua/compare.lua"), .embedInCode("Lua/matchers.lua"),
                 .embedInCode("Lua/spies.lua"), .embedInCode("Lua/assertions.lua"), .embedInCode("Lua/busted.lua"),
@@ -132,7 +138,7 @@ var package = Package(
         ),
 
         // examples/HostApp: a small application embedding the runtime (run by CLITests).
-        .executableTarget(name: "ExampleHost", dependencies: ["EnvScript", "Tweaks"], path: "examples/HostApp"),
+        .executableTarget(name: "ExampleHost", dependencies: ["EnvScript", "Tweaks", "AppState"], path: "examples/HostApp"),
 
         // Benchmarks (scripts/bench): the bridge against plain C doing the same work.
         .target(name: "LuaBenchBaseline", dependencies: ["CLua"]),
@@ -145,7 +151,11 @@ var package = Package(
         ),
 
         // Helpers every test target shares: temporary folders, counters, child processes with a timeout.
-        .target(name: "TestSupport", dependencies: ["Preferences", "Locking"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["Preferences", "Locking", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "LuaBridgeTests",
             dependencies: [
@@ -173,6 +183,12 @@ var package = Package(
             dependencies: ["TestSupport", "Tweaks", "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "AppStateTests", dependencies: ["TestSupport", "AppState", "Preferences", "Locking"]),
+        // AppState's README usage — declarations, wrappers, slices, a dependency and its override — with
+        // ids added, over a real host, and the same state read from Lua.
+        .testTarget(
+            name: "AppStateUsageTests",
+            dependencies: ["TestSupport", "AppState", "EnvScript", "Containers", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "EnvScriptTests",
             dependencies: [

@@ -11,10 +11,7 @@ extension Application {
     ///   ``AppStateError/kindMismatch(key:declared:requested:)`` or
     ///   ``AppStateError/typeMismatch(key:declared:requested:)`` when `key` was declared otherwise.
     public func state<Value: Sendable>(_ key: String, initial: Value) throws -> State<Value> {
-        let slot = try declare(key, kind: .memory, as: MemorySlot<Value>.self, valueType: Value.self) {
-            MemorySlot(key: key, initialValue: initial, applicationObservers: keyObservers)
-        }
-        return State(slot: slot)
+        try declareMemory(key, initial: { initial })
     }
 
     /// Declares stored state under `key` — kept in ``preferences`` under the same key — or returns the
@@ -22,10 +19,7 @@ extension Application {
     ///
     /// - Throws: as ``state(_:initial:)``.
     public func storedState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> StoredState<Value> {
-        let slot = try declare(key, kind: .stored, as: StoredSlot<Value>.self, valueType: Value.self) {
-            StoredSlot(key: key, initialValue: initial, store: preferences, applicationObservers: keyObservers)
-        }
-        return StoredState(slot: slot)
+        try declareStored(key, initial: { initial })
     }
 
     /// Declares file state under `key` — kept as JSON in `<fileStateFolder>/<key>.json` — or returns the
@@ -34,13 +28,7 @@ extension Application {
     /// - Throws: as ``state(_:initial:)``, and ``AppStateError/invalidKey(key:reason:)`` for a key too
     ///   long to name a file.
     public func fileState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> FileState<Value> {
-        let slot = try declare(key, kind: .file, as: FileSlot<Value>.self, valueType: Value.self) {
-            FileSlot(
-                key: key, kind: .file, initialValue: initial,
-                fileURL: try fileURL(forKey: key, in: fileStateFolder, extension: "json"),
-                codec: .json, coordinator: preferences.coordinator, applicationObservers: keyObservers)
-        }
-        return FileState(slot: slot)
+        try declareFile(key, initial: { initial })
     }
 
     /// Declares secure state under `key` — kept encrypted in `<secureStateFolder>/<key>.sealed` — or
@@ -50,14 +38,7 @@ extension Application {
     ///
     /// - Throws: as ``fileState(_:initial:)``.
     public func secureState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> SecureState<Value> {
-        let slot = try declare(key, kind: .secure, as: FileSlot<Value>.self, valueType: Value.self) {
-            FileSlot(
-                key: key, kind: .secure, initialValue: initial,
-                fileURL: try fileURL(forKey: key, in: secureStateFolder, extension: "sealed"),
-                codec: .sealed(keys: secureKeys), coordinator: preferences.coordinator,
-                applicationObservers: keyObservers)
-        }
-        return SecureState(slot: slot)
+        try declareSecure(key, initial: { initial })
     }
 
     /// Declares a secure string under `key`, nil until set — a token, a password.
@@ -65,6 +46,46 @@ extension Application {
     /// - Throws: as ``fileState(_:initial:)``.
     public func secureState(_ key: String) throws -> SecureState<String?> {
         try secureState(key, initial: nil)
+    }
+
+    // The declarations proper: `initial` is evaluated only when the key is declared for the first time.
+
+    func declareMemory<Value: Sendable>(_ key: String, initial: () -> Value) throws -> State<Value> {
+        let slot = try declare(key, kind: .memory, as: MemorySlot<Value>.self, valueType: Value.self) {
+            MemorySlot(key: key, initialValue: initial(), applicationObservers: keyObservers)
+        }
+        return State(slot: slot)
+    }
+
+    func declareStored<Value: Codable & Sendable>(_ key: String, initial: () -> Value) throws -> StoredState<Value> {
+        let slot = try declare(key, kind: .stored, as: StoredSlot<Value>.self, valueType: Value.self) {
+            StoredSlot(
+                key: key, initialValue: initial(), store: preferences, applicationObservers: keyObservers,
+                failures: failures)
+        }
+        return StoredState(slot: slot)
+    }
+
+    func declareFile<Value: Codable & Sendable>(_ key: String, initial: () -> Value) throws -> FileState<Value> {
+        let slot = try declare(key, kind: .file, as: FileSlot<Value>.self, valueType: Value.self) {
+            FileSlot(
+                key: key, kind: .file, initialValue: initial(),
+                fileURL: try fileURL(forKey: key, in: fileStateFolder, extension: "json"),
+                codec: .json, coordinator: preferences.coordinator, applicationObservers: keyObservers,
+                failures: failures)
+        }
+        return FileState(slot: slot)
+    }
+
+    func declareSecure<Value: Codable & Sendable>(_ key: String, initial: () -> Value) throws -> SecureState<Value> {
+        let slot = try declare(key, kind: .secure, as: FileSlot<Value>.self, valueType: Value.self) {
+            FileSlot(
+                key: key, kind: .secure, initialValue: initial(),
+                fileURL: try fileURL(forKey: key, in: secureStateFolder, extension: "sealed"),
+                codec: .sealed(keys: secureKeys), coordinator: preferences.coordinator,
+                applicationObservers: keyObservers, failures: failures)
+        }
+        return SecureState(slot: slot)
     }
 
     /// Finds or makes the slot of `key`, checking that an existing one has the requested kind and type.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Preferences
 import Locking
 
@@ -48,6 +49,8 @@ public final class Application: Sendable {
     let registry: Locked<Registry>
     let secureKeys: SecureKeyStore
     let keyObservers = ObserverList<StateKeyChange>()
+    /// Where failures of non-throwing access go (``observeFailures(_:)``).
+    let failures: StateFailureReporter
 
     /// Creates the application state of `appID` in the live app home `home`. Nothing is read until used.
     ///
@@ -60,10 +63,13 @@ public final class Application: Sendable {
     ///   - dependencies: the dependency container to switch along with the state.
     ///   - containerID: the container active now, if the runtime names containers; see
     ///     ``containerDidSwitch(to:)`` for what it changes.
+    ///   - logger: where failures of non-throwing reads and writes are logged (see ``StateFailure``).
     public init(
         home: URL, appID: String, preferences: PreferencesStore? = nil, secureKey: SecureKeySource? = nil,
-        dependencies: DependencyContainer = DependencyContainer(), containerID: UUID? = nil
+        dependencies: DependencyContainer = DependencyContainer(), containerID: UUID? = nil,
+        logger: Logger = Logger(label: "envscript.state")
     ) {
+        self.failures = StateFailureReporter(logger: logger)
         self.home = home
         self.appID = appID
         self.preferences = preferences ?? PreferencesStore(home: home, appID: appID)
@@ -82,6 +88,13 @@ public final class Application: Sendable {
     ///   file's errors.
     public func loadSecureKey() throws {
         _ = try secureKeys.key(forState: "(any)")
+    }
+
+    /// Calls `handler` with each failure of a non-throwing read or write of this application's state
+    /// (``StateHandle/value``, the property wrappers), after it was logged. Keep the returned observation:
+    /// cancelling or dropping it removes the observer.
+    public func observeFailures(_ handler: @escaping @Sendable (StateFailure) -> Void) -> StateObservation {
+        failures.observers.add(handler)
     }
 
     /// The slot of `key`, or nil.

@@ -13,8 +13,9 @@ import Locking
 /// }
 /// ```
 ///
-/// A `get` sees, in order: the task's overrides (``withOverrides(_:_:)``), the innermost active closure
-/// override (``override(_:with:_:)``), and finally the registered instance, made on first use.
+/// A `get` sees, in order: the task's overrides (``withOverrides(_:_:)``, ``override(_:with:_:)``; the
+/// innermost wins), the newest held override (``override(_:with:)``), and finally the registered
+/// instance, made on first use.
 ///
 /// All methods are thread-safe; values are any `Sendable` type.
 public final class DependencyContainer: Sendable {
@@ -23,6 +24,8 @@ public final class DependencyContainer: Sendable {
     /// Tells this container's task overrides and resolution chains apart from another's.
     let identity: UInt64
     private let registrations = Locked<[String: DependencyRegistration]>([:])
+    /// Overrides in force until their tokens go (``override(_:with:)``).
+    let heldOverrides = HeldDependencyOverrides()
 
     /// Creates an empty container.
     public init() {
@@ -49,6 +52,18 @@ public final class DependencyContainer: Sendable {
         registrations.withLock { $0[name] = registration }
     }
 
+    /// Registers `factory` under `name` unless something is registered under it already, in one step:
+    /// of two threads declaring the same dependency at once, one registers and neither drops the
+    /// other's instance.
+    func registerIfAbsent<Value: Sendable>(
+        _ name: String, as type: Value.Type, scope: DependencyScope, factory: @escaping @Sendable () throws -> Value
+    ) {
+        registrations.withLock { registrations in
+            guard registrations[name] == nil else { return }
+            registrations[name] = DependencyRegistration(name: name, scope: scope, factory: factory)
+        }
+    }
+
     /// Removes the registration of `name` and its instance; removing an unknown name does nothing.
     public func unregister(_ name: String) {
         _ = registrations.withLock { $0.removeValue(forKey: name) }
@@ -69,12 +84,14 @@ public final class DependencyContainer: Sendable {
         registrations.withLock { $0[name]?.scope }
     }
 
-    /// The dependency `name`: an override in force, or the registered instance, made on first use.
+    /// The dependency `name`: an override in force — the task's (``withOverrides(_:_:)``), else the
+    /// newest held one (``override(_:with:)``) — or the registered instance, made on first use.
     ///
     /// - Throws: ``AppStateError/unknownDependency(_:)``, ``AppStateError/dependencyCycle(_:)``,
     ///   ``AppStateError/factoryFailed(name:underlying:)``.
     public func get(_ name: String) throws -> any Sendable {
         if let overridden = DependencyTaskOverrides.current[identity]?[name] { return overridden }
+        if let held = heldOverrides.value(of: name) { return held }
         return try registration(name).resolve(in: identity)
     }
 

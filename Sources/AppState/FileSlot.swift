@@ -11,18 +11,21 @@ import Locking
 /// where it says: ``update(_:)`` reads the file afresh under that lock, so it is one step against every
 /// other writer, in this process or another; and a write made after a switch this process missed lands
 /// in the container it read, never in the one live now.
-final class FileSlot<Value: Codable & Sendable>: StateSlot {
+@usableFromInline
+final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     /// The value read or written last, with the bytes of its file (nil when there is no file).
     private struct Loaded {
         let value: Value
         let bytes: Data?
     }
 
-    let key: String
-    let kind: StateKind
-    let initialValue: Value
+    @usableFromInline let key: String
+    @usableFromInline let kind: StateKind
+    @usableFromInline let initialValue: Value
     let fileURL: URL
-    let changes: ChangePublisher<Value>
+    @usableFromInline let changes: ChangePublisher<Value>
+    @usableFromInline let unsaved = UnsavedValue<Value>()
+    @usableFromInline let failures: StateFailureReporter
     private let codec: FileStateCodec<Value>
     private let coordinator: any StoreCoordinator
     private let fileLock = Locked(())
@@ -30,8 +33,10 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
 
     init(
         key: String, kind: StateKind, initialValue: Value, fileURL: URL, codec: FileStateCodec<Value>,
-        coordinator: any StoreCoordinator, applicationObservers: ObserverList<StateKeyChange>
+        coordinator: any StoreCoordinator, applicationObservers: ObserverList<StateKeyChange>,
+        failures: StateFailureReporter
     ) {
+        self.failures = failures
         self.coordinator = coordinator
         self.key = key
         self.kind = kind
@@ -43,11 +48,13 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
 
     var valueTypeName: String { String(reflecting: Value.self) }
 
+    @usableFromInline
     func read() throws -> Value {
         if let value = loaded.withLock({ $0?.value }) { return value }
         return try fileLock.withLock { _ in try loadLocked().value }
     }
 
+    @usableFromInline
     func write(_ newValue: Value) throws {
         let bytes = try codec.encode(newValue, key)
         try fileLock.withLock { _ in
@@ -88,6 +95,8 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
             }
             loaded.withLock { $0 = Loaded(value: initialValue, bytes: nil) }
         }
+        unsaved.forget()
+        failures.clear(key: key)
         changes.publish(initialValue, reason: .changed)
     }
 
@@ -99,6 +108,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot {
     }
 
     func containerDidSwitch() {
+        unsaved.forget()
         let previous = fileLock.withLock { _ in
             loaded.withLock { loaded in
                 defer { loaded = nil }

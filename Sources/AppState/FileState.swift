@@ -8,7 +8,7 @@ extension Application {
     /// reader sees the old file or the new one, and a crash leaves one of the two. The value is read once
     /// and kept until a container switch.
     public struct FileState<Value: Codable & Sendable>: StateHandle {
-        let slot: FileSlot<Value>
+        @usableFromInline let slot: FileSlot<Value>
 
         /// The key the state was declared under.
         public var key: String { slot.key }
@@ -19,12 +19,19 @@ extension Application {
         /// The file holding the value.
         public var fileURL: URL { slot.fileURL }
 
+        /// The current value; setting it saves the new value. Never throws: see ``StateHandle/value``
+        /// for what a failure does.
+        public var value: Value {
+            get { slot.readOrFallBack() }
+            nonmutating set { slot.writeOrKeep(newValue) }
+        }
+
         /// The current value: the file's, or ``initialValue`` when there is none.
         ///
         /// - Throws: ``AppStateError/decodingFailed(key:path:reason:)`` when the file holds another
         ///   shape, ``AppStateError/storage(key:_:)`` when it cannot be read.
-        public var value: Value {
-            get throws { try slot.read() }
+        public func read() throws -> Value {
+            try slot.read()
         }
 
         /// Writes `newValue` to the file.

@@ -20,6 +20,11 @@ extension Application {
             nonmutating set { slot.set(newValue) }
         }
 
+        /// The current value; memory state cannot fail to be read.
+        @inlinable public func read() -> Value {
+            slot.value
+        }
+
         /// Replaces the value.
         @inlinable public func setValue(_ newValue: Value) {
             slot.set(newValue)

@@ -10,7 +10,7 @@ extension Application {
     /// a wrong key or a damaged file fails with ``AppStateError/decryptionFailed(key:path:)``, never with
     /// garbage. Writes are atomic like those of ``FileState``.
     public struct SecureState<Value: Codable & Sendable>: StateHandle {
-        let slot: FileSlot<Value>
+        @usableFromInline let slot: FileSlot<Value>
 
         /// The key the state was declared under.
         public var key: String { slot.key }
@@ -21,12 +21,19 @@ extension Application {
         /// The file holding the sealed value.
         public var fileURL: URL { slot.fileURL }
 
+        /// The current value; setting it saves the new value. Never throws: see ``StateHandle/value``
+        /// for what a failure does.
+        public var value: Value {
+            get { slot.readOrFallBack() }
+            nonmutating set { slot.writeOrKeep(newValue) }
+        }
+
         /// The current value, decrypted, or ``initialValue`` when there is no file.
         ///
         /// - Throws: ``AppStateError/decryptionFailed(key:path:)``, the key source's errors
         ///   (``AppStateError/secureKeyMissing(key:)``, ``AppStateError/keyFilePermissions(path:mode:)``, ...).
-        public var value: Value {
-            get throws { try slot.read() }
+        public func read() throws -> Value {
+            try slot.read()
         }
 
         /// Encrypts and writes `newValue`.

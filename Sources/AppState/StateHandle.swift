@@ -13,10 +13,19 @@ public protocol StateHandle<Value>: Sendable {
     var kind: StateKind { get }
     /// The value before any change (and after ``reset()``).
     var initialValue: Value { get }
-    /// The current value.
-    var value: Value { get throws }
+    /// The current value, read and written without `try`, as AppState's are.
+    ///
+    /// When the value cannot be read (a file that cannot be opened, a secure key missing) the initial
+    /// value stands in; when a new value cannot be saved it is kept in memory and read back until a
+    /// save succeeds, the state is reset or the container switches. Either way the failure is logged
+    /// and reported to the application's failure observers (``Application/observeFailures(_:)``).
+    /// Use ``read()`` and ``setValue(_:)`` to get the error instead.
+    var value: Value { get nonmutating set }
 
-    /// Replaces the value.
+    /// The current value, or the error that kept it from being read.
+    func read() throws -> Value
+
+    /// Replaces the value, or throws the error that kept it from being saved (and changes nothing).
     func setValue(_ newValue: Value) throws
 
     /// Changes the value in one step: no other change through this application is interleaved.
@@ -39,6 +48,16 @@ extension StateHandle {
     public func changes() -> AsyncStream<StateChange<Value>> {
         let (stream, continuation) = AsyncStream.makeStream(of: StateChange<Value>.self)
         let observation = observe { change in continuation.yield(change) }
+        continuation.onTermination = { _ in observation.cancel() }
+        return stream
+    }
+
+    /// The values of this state, each one as it is set — by this process or, for stored, file and
+    /// secure state, read anew after another process wrote it or after a container switch. The
+    /// sequence ends when the consuming task is cancelled or the sequence is dropped.
+    public var values: AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
+        let observation = observe { change in continuation.yield(change.newValue) }
         continuation.onTermination = { _ in observation.cancel() }
         return stream
     }

@@ -15,9 +15,16 @@ public struct StateSlice<Handle: StateHandle, Part: Sendable>: Sendable {
         self.path = path
     }
 
-    /// The part's current value.
+    /// The part's current value, read and written without `try` as ``StateHandle/value`` is; setting it
+    /// changes the part within the whole value in one step.
     public var value: Part {
-        get throws { try state.value[keyPath: path] }
+        get { state.value[keyPath: path] }
+        nonmutating set { state.setPart(path, to: newValue) }
+    }
+
+    /// The part's current value, or the error that kept the state from being read.
+    public func read() throws -> Part {
+        try state.read()[keyPath: path]
     }
 
     /// Replaces the part, keeping the rest of the value.

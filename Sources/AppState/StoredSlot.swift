@@ -9,7 +9,7 @@ import Locking
 /// again, and decoded again only when the stored form of this key differs. The read and write paths are
 /// inlinable, so a handle's caller runs them specialised for its value type.
 @usableFromInline
-final class StoredSlot<Value: Codable & Sendable>: StateSlot {
+final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     /// The value last read, with the stored form it came from and the store's generation then.
     @usableFromInline
     struct Kept: Sendable {
@@ -21,14 +21,20 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
     @usableFromInline let key: String
     /// The key held in the store, so a write reaches its observers without a look-up.
     @usableFromInline let storeKey: PreferencesStore.Key
-    let initialValue: Value
+    @usableFromInline let initialValue: Value
     @usableFromInline let store: PreferencesStore
-    let changes: ChangePublisher<Value>
+    @usableFromInline let changes: ChangePublisher<Value>
+    @usableFromInline let unsaved = UnsavedValue<Value>()
+    @usableFromInline let failures: StateFailureReporter
     @usableFromInline let codec = PreferenceCodec<Value>()
     @usableFromInline let kept = Locked<Kept?>(nil)
     private let storeObservation = Locked<PreferencesObservation?>(nil)
 
-    init(key: String, initialValue: Value, store: PreferencesStore, applicationObservers: ObserverList<StateKeyChange>) {
+    init(
+        key: String, initialValue: Value, store: PreferencesStore, applicationObservers: ObserverList<StateKeyChange>,
+        failures: StateFailureReporter
+    ) {
+        self.failures = failures
         self.key = key
         self.initialValue = initialValue
         self.store = store
@@ -45,7 +51,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
         storeObservation.withLock { $0 = observation }
     }
 
-    var kind: StateKind { .stored }
+    @usableFromInline var kind: StateKind { .stored }
     var valueTypeName: String { String(reflecting: Value.self) }
 
     @inlinable
@@ -89,6 +95,8 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
 
     func reset() throws {
         try storage { try store.removeValue(forKey: key) }
+        unsaved.forget()
+        failures.clear(key: key)
     }
 
     func readAny() throws -> any Sendable { try read() }
@@ -100,6 +108,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot {
 
     func containerDidSwitch() {
         kept.withLock { $0 = nil }
+        unsaved.forget()
     }
 
     /// Reads the value from the store, decoding it only when its stored form changed, and keeps it.

@@ -18,12 +18,19 @@ extension Application {
         /// The preferences store holding the value.
         public var store: PreferencesStore { slot.store }
 
+        /// The current value: the stored one, or ``initialValue``; setting it stores the new value.
+        /// Never throws: see ``StateHandle/value`` for what a failure does.
+        @inlinable public var value: Value {
+            get { slot.readOrFallBack() }
+            nonmutating set { slot.writeOrKeep(newValue) }
+        }
+
         /// The current value: the stored one, or ``initialValue``.
         ///
         /// - Throws: ``AppStateError/storage(key:_:)`` when the preferences file is unreadable,
         ///   ``AppStateError/decodingFailed(key:path:reason:)`` when the stored value has another shape.
-        @inlinable public var value: Value {
-            get throws { try slot.read() }
+        @inlinable public func read() throws -> Value {
+            try slot.read()
         }
 
         /// Stores `newValue`.

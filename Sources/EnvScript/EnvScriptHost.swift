@@ -58,6 +58,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     private var storeAnnouncer: StoreChangeAnnouncer?
     /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
     private let attachment = Locked<HostAttachment?>(nil)
+    /// Set once ``close()`` has saved the preferences: from then on the control API refuses requests,
+    /// so nothing it acknowledges goes unsaved.
+    let isClosing = Locked(false)
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
     let storeCoordinator: ContainerStoreCoordinator
 
@@ -117,18 +120,22 @@ public final class EnvScriptHost: @unchecked Sendable {
         let announcer = StoreChangeAnnouncer(participants: participants)
         storeAnnouncer = announcer
         storeCoordinator.observeWrites { announcer.noteWrite() }
+        if configuration.makesApplicationCurrent { application.makeCurrent() }
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
 
     deinit { close() }
 
     /// Stops the remote providers (no fetch, no refresh, no write of their kept copies from then on),
-    /// flushes the preferences and closes the Lua state. Calling it again does nothing.
+    /// resigns the application as the process's current one, flushes the preferences and closes the Lua
+    /// state. Calling it again does nothing.
     ///
     /// An attached host detaches first: its record and socket go, so no other process finds it any
     /// more, then its control server finishes the requests under way and stops. From synchronous code
-    /// `close()` waits for that; from async code it does not block its thread for it (the server's
-    /// shutdown may need that very thread of Swift's pool), and the server stops in the background.
+    /// `close()` waits for that. From async code it does not block its thread for it (Hummingbird's
+    /// shutdown may need that very thread of Swift's pool): the server stops in the background, and a
+    /// request that had not reached the host when the preferences were saved is answered with the
+    /// error "the host has closed" (500) and changes nothing.
     ///
     /// Called from inside a call into Lua (a hook, or a Swift function a script called, on the thread
     /// running the script), it is refused with an error in the log: the script still stands on the
@@ -139,6 +146,7 @@ public final class EnvScriptHost: @unchecked Sendable {
             return
         }
         remoteTweaks.close()
+        application.resignCurrent()
         // Taken once: of two threads closing together, one detaches.
         let attachment = self.attachment.withLock { attachment in
             defer { attachment = nil }
@@ -159,6 +167,9 @@ public final class EnvScriptHost: @unchecked Sendable {
         }
         let flushed = lock.withLock { () -> Bool in
             guard lua.isOpen else { return false }
+            // A request the control server has not finished yet (from async code close() does not wait
+            // for the server) is refused from here on rather than change what is being saved.
+            isClosing.withLock { $0 = true }
             do {
                 try application.flush()
             } catch {

@@ -60,6 +60,12 @@ public struct HostConfiguration: Sendable {
     /// mean the same files wherever the command runs.
     public var scriptPathBase: URL?
 
+    /// Whether the host makes its ``EnvScriptHost/application`` the process's current application
+    /// (default true) as it opens, until it closes: the one AppState-style static accessors
+    /// (`Application.state(\.username)`) and property wrappers (`@AppState(\.username)`) use. With
+    /// several hosts open, the last one opened is current; when it closes, the one before it is again.
+    public var makesApplicationCurrent = true
+
     /// A configuration over `home` with the default sandbox and limits.
     public init(
         home: URL, appID: String? = nil, recordsAppID: Bool = true, lua: LuaOptions = LuaOptions(),

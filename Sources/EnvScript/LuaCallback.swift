@@ -1,3 +1,4 @@
+import Locking
 import LuaBridge
 
 /// A Lua function that the engines may call from any thread: every call, and the release of the
@@ -26,7 +27,7 @@ final class LuaCallback: @unchecked Sendable {
     func call(_ arguments: [LuaValue]) throws -> [LuaValue] {
         try lock.withLock {
             guard let timeLimit, let state = timeLimit.state else { return try function.call(arguments) }
-            let seconds = Double(timeLimit.duration.components.seconds) + Double(timeLimit.duration.components.attoseconds) / 1e18
+            let seconds = timeLimit.duration.inSeconds
             return try state.withTimeLimit(
                 seconds: seconds, reason: "the \(timeLimit.what) ran longer than \(timeLimit.duration) (hook timeout)"
             ) { try function.call(arguments) }

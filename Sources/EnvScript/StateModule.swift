@@ -37,7 +37,7 @@ enum StateModule {
             return 1
         }
         module.function("set") { call in
-            try application.setValue(try storable(call, 2), forKey: try call.argument(1, as: String.self))
+            try application.setScriptValue(try storable(call, 2), forKey: try call.argument(1, as: String.self))
             return 0
         }
         module.function("reset") { call in

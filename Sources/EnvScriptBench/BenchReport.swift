@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Prints benchmark figures as `name: value unit` lines, and ratios against a baseline.
 struct BenchReport {
@@ -52,7 +53,7 @@ func bestOfAlternating(
 func nanoseconds(_ work: () throws -> Void) rethrows -> Double {
     let clock = ContinuousClock()
     let elapsed = try clock.measure(work)
-    return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    return elapsed.inSeconds * 1e9
 }
 
 /// Tells the person waiting what a long benchmark group is doing, on standard error.

@@ -33,8 +33,8 @@ enum StateBenchmark {
         report.figure("state.memory_get_swift", try perOperation { _ in blackHole(memory.value) }, "ns/op")
         report.figure("state.stored_set_swift", try perOperation { try stored.setValue($0) }, "ns/op")
         try stored.setValue(42)
-        report.figure("state.stored_get_swift", try perOperation { _ in blackHole(try stored.value) }, "ns/op")
-        report.figure("state.stored_get_unset_swift", try perOperation { _ in blackHole(try unset.value) }, "ns/op")
+        report.figure("state.stored_get_swift", try perOperation { _ in blackHole(stored.value) }, "ns/op")
+        report.figure("state.stored_get_unset_swift", try perOperation { _ in blackHole(unset.value) }, "ns/op")
 
         try host.execute("state.memory('lua.memory', 0) state.stored('lua.stored', 0)")
         for (kind, key) in [("memory", "lua.memory"), ("stored", "lua.stored")] {

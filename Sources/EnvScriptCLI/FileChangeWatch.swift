@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Notices that files changed by comparing what `stat(2)` says of them (device, inode, size,
 /// modification time to the nanosecond) every `interval`: an editor that saves by writing a new file
@@ -38,13 +39,14 @@ struct FileChangeWatch {
         stamps = paths.map(Stamp.init(path:))
     }
 
-    /// How many of the paths name a file now.
+    /// How many of the paths named a file or a folder when last looked at: at the start, or at the
+    /// change ``waitForChange(stopped:)`` last reported.
     var existingCount: Int { stamps.count { $0.inode != nil } }
 
     /// Waits until one of the files changes (true) or `stopped()` says to stop (false).
     mutating func waitForChange(stopped: () -> Bool) -> Bool {
         while !stopped() {
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            Thread.sleep(forTimeInterval: interval.inSeconds)
             let now = paths.map(Stamp.init(path:))
             if now != stamps {
                 stamps = now

@@ -81,8 +81,11 @@ struct ProjectDiscovery {
             while true {
                 let script = (candidate == "/" ? "" : candidate) + "/" + Self.startupScriptName
                 if !paths.contains(script) { paths.append(script) }
+                // Where ``startupScript(searchingUpFrom:)`` stops: at a file of that name (a folder of
+                // that name is passed over), trusted or not.
                 var info = stat()
-                if stat(script, &info) == 0 || candidate == "/" { break }
+                if stat(script, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { return paths }
+                guard candidate != "/" else { break }
                 let parent = folderPart(of: candidate)
                 candidate = parent.isEmpty ? "/" : parent
             }

@@ -154,11 +154,12 @@ struct RuntimeOptions: ParsableArguments {
     }
 
     /// What watch mode watches besides `files`: the start-up scripts, and where a new `envscript.lua`
-    /// would be found (nothing is searched with --no-init). Searches afresh.
+    /// would be found (nothing is searched with --no-init), each once. Searches afresh.
     func watchedStartupPaths(forFiles files: [String]) -> [String] {
         ProjectDiscovery.forgetSearches()
-        let searched = skipAutomaticInit ? [] : ProjectDiscovery().searchedPaths(forFiles: files)
-        return searched + initScripts
+        let discovery = ProjectDiscovery()
+        let searched = skipAutomaticInit ? [] : discovery.searchedPaths(forFiles: files)
+        return searched + initScripts.filter { !searched.contains(discovery.absolute($0)) }
     }
 
     /// The start-up scripts to load, in order: the discovered `envscript.lua`, then each `--init`.

@@ -65,8 +65,10 @@ public final class PanelServer: Sendable {
         url = URL(string: "http://\(access.authority)/?token=\(access.token)")!
     }
 
-    /// Stops serving: the panel's open event streams end, forwarded ones too, then the server. Calling it
-    /// again does nothing; a panel released without it stops as it goes.
+    /// Stops serving: the panel's open event streams end, forwarded ones too, then the server. From
+    /// synchronous code it returns once the server has stopped; from async code the server finishes
+    /// stopping in the background (see ``BackgroundServer/stop()``). Calling it again does nothing; a
+    /// panel released without it stops as it goes.
     public func stop() {
         targetWatch?.cancel()
         try? forwardingClient?.syncShutdown()

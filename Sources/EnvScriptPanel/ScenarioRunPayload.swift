@@ -1,5 +1,6 @@
 import EnvScript
 import Foundation
+import Locking
 import Scenarios
 
 /// One run of scenarios as the panel shows it: which files, how far it got, each result so far.
@@ -45,8 +46,7 @@ struct ScenarioResultPayload: Encodable, Sendable {
         case .failed(let failure, let trace): (outcome, message, traceback) = ("failed", failure, trace)
         case .errored(let failure, let trace, _): (outcome, message, traceback) = ("errored", failure, trace)
         }
-        let (seconds, attoseconds) = result.duration.components
-        durationMilliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        durationMilliseconds = result.duration.inSeconds * 1000
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,5 +1,6 @@
 import EnvScript
 import Foundation
+import Locking
 
 /// JUnit XML, as CI servers read it: one `<testsuite>` per script, one `<testcase>` per test, with
 /// `<failure>` or `<skipped/>`; a script that failed at its top level has one `<testcase>` named
@@ -99,7 +100,6 @@ public final class JUnitReporter: ScenarioReporter {
     }
 
     private func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.6f", value)
+        String(format: "%.6f", duration.inSeconds)
     }
 }

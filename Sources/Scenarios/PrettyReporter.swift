@@ -1,3 +1,5 @@
+import Locking
+
 /// Shows each test as it finishes, failures with their message and traceback, each file that failed at
 /// its top level as an `ERROR file:line` entry, and a last line `N passed, N failed` (and `, N errored`,
 /// `, N skipped`). Names stay on one line and control characters show as `\u{…}` (``ReportText``).
@@ -42,7 +44,7 @@ public final class PrettyReporter: ScenarioReporter {
     }
 
     private func milliseconds(_ duration: Duration) -> String {
-        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        let ms = duration.inSeconds * 1000
         return ms < 10 ? "\((ms * 10).rounded() / 10) ms" : "\(Int(ms.rounded())) ms"
     }
 }

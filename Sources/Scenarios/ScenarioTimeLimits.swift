@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Wall-clock limits on a scenario run: one on the whole run (loading the files included), one on each
 /// test's body and on each of its hooks. A run that reaches its limit stops: the test that was running
@@ -60,21 +61,17 @@ public struct ScenarioTimeLimits: Sendable {
         var chosen: (seconds: Double, reason: String)?
         if let deadline = runDeadline {
             let left = ContinuousClock.now.duration(to: deadline)
-            chosen = (max(Self.double(left), 1e-6), "the run took longer than \(Self.seconds(run ?? .zero)) (\(runLabel))")
+            chosen = (max(left.inSeconds, 1e-6), "the run took longer than \(Self.seconds(run ?? .zero)) (\(runLabel))")
         }
-        if applies, let perTest, chosen.map({ Self.double(perTest) < $0.seconds }) ?? true {
-            chosen = (Self.double(perTest), "the test took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
+        if applies, let perTest, chosen.map({ perTest.inSeconds < $0.seconds }) ?? true {
+            chosen = (perTest.inSeconds, "the test took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
         }
         if chosen == nil && isInterruptible { chosen = (1e9, "no limit") }
         return chosen
     }
 
-    static func double(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     static func seconds(_ duration: Duration) -> String {
-        let value = double(duration)
+        let value = duration.inSeconds
         return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -33,13 +33,13 @@ import TestSupport
                 // Half the tasks write one slice, half the other, and readers run alongside.
                 let side = index.isMultiple(of: 2) ? tally.slice(\.left) : tally.slice(\.right)
                 group.addTask { for _ in 0..<50 { try side.update { $0 += 1 } } }
-                group.addTask { for _ in 0..<50 { _ = try tally.value } }
+                group.addTask { for _ in 0..<50 { _ = try tally.read() } }
             }
             try await group.waitForAll()
         }
-        #expect(try tally.value == Tally(left: 500, right: 500))
+        #expect(try tally.read() == Tally(left: 500, right: 500))
         try app.prepareForSwitch()
-        #expect(try Application(home: folder.url, appID: "app").storedState("tally", initial: Tally()).value.left == 500)
+        #expect(try Application(home: folder.url, appID: "app").storedState("tally", initial: Tally()).read().left == 500)
     }
 
     @Test func fileUpdatesFromManyTasksAreNotLost() async throws {
@@ -56,9 +56,9 @@ import TestSupport
             }
             try await group.waitForAll()
         }
-        #expect(try counter.value == 40)
-        #expect(try secret.value == 40)
-        #expect(try Application(home: folder.url, appID: "app").fileState("counter", initial: 0).value == 40)
+        #expect(try counter.read() == 40)
+        #expect(try secret.read() == 40)
+        #expect(try Application(home: folder.url, appID: "app").fileState("counter", initial: 0).read() == 40)
     }
 
     @Test func declaringAndReadingFromManyTasksAgrees() async throws {

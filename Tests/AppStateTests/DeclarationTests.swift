@@ -63,9 +63,9 @@ import TestSupport
         #expect(try app.preferences.string(forKey: "userName") == "Ada")
         // A write through the store is what the state reads.
         try app.preferences.set("Bea", forKey: "userName")
-        #expect(try name.value == "Bea")
+        #expect(try name.read() == "Bea")
         try app.preferences.set(42, forKey: "userName")
-        #expect(thrownCase { _ = try name.value } == "decodingFailed")
+        #expect(thrownCase { _ = try name.read() } == "decodingFailed")
     }
 
     @Test func errorsSayWhatToDo() {

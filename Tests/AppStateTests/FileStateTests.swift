@@ -35,10 +35,10 @@ import TestSupport
         try app.fileState("optional", initial: Optional<Int>.some(1)).setValue(nil)
 
         let fresh = Application(home: folder.url, appID: "app")
-        #expect(try fresh.fileState("double", initial: 0.0).value == 1.0)
-        #expect(try fresh.fileState("int", initial: 0).value == Int.max)
-        #expect(try fresh.fileState("digits", initial: "").value == "0042")
-        #expect(try fresh.fileState("optional", initial: Optional<Int>.some(1)).value == nil)
+        #expect(try fresh.fileState("double", initial: 0.0).read() == 1.0)
+        #expect(try fresh.fileState("int", initial: 0).read() == Int.max)
+        #expect(try fresh.fileState("digits", initial: "").read() == "0042")
+        #expect(try fresh.fileState("optional", initial: Optional<Int>.some(1)).read() == nil)
         #expect(String(decoding: try Data(contentsOf: fresh.fileState("digits", initial: "").fileURL), as: UTF8.self) == "\"0042\"")
     }
 
@@ -49,7 +49,7 @@ import TestSupport
         try app.fileState("count", initial: "").setValue("many")
         let fresh = Application(home: folder.url, appID: "app")
         let count = try fresh.fileState("count", initial: 0)
-        let error = #expect(throws: AppStateError.self) { _ = try count.value }
+        let error = #expect(throws: AppStateError.self) { _ = try count.read() }
         #expect(error?.caseName == "decodingFailed")
         #expect(error?.description.contains(count.fileURL.path) == true)
     }

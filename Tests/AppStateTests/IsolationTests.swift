@@ -61,17 +61,17 @@ import TestSupport
         try profile.setValue(Profile(name: "Ada", score: 1.5))
 
         try containers.switchTo("B", app)
-        #expect(try profile.value == Profile(name: "nobody", score: 0))
+        #expect(try profile.read() == Profile(name: "nobody", score: 0))
         try profile.setValue(Profile(name: "Bea", score: 2))
 
         try containers.switchTo("A", app)
-        #expect(try profile.value == Profile(name: "Ada", score: 1.5))
+        #expect(try profile.read() == Profile(name: "Ada", score: 1.5))
         // The value really is in A's preferences file, written by prepareForSwitch.
         let reread = Application(home: containers.home, appID: "com.example.app")
-        #expect(try reread.storedState("profile", initial: Profile(name: "", score: 0)).value.name == "Ada")
+        #expect(try reread.storedState("profile", initial: Profile(name: "", score: 0)).read().name == "Ada")
 
         try containers.switchTo("B", app)
-        #expect(try profile.value.name == "Bea")
+        #expect(try profile.read().name == "Bea")
     }
 
     @Test func fileStateLivesInTheContainersFiles() throws {
@@ -82,13 +82,13 @@ import TestSupport
         try notes.setValue(["from A"])
 
         try containers.switchTo("B", app)
-        #expect(try notes.value == [])
+        #expect(try notes.read() == [])
         try notes.setValue(["from B"])
 
         try containers.switchTo("A", app)
-        #expect(try notes.value == ["from A"])
+        #expect(try notes.read() == ["from A"])
         try containers.switchTo("B", app)
-        #expect(try notes.value == ["from B"])
+        #expect(try notes.read() == ["from B"])
     }
 
     @Test func secureStateLivesInTheContainersFilesUnderOneKey() throws {
@@ -99,13 +99,13 @@ import TestSupport
         try token.setValue("secret-A")
 
         try containers.switchTo("B", app)
-        #expect(try token.value == nil)
+        #expect(try token.read() == nil)
         try token.setValue("secret-B")
 
         try containers.switchTo("A", app)
-        #expect(try token.value == "secret-A")
+        #expect(try token.read() == "secret-A")
         try containers.switchTo("B", app)
-        #expect(try token.value == "secret-B")
+        #expect(try token.read() == "secret-B")
         // The key stayed outside the home through every switch.
         #expect(FileManager.default.fileExists(atPath: containers.keyFile.path))
     }
@@ -137,6 +137,6 @@ import TestSupport
         try Data("not a plist".utf8).write(to: bStash.appendingPathComponent(file.lastPathComponent))
 
         #expect(throws: (any Error).self) { try containers.switchTo("B", app) }
-        #expect(thrownCase { _ = try name.value } == "storage")
+        #expect(thrownCase { _ = try name.read() } == "storage")
     }
 }

@@ -68,7 +68,7 @@ import TestSupport
         memory.value = 1
         try stored.setValue(1)
         try file.setValue(1)
-        _ = try untouched.value
+        _ = try untouched.read()
 
         let heard = Recorder<String>()
         let observation = app.observe { change in

@@ -23,11 +23,11 @@ import TestSupport
         try app.reset(key: "secure")
 
         #expect(memory.value == 1)
-        #expect(try stored.value == "initial")
+        #expect(try stored.read() == "initial")
         #expect(try app.preferences.value(forKey: "stored") == nil)
-        #expect(try file.value == [0])
+        #expect(try file.read() == [0])
         #expect(!FileManager.default.fileExists(atPath: file.fileURL.path))
-        #expect(try secure.value == "initial")
+        #expect(try secure.read() == "initial")
         #expect(!FileManager.default.fileExists(atPath: secure.fileURL.path))
         #expect(thrownCase { try app.reset(key: "nothing") } == "unknownKey")
     }
@@ -48,14 +48,14 @@ import TestSupport
         try app.resetAll()
 
         #expect(memory.value == 1)
-        #expect(try stored.value == 1)
-        #expect(try file.value == 1)
-        #expect(try secure.value == 1)
+        #expect(try stored.read() == 1)
+        #expect(try file.read() == 1)
+        #expect(try secure.read() == 1)
         // Reset values survive a fresh start.
         try app.prepareForSwitch()
         let fresh = containers.makeApplication()
-        #expect(try fresh.storedState("stored", initial: 0).value == 0)
-        #expect(try fresh.fileState("file", initial: 0).value == 0)
+        #expect(try fresh.storedState("stored", initial: 0).read() == 0)
+        #expect(try fresh.fileState("file", initial: 0).read() == 0)
     }
 
     @Test func resetAllTriesEveryStateBeforeReportingAFailure() throws {
@@ -72,6 +72,6 @@ import TestSupport
 
         #expect(thrownCase { try app.resetAll() } == "storage")
         #expect(memory.value == 0)
-        #expect(thrownCase { _ = try stored.value } == "storage")
+        #expect(thrownCase { _ = try stored.read() } == "storage")
     }
 }

@@ -21,7 +21,7 @@ import TestSupport
         #expect(sealed.range(of: Data("correct horse".utf8)) == nil)
         #expect(sealed.range(of: Data("ada".utf8)) == nil)
         #expect(try permissions(of: credentials.fileURL) == 0o600)
-        #expect(try credentials.value.password == "correct horse battery staple")
+        #expect(try credentials.read().password == "correct horse battery staple")
     }
 
     @Test func theKeyFileIsCreatedOutsideTheHomeWithMode0600() throws {
@@ -35,7 +35,7 @@ import TestSupport
         #expect(try Data(contentsOf: containers.keyFile).count == 32)
         // A second application over the same key file reads the value: the key is stable.
         let again = containers.makeApplication()
-        #expect(try again.secureState("token").value == "t")
+        #expect(try again.secureState("token").read() == "t")
     }
 
     @Test func withoutAKeyTheValueCannotBeRead() throws {
@@ -45,7 +45,7 @@ import TestSupport
 
         let keyless = Application(home: containers.home, appID: "com.example.app")
         let token = try keyless.secureState("token")
-        let error = #expect(throws: AppStateError.self) { _ = try token.value }
+        let error = #expect(throws: AppStateError.self) { _ = try token.read() }
         #expect(error?.caseName == "secureKeyMissing")
         #expect(error?.description.contains("secureKey") == true)
     }
@@ -57,7 +57,7 @@ import TestSupport
 
         let otherKey = Application(
             home: containers.home, appID: "com.example.app", secureKey: .keyBytes(Data(repeating: 7, count: 32)))
-        let error = #expect(throws: AppStateError.self) { _ = try otherKey.secureState("token").value }
+        let error = #expect(throws: AppStateError.self) { _ = try otherKey.secureState("token").read() }
         #expect(error?.caseName == "decryptionFailed")
         #expect(error?.description.contains("not the one it was written with") == true)
     }
@@ -73,9 +73,9 @@ import TestSupport
         try sealed.write(to: token.fileURL)
 
         let fresh = containers.makeApplication()
-        #expect(thrownCase { _ = try fresh.secureState("token").value } == "decryptionFailed")
+        #expect(thrownCase { _ = try fresh.secureState("token").read() } == "decryptionFailed")
         try Data("short".utf8).write(to: token.fileURL)
-        #expect(thrownCase { _ = try containers.makeApplication().secureState("token").value } == "decryptionFailed")
+        #expect(thrownCase { _ = try containers.makeApplication().secureState("token").read() } == "decryptionFailed")
     }
 
     @Test func aSealedValueDoesNotPassForAnotherKeysValue() throws {
@@ -89,7 +89,7 @@ import TestSupport
         try FileManager.default.removeItem(at: guest.fileURL)
         try FileManager.default.copyItem(at: admin.fileURL, to: guest.fileURL)
 
-        #expect(thrownCase { _ = try containers.makeApplication().secureState("guest-token").value } == "decryptionFailed")
+        #expect(thrownCase { _ = try containers.makeApplication().secureState("guest-token").read() } == "decryptionFailed")
     }
 
     @Test func aKeyFileOthersCanReadIsRefused() throws {
@@ -134,7 +134,7 @@ import TestSupport
         let app = Application(home: folder.url, appID: "app", secureKey: .keyBytes(key))
         try app.secureState("pin", initial: 0).setValue(1234)
         let again = Application(home: folder.url, appID: "app", secureKey: .keyBytes(key))
-        #expect(try again.secureState("pin", initial: 0).value == 1234)
+        #expect(try again.secureState("pin", initial: 0).read() == 1234)
 
         let bad = Application(home: folder.url, appID: "app", secureKey: .keyBytes(Data(count: 5)))
         #expect(thrownCase { try bad.loadSecureKey() } == "invalidSecureKey")
@@ -162,7 +162,7 @@ import TestSupport
         }
         let reader = containers.makeApplication()
         for index in apps.indices {
-            #expect(try reader.secureState("value-\(index)", initial: -1).value == index)
+            #expect(try reader.secureState("value-\(index)", initial: -1).read() == index)
         }
     }
 

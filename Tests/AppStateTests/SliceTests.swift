@@ -20,8 +20,8 @@ import TestSupport
 
         try darkMode.setValue(true)
         try fontSize.update { $0 += 2 }
-        #expect(try darkMode.value)
-        #expect(try preferences.value == Preferences(isDarkModeEnabled: true, fontSize: 14))
+        #expect(try darkMode.read())
+        #expect(try preferences.read() == Preferences(isDarkModeEnabled: true, fontSize: 14))
     }
 
     @Test func aSliceReachesADictionaryEntry() throws {
@@ -29,11 +29,11 @@ import TestSupport
         defer { folder.remove() }
         let app = Application(home: folder.url, appID: "app")
         let error = try app.storedState("preferences", initial: Preferences()).slice(\.labels["error"])
-        #expect(try error.value == nil)
+        #expect(try error.read() == nil)
         try error.setValue("Something failed")
-        #expect(try error.value == "Something failed")
+        #expect(try error.read() == "Something failed")
         try error.setValue(nil)
-        #expect(try app.storedState("preferences", initial: Preferences()).value.labels.isEmpty)
+        #expect(try app.storedState("preferences", initial: Preferences()).read().labels.isEmpty)
     }
 
     @Test func aSliceOfMemoryStateWorksTheSameWay() throws {
@@ -48,6 +48,6 @@ import TestSupport
         let user = session.slice(\.user)
         try user.setValue("ada")
         #expect(session.value.user == "ada")
-        #expect(try session.slice(\.attempts).value == 0)
+        #expect(try session.slice(\.attempts).read() == 0)
     }
 }

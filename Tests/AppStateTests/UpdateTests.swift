@@ -25,9 +25,9 @@ import TestSupport
         withExtendedLifetime(observation) {}
 
         #expect(memory.value == [1])
-        #expect(try stored.value == [1])
-        #expect(try file.value == [1])
-        #expect(try secure.value == [1])
+        #expect(try stored.read() == [1])
+        #expect(try file.read() == [1])
+        #expect(try secure.read() == [1])
         #expect(!FileManager.default.fileExists(atPath: file.fileURL.path))
         #expect(heard.value == 0)
     }
@@ -39,7 +39,7 @@ import TestSupport
         let queue = try app.storedState("queue", initial: ["a", "b"])
         let first = try queue.update { $0.removeFirst() }
         #expect(first == "a")
-        #expect(try queue.value == ["b"])
+        #expect(try queue.read() == ["b"])
     }
 
     @Test func flushWritesStoredStateWithoutASwitch() throws {
@@ -49,6 +49,6 @@ import TestSupport
         try app.storedState("launches", initial: 0).setValue(3)
         #expect(app.preferences.hasUnflushedChanges)
         try app.flush()
-        #expect(try Application(home: folder.url, appID: "app").storedState("launches", initial: 0).value == 3)
+        #expect(try Application(home: folder.url, appID: "app").storedState("launches", initial: 0).read() == 3)
     }
 }

@@ -59,6 +59,8 @@ import Testing
             in QA: session ''
             back in DEFAULT: session 'customer@example.com'
             switches seen by the script: 2
+            orders placed in QA: 1, last screen 'receipt'
+            orders placed in DEFAULT: 2, as a script reads it: 2
 
             """)
     }

@@ -5,19 +5,23 @@ import Testing
 /// The tmux sessions the interactive tests run in: the tmux server they start outlives the test and
 /// must hold none of the test's descriptors.
 @Suite struct TerminalSessionTests {
-    /// A pipe whose write end the test closes must reach end-of-file at once. A tmux server that
-    /// inherited the write end would keep the pipe open — as it kept a control-API client connected to
-    /// its server after the test had closed it.
+    /// A pipe open in the test while the session starts is not among the tmux server's descriptors. A
+    /// server that inherited it would keep it open after the test closed it — as it kept a control-API
+    /// client connected to its server after the test had closed that. The server's descriptors are read
+    /// from /proc, so another test's child inheriting the pipe meanwhile cannot change the answer.
     @Test func theTmuxServerHoldsNoneOfTheTestsDescriptors() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let pipeName = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
+        #expect(pipeName.hasPrefix("pipe:"))
         let terminal = try TerminalSession(["sleep", "30"], in: FileManager.default.temporaryDirectory)
-        close(ends[1])
-        defer { close(ends[0]) }
-        var reader = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-        let ready = poll(&reader, 1, 10_000)
-        var byte: UInt8 = 0
-        #expect(ready == 1 && read(ends[0], &byte, 1) == 0, "the pipe stayed open after the test closed its write end")
-        withExtendedLifetime(terminal) {}
+        let server = try terminal.serverPID()
+        let serverDescriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server)/fd")
+        #expect(!serverDescriptors.isEmpty)
+        let held = serverDescriptors.filter { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server)/fd/\(descriptor)")) == pipeName
+        }
+        #expect(held.isEmpty, "the tmux server (pid \(server)) holds the test's pipe as descriptors \(held)")
     }
 }

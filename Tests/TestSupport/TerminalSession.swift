@@ -38,6 +38,13 @@ public final class TerminalSession {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// The process id of the tmux server the session runs in.
+    public func serverPID() throws -> pid_t {
+        let text = try tmux(["display-message", "-p", "-t", name, "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = pid_t(text) else { throw TerminalSessionError(description: "tmux named no server pid: \(text)") }
+        return pid
+    }
+
     /// The screen and its scrollback, lines without their trailing blanks.
     public func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-J", "-S", "-1000", "-t", name])

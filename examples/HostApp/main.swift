@@ -3,9 +3,30 @@
 // com.example.shop, is recorded in the home, so `envscript` commands on the same home use its files.
 //
 //     swift run ExampleHost HOME examples/envscript.lua
+import AppState
 import EnvScript
 import Foundation
 import Tweaks
+
+// State declared AppState's way, with explicit ids: the host makes its application the current one,
+// which the static accessors and the property wrappers use.
+extension Application {
+    /// Orders placed in the active container: stored in its preferences, so it follows the container.
+    var ordersPlaced: StoredState<Int> { storedState(initial: 0, id: "orders_placed") }
+    /// The last screen shown, in memory.
+    var lastScreen: State<String> { state(initial: "home", id: "last_screen") }
+}
+
+/// A model of the app's, reading and writing that state through property wrappers.
+struct CheckoutModel {
+    @StoredState(\.ordersPlaced) var ordersPlaced
+    @AppState(\.lastScreen) var lastScreen
+
+    func placeOrder() {
+        ordersPlaced += 1
+        lastScreen = "receipt"
+    }
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
@@ -38,15 +59,26 @@ do {
     // State and containers from Swift; the script's hooks run around the switches. State declared in
     // Lua holds Lua values (ScriptValue) whatever side reads it.
     let session = try host.application.storedState("session.user", initial: ScriptValue.string(""))
-    print("session found: '\(try session.value.stringValue ?? "")'")
+    print("session found: '\(session.value.stringValue ?? "")'")
     try session.setValue(.string("customer@example.com"))
     let qa = try host.containers.container(named: "QA") ?? host.containers.createNewContainer(name: "QA")
     try host.containers.activate(container: qa)
-    print("in \(try host.containers.activeContainer.name): session '\(try session.value.stringValue ?? "")'")
+    print("in \(try host.containers.activeContainer.name): session '\(session.value.stringValue ?? "")'")
     try session.setValue(.string("qa@example.com"))
     try host.containers.activate(container: try host.containers.resolve("DEFAULT"))
-    print("back in \(try host.containers.activeContainer.name): session '\(try session.value.stringValue ?? "")'")
+    print("back in \(try host.containers.activeContainer.name): session '\(session.value.stringValue ?? "")'")
     print("switches seen by the script: \(try host.execute("return switches_seen").first?.intValue ?? 0)")
+
+    // AppState-style state follows the container too, and a script reads it under the same ids.
+    let checkout = CheckoutModel()
+    checkout.placeOrder()
+    checkout.placeOrder()
+    try host.containers.activate(container: qa)
+    checkout.placeOrder()
+    print("orders placed in QA: \(checkout.ordersPlaced), last screen '\(checkout.lastScreen)'")
+    try host.containers.activate(container: try host.containers.resolve("DEFAULT"))
+    let seenByLua = try host.execute("return state.get('orders_placed')").first?.intValue ?? -1
+    print("orders placed in DEFAULT: \(Application.storedState(\.ordersPlaced).value), as a script reads it: \(seenByLua)")
 } catch {
     FileHandle.standardError.write(Data("ExampleHost: \(error)\n".utf8))
     exit(1)

@@ -5,10 +5,13 @@ import Locking
 import ServiceLifecycle
 
 /// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and
-/// ``stop()`` shuts it down gracefully and returns once it has stopped.
+/// ``stop()`` shuts it down gracefully — returning once it has stopped when called from synchronous
+/// code, at once when called from async code.
 ///
-/// The server's tasks run on a NIO event loop (``EventLoopTaskExecutor``), never on Swift's cooperative
-/// pool, so starting and stopping it from a thread of that pool (a test, an async app) cannot starve it.
+/// The server's own tasks run on a NIO event loop (``EventLoopTaskExecutor``), off Swift's cooperative
+/// pool, so starting it from a thread of that pool (a test, an async app) cannot starve it. Hummingbird
+/// starts its graceful shutdown in an unstructured task, which does need that pool: hence ``stop()``
+/// never blocks a thread of it.
 /// Used for a host's control socket and for the control panel.
 public final class BackgroundServer: Sendable {
     /// The TCP port the server listens on; nil for a Unix domain socket.

@@ -14,7 +14,7 @@ import Foundation
 /// held up every other request — among them that process's own request to take part in its change,
 /// which is what it was waiting for.
 enum BlockingWork {
-    private static let pool = BlockingThreadPool(label: "envscript.control.blocking")
+    private static let pool = BlockingThreadPool(label: "envscript-block")
 
     /// Runs `body` on a thread of the pool and returns its result (or throws its error) to the caller.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -22,12 +22,13 @@ struct ControlHost: @unchecked Sendable {
 
     /// Runs `body` with the host, holding its lock, on the blocking queue.
     ///
-    /// - Throws: ``ControlError`` `failed` when the host was closed or released, and whatever `body` throws.
+    /// - Throws: ``ControlError/hostClosed`` when the host was released or is closing, and whatever
+    ///   `body` throws.
     func run<T: Sendable>(_ body: @escaping @Sendable (EnvScriptHost) throws -> T) async throws -> T {
         try await BlockingWork.run {
             guard let host = self.host else { throw ControlError.hostClosed }
             return try host.lock.withLock {
-                guard host.lua.isOpen else { throw ControlError.hostClosed }
+                guard host.lua.isOpen, !host.isClosing.withLock({ $0 }) else { throw ControlError.hostClosed }
                 return try body(host)
             }
         }
@@ -44,11 +45,11 @@ struct ControlHost: @unchecked Sendable {
 
     /// ``runTakingPart(_:)`` on the calling thread, for work already on the blocking queue.
     func withHostTakingPart<T>(_ body: (EnvScriptHost) throws -> T) throws -> T {
-        guard let host = self.host else { throw ControlError.hostClosed }
+        guard let host = self.host, !host.isClosing.withLock({ $0 }) else { throw ControlError.hostClosed }
         return try body(host)
     }
 
-        /// Throws unless the host is still there; never blocks, so it may run on any thread.
+    /// Throws unless the host is still there; never blocks, so it may run on any thread.
     func checkAvailable() throws {
         if !isAlive { throw ControlError.hostClosed }
     }

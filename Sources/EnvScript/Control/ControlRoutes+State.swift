@@ -23,7 +23,7 @@ extension ControlRoutes {
                 let body = try await ControlRequestBody.read(request, allowed: ["value"], example: #"{"value": "alice"}"#)
                 let value = try body.value("value")
                 return try ControlResponse.json(try await host.run { host in
-                    try setState(value, forKey: key, in: host.application)
+                    try host.application.setScriptValue(value, forKey: key)
                     return try StateEntryPayload(key: key, in: host.application)
                 })
             }
@@ -36,32 +36,6 @@ extension ControlRoutes {
                     return try StateEntryPayload(key: key, in: host.application)
                 })
             }
-        }
-    }
-
-    /// Sets state as `state.set` does; state declared from Swift with a plain type (`Bool`, `Int`,
-    /// `Double`, `String`) takes the plain value instead, an integer widening to a `Double`.
-    static func setState(_ value: ScriptValue, forKey key: String, in application: AppState.Application) throws {
-        do {
-            try application.setValue(value, forKey: key)
-        } catch AppStateError.typeMismatch(let mismatchKey, let declared, let requested) {
-            let plain: [any Sendable]
-            switch value {
-            case .bool(let flag): plain = [flag]
-            case .int(let number): plain = [number, Double(number)]
-            case .double(let number): plain = [number]
-            case .string(let text): plain = [text]
-            default: plain = []
-            }
-            for candidate in plain {
-                do {
-                    try application.setValue(candidate, forKey: key)
-                    return
-                } catch AppStateError.typeMismatch {
-                    continue
-                }
-            }
-            throw AppStateError.typeMismatch(key: mismatchKey, declared: declared, requested: requested)
         }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Containers
 import Foundation
+import Locking
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -45,10 +46,6 @@ final class RemoteHostParticipants: RemoteParticipants {
         self.ownID = ownID
         self.timeout = timeout
         self.logger = logger
-    }
-
-    private var timeoutSeconds: Double {
-        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     }
 
     func prepare(_ change: HomeChange) throws -> PreparedHomeChange {
@@ -136,14 +133,14 @@ final class RemoteHostParticipants: RemoteParticipants {
         headers.add(name: "Content-Type", value: "application/json")
         let request = try HTTPClient.Request(
             url: url, method: .POST, headers: headers, body: .data(try JSONEncoder().encode(body)))
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeoutSeconds * 1e9))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.inSeconds * 1e9))
         return HTTPClient.shared.execute(request: request, deadline: deadline)
     }
 
     private func describe(_ error: any Error, of record: AttachedHostRecord) -> ParticipationError {
         if let clientError = error as? HTTPClientError,
            clientError == .deadlineExceeded || clientError == .readTimeout || clientError == .connectTimeout {
-            return .noAnswer(pid: record.pid, seconds: timeoutSeconds)
+            return .noAnswer(pid: record.pid, seconds: timeout.inSeconds)
         }
         return .unreachable(pid: record.pid, socket: record.socketPath, reason: "\(error)")
     }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A client connection to a Unix domain socket that sends bytes exactly as given — a request cut in
+/// the middle, say — and reads what comes back. For tests of what a server does with a request under
+/// way; an HTTP client would never leave one half sent.
+public final class RawSocketConnection: @unchecked Sendable {
+    private let descriptor: Int32
+
+    /// Connects to the socket at `path`.
+    public init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Self.failure("socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else {
+            close(descriptor)
+            throw Self.failure("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path.utf8)
+            buffer[path.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw Self.failure("connect to \(path)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `text` as UTF-8, all of it.
+    public func send(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Self.failure("send") }
+            bytes = bytes.dropFirst(sent)
+        }
+    }
+
+    /// Whether the server has closed the connection, looking without waiting: true once a read would
+    /// report the end (data waiting to be read does not count).
+    public var isClosedByPeer: Bool {
+        var byte: UInt8 = 0
+        let result = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return result == 0
+    }
+
+    /// Reads until the server closes the connection or `timeout` passes; returns what came.
+    public func readToEnd(timeout: TimeInterval) -> String {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&poller, 1, milliseconds) > 0 else { continue }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    private static func failure(_ what: String) -> NSError {
+        NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
+    }
+}
