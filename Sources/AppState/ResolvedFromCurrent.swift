@@ -3,7 +3,7 @@
 /// application stays the same — a check of one atomic load — otherwise resolved afresh on each use.
 @usableFromInline
 struct ResolvedFromCurrent<Target: Sendable>: Sendable {
-    /// ``CurrentApplication/generation`` when ``resolved`` was resolved; 0 when nothing was.
+    /// The generation of ``CurrentApplication/process`` when ``resolved`` was resolved; 0 when nothing was.
     @usableFromInline let resolvedAt: UInt64
     @usableFromInline let resolved: Target?
     @usableFromInline let resolve: @Sendable (Application) -> Target
@@ -13,7 +13,7 @@ struct ResolvedFromCurrent<Target: Sendable>: Sendable {
     init(use: String, _ resolve: @escaping @Sendable (Application) -> Target) {
         self.resolve = resolve
         self.use = use
-        let generation = CurrentApplication.generation.load(ordering: .acquiring)
+        let generation = CurrentApplication.process.generation.load(ordering: .acquiring)
         if CurrentApplication.taskBindings.load(ordering: .relaxed) == 0, let application = CurrentApplication.application {
             resolvedAt = generation
             resolved = resolve(application)

@@ -59,6 +59,8 @@ enum StateBenchmark {
         }, "ns/op")
         let getProfile = try host.lua.load("local get, n = state.get, ... for _ = 1, n do get('swift.profile') end", chunkName: "=bench")
         report.figure("state.stored_struct_get_lua", try perOperation(batch: getProfile, operations: 20_000), "ns/op")
+
+        try StateWrapperBenchmark.run(report)
     }
 
     /// The best time per call of `body` over `operations` calls, after a warm-up of as many calls.

@@ -1,0 +1,12 @@
+extension TweakManager {
+    /// Every change of the flags as an asynchronous sequence — the Swift-concurrency form of
+    /// ``observe(_:)``: an override set or deleted, a provider that reloaded or fetched, a container
+    /// switch that brought other overrides. It ends when the consuming task is cancelled or the sequence
+    /// is dropped.
+    public var changes: AsyncStream<TweakChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TweakChange.self)
+        let observation = observe { change in continuation.yield(change) }
+        continuation.onTermination = { _ in observation.remove() }
+        return stream
+    }
+}
