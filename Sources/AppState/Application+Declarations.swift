@@ -67,25 +67,26 @@ extension Application {
     }
 
     func declareFile<Value: Codable & Sendable>(_ key: String, initial: () -> Value) throws -> FileState<Value> {
-        let slot = try declare(key, kind: .file, as: FileSlot<Value>.self, valueType: Value.self) {
-            FileSlot(
-                key: key, kind: .file, initialValue: initial(),
-                fileURL: try fileURL(forKey: key, in: fileStateFolder, extension: "json"),
-                codec: .json, coordinator: preferences.coordinator, applicationObservers: keyObservers,
-                failures: failures)
-        }
-        return FileState(slot: slot)
+        FileState(slot: try declareFileSlot(key, kind: .file, initial: initial))
     }
 
     func declareSecure<Value: Codable & Sendable>(_ key: String, initial: () -> Value) throws -> SecureState<Value> {
-        let slot = try declare(key, kind: .secure, as: FileSlot<Value>.self, valueType: Value.self) {
-            FileSlot(
-                key: key, kind: .secure, initialValue: initial(),
-                fileURL: try fileURL(forKey: key, in: secureStateFolder, extension: "sealed"),
-                codec: .sealed(keys: secureKeys), coordinator: preferences.coordinator,
+        SecureState(slot: try declareFileSlot(key, kind: .secure, initial: initial))
+    }
+
+    /// The slot of file or secure state `key`: a file of its own, JSON or sealed.
+    private func declareFileSlot<Value: Codable & Sendable>(
+        _ key: String, kind: StateKind, initial: () -> Value
+    ) throws -> FileSlot<Value> {
+        try declare(key, kind: kind, as: FileSlot<Value>.self, valueType: Value.self) {
+            let isSecure = kind == .secure
+            return FileSlot(
+                key: key, kind: kind, initialValue: initial(),
+                fileURL: try fileURL(
+                    forKey: key, in: isSecure ? secureStateFolder : fileStateFolder, extension: isSecure ? "sealed" : "json"),
+                codec: isSecure ? .sealed(keys: secureKeys) : .json, coordinator: preferences.coordinator,
                 applicationObservers: keyObservers, failures: failures)
         }
-        return SecureState(slot: slot)
     }
 
     /// Finds or makes the slot of `key`, checking that an existing one has the requested kind and type.

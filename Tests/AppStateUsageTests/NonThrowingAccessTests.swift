@@ -8,13 +8,8 @@ import TestSupport
 /// memory (writes), is logged, and reaches the failure observers.
 @Suite struct NonThrowingAccessTests {
     @Test func anUnreadableFileFallsBackToTheInitialValueAndIsReportedOnce() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let log = CapturedLog()
-        let app = Application(home: folder.url.appendingPathComponent("home"), appID: "com.example.failures", logger: log.logger)
-        let failures = Locked<[StateFailure]>([])
-        let observation = app.observeFailures { failure in failures.withLock { $0.append(failure) } }
-        defer { observation.cancel() }
+        let watched = try WatchedApplication()
+        let (app, log) = (watched.app, watched.log)
 
         let notes = app.fileState(initial: ["initial"], id: "notes")
         try FileManager.default.createDirectory(at: notes.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -23,7 +18,7 @@ import TestSupport
         #expect(notes.value == ["initial"])
         #expect(notes.value == ["initial"])
         #expect(throws: AppStateError.self) { try notes.read() }
-        let reported = failures.withLock { $0 }
+        let reported = watched.failures
         #expect(reported.count == 1, "the same failure is reported once: \(reported)")
         #expect(reported.first?.key == "notes")
         #expect(reported.first?.operation == .read)
@@ -40,17 +35,12 @@ import TestSupport
         try Data("{ broken again".utf8).write(to: notes.fileURL)
         try app.containerDidSwitch() // forget what was read, as a switch does
         #expect(notes.value == ["initial"])
-        #expect(failures.withLock { $0.count } == 2)
+        #expect(watched.failures.count == 2)
     }
 
     @Test func aWriteThatCannotBeSavedIsKeptInMemoryAndReported() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let log = CapturedLog()
-        let app = Application(home: folder.url.appendingPathComponent("home"), appID: "com.example.failures", logger: log.logger)
-        let failures = Locked<[StateFailure]>([])
-        let observation = app.observeFailures { failure in failures.withLock { $0.append(failure) } }
-        defer { observation.cancel() }
+        let watched = try WatchedApplication()
+        let (app, log) = (watched.app, watched.log)
         let changes = Locked<[[String]]>([])
 
         let notes = app.fileState(initial: [String](), id: "notes")
@@ -67,7 +57,7 @@ import TestSupport
         notes.value = ["kept"]
         #expect(notes.value == ["kept"], "the change is kept in memory")
         #expect(changes.withLock { $0 } == [["kept"]], "observers hear of the kept change")
-        #expect(failures.withLock { $0.map(\.operation) } == [.read, .write])
+        #expect(watched.failures.map(\.operation) == [.read, .write])
         #expect(log.lines.contains { $0.contains("writing file state 'notes' failed, so the new value is kept in memory only") })
 
         // Once the state can be saved again, a write goes to disk and the kept value is forgotten.
@@ -79,28 +69,48 @@ import TestSupport
     }
 
     @Test func aMissingSecureKeyFallsBackAndKeepsChangesInMemory() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let home = folder.url.appendingPathComponent("home")
-        // One run of the app had its key and sealed a token.
-        let withKey = Application(home: home, appID: "com.example.failures", secureKey: .keyFile(folder.url.appendingPathComponent("app.key")))
+        // This run of the app has no key: a sealed value cannot be opened, nor a new one sealed.
+        let watched = try WatchedApplication()
+        let (app, log) = (watched.app, watched.log)
+        // An earlier run had its key and sealed a token.
+        let withKey = Application(
+            home: app.home, appID: app.appID, secureKey: .keyFile(watched.folder.url.appendingPathComponent("app.key")))
         withKey.secureState(initial: "none", id: "token").value = "sealed"
 
-        // This one has none: the sealed value cannot be opened, nor a new one sealed.
-        let log = CapturedLog()
-        let app = Application(home: home, appID: "com.example.failures", logger: log.logger)
-        let failures = Locked<[StateFailure]>([])
-        let observation = app.observeFailures { failure in failures.withLock { $0.append(failure) } }
-        defer { observation.cancel() }
         let token = app.secureState(initial: "none", id: "token")
         #expect(token.value == "none")
         token.value = "in memory"
         #expect(token.value == "in memory")
         #expect(throws: AppStateError.self) { try token.read() }
-        let reported = failures.withLock { $0 }
+        let reported = watched.failures
         #expect(reported.map(\.operation) == [.read, .write])
         #expect(reported.allSatisfy { if case .secureKeyMissing = $0.error { true } else { false } }, "\(reported)")
         #expect(log.lines.filter { $0.hasPrefix("error ") && $0.contains("'token'") }.count == 2)
         #expect(try withKey.secureState(initial: "none", id: "token").read() == "sealed", "the sealed file is untouched")
+    }
+}
+
+/// An application over a fresh home (with no secure key) whose failures are logged to ``log`` and
+/// collected in ``failures``.
+final class WatchedApplication {
+    let folder: TemporaryFolder
+    let log = CapturedLog()
+    let app: Application
+    private let collected = Locked<[StateFailure]>([])
+    private var observation: StateObservation?
+
+    init(_ label: String = #function) throws {
+        folder = try TemporaryFolder(label)
+        app = Application(home: folder.url.appendingPathComponent("home"), appID: "com.example.failures", logger: log.logger)
+        let collected = collected
+        observation = app.observeFailures { failure in collected.withLock { $0.append(failure) } }
+    }
+
+    /// The failures reported so far.
+    var failures: [StateFailure] { collected.withLock { $0 } }
+
+    deinit {
+        observation?.cancel()
+        folder.remove()
     }
 }
