@@ -11,8 +11,9 @@ extension Application {
         CurrentApplication.process.makeCurrent(self)
     }
 
-    /// Stops being the process's current application; the one made current before it (and not resigned)
-    /// is current again. Does nothing for an application that is not current.
+    /// Stops being the process's current application, or one to come back to: when it is current, the
+    /// one made current before it (and not resigned) is current again. Does nothing for an application
+    /// never made current.
     public func resignCurrent() {
         CurrentApplication.process.resign(self)
     }
@@ -21,9 +22,7 @@ extension Application {
     /// tasks it creates; other tasks are not affected, so tests running in parallel may each bind their
     /// own.
     public static func withCurrent<Result>(_ application: Application, _ body: () throws -> Result) rethrows -> Result {
-        CurrentApplication.taskBindings.add(1, ordering: .relaxed)
-        defer { CurrentApplication.taskBindings.subtract(1, ordering: .relaxed) }
-        return try CurrentApplication.$bound.withValue(application, operation: body)
+        try CurrentApplication.$bound.withValue(CurrentApplication.Binding(application), operation: body)
     }
 
     /// The asynchronous form of ``withCurrent(_:_:)``.
@@ -31,8 +30,6 @@ extension Application {
         _ application: Application, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        CurrentApplication.taskBindings.add(1, ordering: .relaxed)
-        defer { CurrentApplication.taskBindings.subtract(1, ordering: .relaxed) }
-        return try await CurrentApplication.$bound.withValue(application, operation: body, isolation: isolation)
+        try await CurrentApplication.$bound.withValue(CurrentApplication.Binding(application), operation: body, isolation: isolation)
     }
 }

@@ -90,26 +90,37 @@ extension Application {
     }
 
     /// Finds or makes the slot of `key`, checking that an existing one has the requested kind and type.
+    ///
+    /// A new slot is made outside the registry's lock — its initial value may come from other state —
+    /// and of two threads declaring the same key at once, the first to register wins.
     private func declare<Slot: StateSlot, Value>(
         _ key: String, kind: StateKind, as slotType: Slot.Type, valueType: Value.Type, make: () throws -> Slot
     ) throws -> Slot {
         guard !key.isEmpty else { throw AppStateError.invalidKey(key: key, reason: "a key must not be empty") }
-        return try registry.withLock { registry in
-            if let existing = registry.slots[key] {
-                guard existing.kind == kind else {
-                    throw AppStateError.kindMismatch(key: key, declared: existing.kind, requested: kind)
-                }
-                guard let typed = existing as? Slot else {
-                    throw AppStateError.typeMismatch(
-                        key: key, declared: existing.valueTypeName, requested: String(reflecting: Value.self))
-                }
-                return typed
-            }
-            let slot = try make()
-            registry.slots[key] = slot
-            registry.keys.append(key)
-            return slot
+        if let existing = registry.withLock({ $0.slots[key] }) {
+            return try checked(existing, key: key, kind: kind, as: slotType, valueType: valueType)
         }
+        let made = try make()
+        let registered = registry.withLock { registry -> any StateSlot in
+            if let existing = registry.slots[key] { return existing }
+            registry.slots[key] = made
+            registry.keys.append(key)
+            return made
+        }
+        return try checked(registered, key: key, kind: kind, as: slotType, valueType: valueType)
+    }
+
+    /// `slot` as the requested kind and type of slot.
+    private func checked<Slot: StateSlot, Value>(
+        _ slot: any StateSlot, key: String, kind: StateKind, as slotType: Slot.Type, valueType: Value.Type
+    ) throws -> Slot {
+        guard slot.kind == kind else {
+            throw AppStateError.kindMismatch(key: key, declared: slot.kind, requested: kind)
+        }
+        guard let typed = slot as? Slot else {
+            throw AppStateError.typeMismatch(key: key, declared: slot.valueTypeName, requested: String(reflecting: Value.self))
+        }
+        return typed
     }
 
     /// The file of `key` in `folder`: the key with unsafe characters percent-encoded, so no two keys share

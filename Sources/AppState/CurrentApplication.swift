@@ -11,8 +11,8 @@ import Synchronization
 ///    When it resigns, the one made current before it, if still current, takes its place.
 ///
 /// The property wrappers keep the handle they resolved with the process's generation then: while no
-/// task binding is in force and the generation is unchanged, a wrapper's access costs two atomic loads
-/// more than a held handle's.
+/// task binding is in force anywhere and the generation is unchanged, a wrapper's access costs two
+/// atomic loads more than a held handle's.
 @usableFromInline
 enum CurrentApplication {
     /// The process's applications made current.
@@ -20,11 +20,26 @@ enum CurrentApplication {
     /// How many ``Application/withCurrent(_:_:)`` scopes are running, in any task.
     @usableFromInline static let taskBindings = Atomic<Int>(0)
 
-    @TaskLocal static var bound: Application?
+    /// An application bound to a task: counted in ``taskBindings`` for as long as any task holds it —
+    /// the scope that bound it and the tasks it created, which may outlive that scope.
+    final class Binding: Sendable {
+        let application: Application
+
+        init(_ application: Application) {
+            self.application = application
+            taskBindings.add(1, ordering: .relaxed)
+        }
+
+        deinit {
+            taskBindings.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    @TaskLocal static var bound: Binding?
 
     /// The application bound to this task, else the process's current one.
     static var application: Application? {
-        if taskBindings.load(ordering: .relaxed) > 0, let bound { return bound }
+        if taskBindings.load(ordering: .relaxed) > 0, let bound { return bound.application }
         return process.current
     }
 

@@ -15,6 +15,7 @@ protocol FallibleSlot<Value>: AnyObject, Sendable {
     var changes: ChangePublisher<Value> { get }
 
     func read() throws -> Value
+    /// Saves `newValue`; on success forgets a kept unsaved value and the key's failure on record.
     func write(_ newValue: Value) throws
 }
 
@@ -31,14 +32,12 @@ extension FallibleSlot {
         }
     }
 
-    /// Saves `newValue`, or — when that fails — keeps it in memory for the reads that follow, tells the
-    /// observers of the change and reports the failure.
+    /// Saves `newValue` (which forgets a value kept before), or — when that fails — keeps it in memory for
+    /// the reads that follow, tells the observers of the change and reports the failure.
     @inlinable
     func writeOrKeep(_ newValue: Value) {
         do {
             try write(newValue)
-            unsaved.forget()
-            failures.clear(key: key)
         } catch {
             keep(newValue, after: error)
         }

@@ -60,7 +60,9 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         try fileLock.withLock { _ in
             try coordinated { location in try writeFile(bytes, to: location.url) }
             loaded.withLock { $0 = Loaded(value: newValue, bytes: bytes) }
+            unsaved.forget()
         }
+        failures.clear(key: key)
         changes.publish(newValue, reason: .changed)
     }
 
@@ -68,14 +70,17 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         var result: Result?
         let newValue = try fileLock.withLock { _ in
             try coordinated { location in
-                var value = try readFile(at: location.url).value
+                // A change kept in memory (a write that could not be saved) is what the reads see: start there.
+                var value = try unsaved.value ?? readFile(at: location.url).value
                 result = try body(&value)
                 let bytes = try codec.encode(value, key)
                 try writeFile(bytes, to: location.url)
                 loaded.withLock { $0 = Loaded(value: value, bytes: bytes) }
+                unsaved.forget()
                 return value
             }
         }
+        failures.clear(key: key)
         changes.publish(newValue, reason: .changed)
         return result!
     }
@@ -100,7 +105,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         changes.publish(initialValue, reason: .changed)
     }
 
-    func readAny() throws -> any Sendable { try read() }
+    func readAny() throws -> any Sendable { try unsaved.value ?? read() }
 
     func writeAny(_ value: any Sendable) throws {
         guard let typed = value as? Value else { throw typeMismatch(value) }
@@ -108,7 +113,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     }
 
     func containerDidSwitch() {
-        unsaved.forget()
+        let forgotUnsaved = unsaved.forget()
         let previous = fileLock.withLock { _ in
             loaded.withLock { loaded in
                 defer { loaded = nil }
@@ -119,7 +124,8 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         // Observers hear the new container's value when it may differ. One that cannot be read is not
         // announced: the next read throws its error instead.
         guard let current = try? fileLock.withLock({ _ in try loadLocked() }) else { return }
-        if let previous, previous.bytes == current.bytes { return }
+        // Readers that saw a kept unsaved value hear the new container's whatever the files hold.
+        if let previous, previous.bytes == current.bytes, !forgotUnsaved { return }
         changes.publish(current.value, reason: .reloaded)
     }
 
@@ -128,6 +134,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         if let kept = loaded.withLock({ $0 }) { return kept }
         let fresh = try coordinated(writing: false) { location in try readFile(at: location.url) }
         loaded.withLock { $0 = fresh }
+        failures.clear(key: key)
         return fresh
     }
 

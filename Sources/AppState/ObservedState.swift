@@ -27,8 +27,11 @@ public final class ObservedState<Handle: StateHandle>: Observable, @unchecked Se
     public init(_ state: Handle) {
         self.state = state
         latest = Locked(state.value)
-        let observation = state.observe { [weak self] change in self?.heard(change.newValue) }
+        let observation = state.observe { [weak self] _ in self?.stateChanged() }
         self.observation.withLock { $0 = observation }
+        // A change between the first read and the observer's start is not missed.
+        let current = state.value
+        latest.withLock { $0 = current }
     }
 
     deinit {
@@ -47,9 +50,12 @@ public final class ObservedState<Handle: StateHandle>: Observable, @unchecked Se
         }
     }
 
-    private func heard(_ newValue: Handle.Value) {
+    /// Takes the state's value now rather than the change's: observers of concurrent changes may be
+    /// called in another order than the changes were made, and the last to run must leave the last value.
+    private func stateChanged() {
+        let current = state.value
         registrar.withMutation(of: self, keyPath: \.value) {
-            latest.withLock { $0 = newValue }
+            latest.withLock { $0 = current }
         }
     }
 }

@@ -1,16 +1,16 @@
 /// What a property wrapper reaches through a key path from the current application (see
 /// ``Application/current``): resolved as the wrapper is made, and used again while the current
-/// application stays the same — a check of one atomic load — otherwise resolved afresh on each use.
+/// application stays the same — a check of two atomic loads — otherwise resolved afresh on each use.
 @usableFromInline
 struct ResolvedFromCurrent<Target: Sendable>: Sendable {
     /// The generation of ``CurrentApplication/process`` when ``resolved`` was resolved; 0 when nothing was.
     @usableFromInline let resolvedAt: UInt64
     @usableFromInline let resolved: Target?
     @usableFromInline let resolve: @Sendable (Application) -> Target
-    /// What the wrapper is, for the message when there is no current application.
-    @usableFromInline let use: String
+    /// What the wrapper is, for the message when there is no current application (made only then).
+    @usableFromInline let use: @Sendable () -> String
 
-    init(use: String, _ resolve: @escaping @Sendable (Application) -> Target) {
+    init(use: @escaping @Sendable @autoclosure () -> String, _ resolve: @escaping @Sendable (Application) -> Target) {
         self.resolve = resolve
         self.use = use
         let generation = CurrentApplication.process.generation.load(ordering: .acquiring)
@@ -30,6 +30,6 @@ struct ResolvedFromCurrent<Target: Sendable>: Sendable {
     }
 
     @usableFromInline func resolveNow() -> Target {
-        resolve(CurrentApplication.required(by: use))
+        resolve(CurrentApplication.required(by: use()))
     }
 }

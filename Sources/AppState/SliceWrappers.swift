@@ -53,13 +53,20 @@ public struct OptionalSlice<Handle: StateHandle, Root: Sendable, Part: Sendable>
         get { state.target.value.flatMap(read) }
         nonmutating set {
             let write = self.write
-            state.target.setPart(\.self, changing: { whole in
-                guard var root = whole else { return }
+            state.target.setPart(\.self) { whole in
+                guard var root = whole else { throw SliceUnchanged() }
                 write(&root, newValue)
                 whole = root
-            })
+            }
         }
     }
+}
+
+/// Thrown by a change of a slice that has nothing to change (an optional state that is nil), so that
+/// nothing is written.
+@usableFromInline
+struct SliceUnchanged: Error {
+    @usableFromInline init() {}
 }
 
 extension StateHandle {
@@ -71,14 +78,22 @@ extension StateHandle {
     }
 
     /// Changes the part at `path` with `change` in one step; when that fails, the changed whole is kept
-    /// as a failed write of ``value`` is.
+    /// as a failed write of ``value`` is. A change that throws ``SliceUnchanged`` changes nothing.
     @usableFromInline
-    func setPart<Part>(_ path: WritableKeyPath<Value, Part> & Sendable, changing change: (inout Part) -> Void) {
+    func setPart<Part>(_ path: WritableKeyPath<Value, Part> & Sendable, changing change: (inout Part) throws -> Void) {
         do {
-            try update { change(&$0[keyPath: path]) }
+            try update { try change(&$0[keyPath: path]) }
+        } catch is SliceUnchanged {
+            return
         } catch {
+            // The state could not be read or saved in one step: change what the reads see, and save it
+            // (or keep it in memory) as a write of `value` does, which reports the failure.
             var whole = value
-            change(&whole[keyPath: path])
+            do {
+                try change(&whole[keyPath: path])
+            } catch {
+                return
+            }
             value = whole
         }
     }

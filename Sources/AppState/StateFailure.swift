@@ -1,8 +1,8 @@
 /// A read or write of state that failed where the caller asked for no error — through ``StateHandle/value``
 /// or a property wrapper — and what was done instead.
 ///
-/// Reported to the application's failure observers (``Application/observeFailures(_:)``) and logged
-/// through swift-log under the label `envscript.state`.
+/// Logged at error level through the application's logger (swift-log; by default labelled
+/// `envscript.state`), then reported to its failure observers (``Application/observeFailures(_:)``).
 public struct StateFailure: Sendable, CustomStringConvertible {
     /// What was being done when the failure happened.
     public enum Operation: String, Sendable {

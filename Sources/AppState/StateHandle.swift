@@ -52,9 +52,11 @@ extension StateHandle {
         return stream
     }
 
-    /// The values of this state, each one as it is set — by this process or, for stored, file and
-    /// secure state, read anew after another process wrote it or after a container switch. The
-    /// sequence ends when the consuming task is cancelled or the sequence is dropped.
+    /// The values this state takes from now on, each one as it is set — by this process or, for stored,
+    /// file and secure state, read anew after another process wrote it or after a container switch (the
+    /// current value is not among them: read ``value`` for it). Observing starts when this property is
+    /// read, not when the sequence is first iterated. The sequence ends when the consuming task is
+    /// cancelled or the sequence is dropped.
     public var values: AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
         let observation = observe { change in continuation.yield(change.newValue) }

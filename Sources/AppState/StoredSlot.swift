@@ -44,7 +44,10 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         // Whether anyone listens is checked on the lists themselves, before anything generic runs, so a
         // change nobody observes costs two atomic loads.
         let observers = changes.observers, applicationObservers = changes.applicationObservers
+        let unsaved = unsaved
         let observation = store.observe(storeKey) { [weak self] change in
+            // Another writer's value (or a reload) replaces a change kept in memory.
+            unsaved.forget()
             guard !observers.isEmpty || !applicationObservers.isEmpty else { return }
             self?.storeDidChange(change)
         }
@@ -78,6 +81,8 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         } catch let error as PreferencesError {
             throw AppStateError.storage(key: key, error)
         }
+        unsaved.forget()
+        failures.clear(key: key)
     }
 
     func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
@@ -85,21 +90,25 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         // The store's lock makes read-modify-write one step against every other writer of the store.
         try storage {
             try store.update { values in
-                var value = try values[key].map(decode) ?? initialValue
+                // A change kept in memory (a write that could not be saved) is what the reads see: start there.
+                var value = try unsaved.value ?? values[key].map(decode) ?? initialValue
                 result = try body(&value)
                 values[key] = try encode(value)
             }
         }
+        unsaved.forget()
+        failures.clear(key: key)
         return result!
     }
 
     func reset() throws {
         try storage { try store.removeValue(forKey: key) }
-        unsaved.forget()
         failures.clear(key: key)
+        // Readers saw the kept value: they hear that it went, whether or not the store changed.
+        if unsaved.forget() { changes.publish(initialValue, reason: .changed) }
     }
 
-    func readAny() throws -> any Sendable { try read() }
+    func readAny() throws -> any Sendable { try unsaved.value ?? read() }
 
     func writeAny(_ value: any Sendable) throws {
         guard let typed = value as? Value else { throw typeMismatch(value) }
@@ -108,7 +117,10 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
 
     func containerDidSwitch() {
         kept.withLock { $0 = nil }
-        unsaved.forget()
+        // Readers saw the kept value: they hear the new container's, whether or not the store's differs.
+        if unsaved.forget(), changes.hasObservers, let value = try? read() {
+            changes.publish(value, reason: .reloaded)
+        }
     }
 
     /// Reads the value from the store, decoding it only when its stored form changed, and keeps it.
@@ -128,6 +140,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
                 kept = Kept(generation: generation, stored: stored, value: value)
             }
         }
+        failures.clear(key: key)
         return value
     }
 

@@ -2,8 +2,9 @@ import Locking
 import Synchronization
 
 /// The value of a write that could not be saved — a file that cannot be written, a secure key that is
-/// missing — kept in memory so the next reads see the change, until a write succeeds, the state is
-/// reset or the container switches.
+/// missing — kept in memory so the next reads see the change, until a write or update succeeds (here
+/// or, for stored state, by another writer of the store), the state is reset, or the container
+/// switches or is read anew from disk.
 ///
 /// Whether one is kept is an atomic load, so reads of state that saves fine pay nothing more.
 @usableFromInline
@@ -27,12 +28,16 @@ final class UnsavedValue<Value: Sendable>: Sendable {
         }
     }
 
-    /// Forgets the kept value: what is saved stands again.
-    @inlinable func forget() {
-        guard isKept.load(ordering: .acquiring) else { return }
-        kept.withLock { kept in
-            kept = nil
-            isKept.store(false, ordering: .releasing)
+    /// Forgets the kept value: what is saved stands again. Returns whether there was one.
+    @inlinable @discardableResult
+    func forget() -> Bool {
+        guard isKept.load(ordering: .acquiring) else { return false }
+        return kept.withLock { kept in
+            defer {
+                kept = nil
+                isKept.store(false, ordering: .releasing)
+            }
+            return kept != nil
         }
     }
 }

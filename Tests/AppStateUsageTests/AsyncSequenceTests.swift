@@ -13,16 +13,15 @@ import Testing
         token.value = "default token"
         let qa = try usage.host.containers.createNewContainer(name: "QA")
 
+        let values = token.values
         let received = Task {
             var seen: [String] = []
-            for await value in token.values {
+            for await value in values {
                 seen.append(value)
                 if seen.count == 3 { break }
             }
             return seen
         }
-        // The sequence observes once it is iterated: wait for that before changing anything.
-        try await Task.sleep(for: .milliseconds(100))
         try usage.host.containers.activate(container: qa)
         token.value = "qa token"
         try usage.host.containers.activate(container: try usage.host.containers.resolve("DEFAULT"))
@@ -35,9 +34,11 @@ import Testing
         let usage = try UsageHost()
         let containers = usage.host.containers
         let qa = try containers.createNewContainer(name: "QA")
+        let switchSequence = containers.switches
+        let changeSequence = usage.host.tweaks.changes
         let switches = Task {
             var seen: [String] = []
-            for await change in containers.switches {
+            for await change in switchSequence {
                 seen.append("\(change.from?.name ?? "?") -> \(change.to.name)")
                 if seen.count == 2 { break }
             }
@@ -46,13 +47,12 @@ import Testing
         let tweaks = usage.host.tweaks
         let flagChanges = Task {
             var seen: [String] = []
-            for await change in tweaks.changes {
+            for await change in changeSequence {
                 if let key = change.key { seen.append("\(key.feature).\(key.variable)") }
                 if seen.contains("checkout.color") { break }
             }
             return seen
         }
-        try await Task.sleep(for: .milliseconds(100))
         try tweaks.set("red", feature: "checkout", variable: "color")
         try containers.activate(container: qa)
         try containers.activate(container: try containers.resolve("DEFAULT"))

@@ -60,8 +60,12 @@ import TestSupport
         #expect(watched.failures.map(\.operation) == [.read, .write])
         #expect(log.lines.contains { $0.contains("writing file state 'notes' failed, so the new value is kept in memory only") })
 
-        // Once the state can be saved again, a write goes to disk and the kept value is forgotten.
+        // Once the state can be saved again, an update starts from what the reads saw, and saving
+        // forgets the kept value.
         try FileManager.default.removeItem(at: app.fileStateFolder)
+        try notes.update { $0.append("updated") }
+        #expect(try notes.read() == ["kept", "updated"])
+        #expect(notes.value == ["kept", "updated"])
         notes.value = ["saved"]
         #expect(try notes.read() == ["saved"])
         try notes.reset()

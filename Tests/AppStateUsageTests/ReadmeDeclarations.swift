@@ -43,6 +43,8 @@ struct User: Sendable, Equatable {
 extension Application {
     var isLoading: State<Bool> { state(initial: false, id: "isLoading") }
     var username: State<String> { state(initial: "Leif", id: "username") }
+    /// An initial value made from other state.
+    var greeting: State<String> { state(initial: "Hello, \(username.value)", id: "greeting") }
     var token: StoredState<String> { storedState(initial: "", id: "token") }
     var notes: FileState<[String]> { fileState(initial: [], id: "notes") }
     var userToken: SecureState<String?> { secureState(id: "userToken") }

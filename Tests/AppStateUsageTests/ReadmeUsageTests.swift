@@ -1,6 +1,7 @@
 import AppState
 import EnvScript
 import Foundation
+import Locking
 import Testing
 
 /// AppState's README usage, with ids added, over a real host.
@@ -42,8 +43,12 @@ import Testing
 
             // An optional root: nil parts, and writes that change nothing while it is nil.
             #expect(model.id == nil && model.optionalUsername == nil && model.lastLogin == nil)
+            let userChanges = Locked(0)
+            let observation = Application.state(\.user).observe { _ in userChanges.withLock { $0 += 1 } }
+            defer { observation.cancel() }
             model.optionalUsername = "ignored"
             #expect(Application.state(\.user).value == nil)
+            #expect(userChanges.withLock { $0 } == 0, "a write to a slice of nil state changes nothing")
 
             let id = UUID()
             Application.state(\.user).value = User(id: id, username: "leif", nickname: nil, metadata: [:])
@@ -134,6 +139,24 @@ import Testing
         #expect(try app.state("username", initial: "other initial").read() == "once")
         #expect(throws: AppStateError.self) { try app.storedState("username", initial: "") }
         #expect(throws: AppStateError.self) { try app.state("username", initial: 0) }
+    }
+
+    @Test func aDeclarationsInitialValueMayReadOtherState() throws {
+        let usage = try UsageHost()
+        usage.application.username.value = "Ada"
+        #expect(usage.application.greeting.value == "Hello, Ada")
+    }
+
+    @Test func aTaskStartedInsideABindingKeepsItAfterTheScopeEnds() async throws {
+        let usage = try UsageHost()
+        let bound = usage.application
+        let started = Application.withCurrent(bound) {
+            Task {
+                try await Task.sleep(for: .milliseconds(50))
+                return Application.current === bound
+            }
+        }
+        #expect(try await started.value)
     }
 
     @Test func withoutABindingTheTaskSeesTheProcesssCurrentApplication() async throws {
