@@ -24,4 +24,17 @@ import Testing
         }
         #expect(held.isEmpty, "the tmux server (pid \(server)) holds the test's pipe as descriptors \(held)")
     }
+
+    /// A session that goes takes its tmux server, and the program in it, along.
+    @Test func theServerEndsWithTheSession() async throws {
+        var terminal: TerminalSession? = try TerminalSession(["sleep", "300"], in: FileManager.default.temporaryDirectory)
+        let server = try #require(try terminal?.serverPID())
+        #expect(kill(server, 0) == 0, "the server runs while the session is there")
+        terminal = nil
+        try await waitUntil("the tmux server (pid \(server)) has ended") {
+            // Gone, or a zombie: a server started by a client that ended is re-parented and reaped by init.
+            let status = try? String(contentsOfFile: "/proc/\(server)/status", encoding: .utf8)
+            return status == nil || status!.contains("State:\tZ")
+        }
+    }
 }

@@ -20,7 +20,12 @@ public final class TerminalSession {
         try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", shell])
     }
 
-    deinit { try? tmux(["kill-server"]) }
+    deinit {
+        // The server ends with its last session. `kill-server` alone answers success and yet leaves a
+        // server with a session running (tmux 3.3a), and with it the program under test.
+        try? tmux(["kill-session", "-t", name])
+        try? tmux(["kill-server"])
+    }
 
     /// Types `text` as it is (no key names).
     public func type(_ text: String) throws {
