@@ -1,21 +1,8 @@
 import Foundation
 
-/// Conversion between ``PreferenceValue`` and the `Any` trees of `PropertyListSerialization`.
+/// Conversion between ``PreferenceValue`` and property lists: read through `PropertyListSerialization`,
+/// written through `PropertyListEncoder` (see ``PropertyListRepresentation``).
 extension PreferenceValue {
-    /// The object `PropertyListSerialization` writes for this value.
-    var propertyListObject: Any {
-        switch self {
-        case .bool(let value): return value
-        case .int(let value): return value
-        case .double(let value): return value
-        case .string(let value): return value
-        case .data(let value): return value
-        case .date(let value): return value
-        case .array(let values): return values.map(\.propertyListObject)
-        case .dictionary(let values): return values.mapValues(\.propertyListObject)
-        }
-    }
-
     /// The top-level keys of a property-list file's bytes (XML or binary) and their values. `path` names
     /// the file in the error.
     ///
@@ -45,8 +32,7 @@ extension PreferenceValue {
 
     /// The bytes of a binary property-list file holding `values`, as a preferences file stores them.
     public static func propertyListData(from values: [String: PreferenceValue]) throws -> Data {
-        try PropertyListSerialization.data(
-            fromPropertyList: values.mapValues(\.propertyListObject), format: .binary, options: 0)
+        try PropertyListRepresentation.binaryData(.dictionary(values))
     }
 
     /// Reads a value out of a `PropertyListSerialization` tree.
@@ -112,8 +98,7 @@ extension PreferenceValue {
     ///
     /// - Throws: the decoder's `DecodingError` when the stored shape does not match `T`.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        let data = try PropertyListSerialization.data(
-            fromPropertyList: [propertyListObject], format: .binary, options: 0)
+        let data = try PropertyListRepresentation.binaryData(.array([self]))
         let decoded = try PropertyListDecoder().decode([T].self, from: data)
         guard let first = decoded.first else {
             throw DecodingError.valueNotFound(

@@ -54,10 +54,24 @@ final class BlockingThreadPool: @unchecked Sendable {
         }
         if startsThread {
             Thread.detachNewThread { [self] in
-                Thread.current.name = threadName
+                Self.nameCallingThread(threadName)
                 work()
             }
         }
+    }
+
+    /// Names the calling thread for the kernel (`top -H`, `gdb`, `/proc`). On Linux straight through
+    /// `/proc/thread-self/comm`: Foundation's `Thread.current.name`, with threads started at once, was
+    /// seen naming another of them (and Swift's Glibc module does not show `pthread_setname_np`).
+    private static func nameCallingThread(_ name: String) {
+        #if os(Linux)
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = name.withCString { write(descriptor, $0, strlen($0)) }
+        #else
+        Thread.current.name = name
+        #endif
     }
 
     /// `label` cut to at most 15 bytes of UTF-8 without splitting a character.
