@@ -11,7 +11,7 @@ public struct Constant<Handle: StateHandle, Part: Sendable>: Sendable {
     }
 
     /// The part's value.
-    @inlinable public var wrappedValue: Part { state.target.value[keyPath: part] }
+    @inlinable public var wrappedValue: Part { state.withTarget { $0.value[keyPath: part] } }
 }
 
 /// One part of an optional state of the current application, read only, nil while the state is nil:
@@ -34,5 +34,5 @@ public struct OptionalConstant<Handle: StateHandle, Root: Sendable, Part: Sendab
     }
 
     /// The part's value, nil while the state is nil.
-    public var wrappedValue: Part? { state.target.value.flatMap(read) }
+    public var wrappedValue: Part? { state.withTarget { $0.value.flatMap(read) } }
 }

@@ -17,21 +17,18 @@ import Synchronization
 enum CurrentApplication {
     /// The process's applications made current.
     @usableFromInline static let process = CurrentApplicationStack()
-    /// How many ``Application/withCurrent(_:_:)`` scopes are running, in any task.
-    @usableFromInline static let taskBindings = Atomic<Int>(0)
-
-    /// An application bound to a task: counted in ``taskBindings`` for as long as any task holds it —
+    /// An application bound to a task: counted in ``CurrentApplicationStack/taskBindings`` for as long as any task holds it —
     /// the scope that bound it and the tasks it created, which may outlive that scope.
     final class Binding: Sendable {
         let application: Application
 
         init(_ application: Application) {
             self.application = application
-            taskBindings.add(1, ordering: .relaxed)
+            process.taskBindings.add(1, ordering: .relaxed)
         }
 
         deinit {
-            taskBindings.subtract(1, ordering: .relaxed)
+            process.taskBindings.subtract(1, ordering: .relaxed)
         }
     }
 
@@ -39,7 +36,7 @@ enum CurrentApplication {
 
     /// The application bound to this task, else the process's current one.
     static var application: Application? {
-        if taskBindings.load(ordering: .relaxed) > 0, let bound { return bound.application }
+        if process.taskBindings.load(ordering: .relaxed) > 0, let bound { return bound.application }
         return process.current
     }
 
@@ -53,12 +50,5 @@ enum CurrentApplication {
                 """)
         }
         return application
-    }
-
-    /// Whether a handle resolved at `resolvedAt` (a generation of ``process``) still belongs to the
-    /// current application.
-    @inlinable
-    static func isCurrent(_ resolvedAt: UInt64) -> Bool {
-        resolvedAt == process.generation.load(ordering: .acquiring) && taskBindings.load(ordering: .relaxed) == 0
     }
 }

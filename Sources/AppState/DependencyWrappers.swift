@@ -10,7 +10,7 @@ public struct AppDependency<Value: Sendable>: Sendable {
     }
 
     /// The dependency (see ``Application/Dependency/value``).
-    @inlinable public var wrappedValue: Value { dependency.target.value }
+    @inlinable public var wrappedValue: Value { dependency.withTarget { $0.value } }
 }
 
 /// A property of a dependency of the current application, read and written:
@@ -32,8 +32,8 @@ public struct DependencySlice<Value: Sendable, Part>: Sendable {
 
     /// The property's value; setting it changes the dependency's property.
     @inlinable public var wrappedValue: Part {
-        get { dependency.target.value[keyPath: part] }
-        nonmutating set { dependency.target.value[keyPath: part] = newValue }
+        get { dependency.withTarget { $0.value[keyPath: part] } }
+        nonmutating set { dependency.withTarget { $0.value[keyPath: part] = newValue } }
     }
 }
 
@@ -53,5 +53,5 @@ public struct DependencyConstant<Value: Sendable, Part>: Sendable {
     }
 
     /// The property's value.
-    @inlinable public var wrappedValue: Part { dependency.target.value[keyPath: part] }
+    @inlinable public var wrappedValue: Part { dependency.withTarget { $0.value[keyPath: part] } }
 }

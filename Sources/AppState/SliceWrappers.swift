@@ -16,8 +16,8 @@ public struct Slice<Handle: StateHandle, Part: Sendable>: Sendable {
 
     /// The part's value; setting it changes the part and keeps the rest of the value.
     @inlinable public var wrappedValue: Part {
-        get { state.target.value[keyPath: part] }
-        nonmutating set { state.target.setPart(part, to: newValue) }
+        get { state.withTarget { $0.value[keyPath: part] } }
+        nonmutating set { state.withTarget { $0.setPart(part, to: newValue) } }
     }
 
     /// The slice as a handle, for its throwing forms and observers.
@@ -50,7 +50,7 @@ public struct OptionalSlice<Handle: StateHandle, Root: Sendable, Part: Sendable>
 
     /// The part's value, nil while the state is nil; setting it changes nothing while the state is nil.
     public var wrappedValue: Part? {
-        get { state.target.value.flatMap(read) }
+        get { state.withTarget { $0.value.flatMap(read) } }
         nonmutating set {
             let write = self.write
             state.target.setPart(\.self) { whole in

@@ -14,8 +14,8 @@ public struct StateWrapper<Handle: StateHandle>: Sendable {
 
     /// The state's value; setting it saves the new value (or keeps it in memory when it cannot be saved).
     @inlinable public var wrappedValue: Handle.Value {
-        get { state.target.value }
-        nonmutating set { state.target.value = newValue }
+        get { state.withTarget { $0.value } }
+        nonmutating set { state.withTarget { $0.value = newValue } }
     }
 
     /// The state's handle.
