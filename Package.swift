@@ -14,6 +14,10 @@ var package = Package(
         .library(name: "EnvScriptPanel", targets: ["EnvScriptPanel"]),
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
         .library(name: "Containers", targets: ["Containers"]),
+        .library(name: "ContainerSharing", targets: ["ContainerSharing"]),
+        .library(name: "Tweaks", targets: ["Tweaks"]),
+        .library(name: "AppState", targets: ["AppState"]),
+        .library(name: "Preferences", targets: ["Preferences"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
     ],
     dependencies: [
@@ -27,6 +31,8 @@ var package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // `swift package generate-documentation` (scripts/docs): the DocC catalogs under Sources/*/*.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev), found with pkg-config.

@@ -7,7 +7,7 @@ extension Application {
     /// Flushes the preferences (stored state). File and secure state have nothing pending: each write
     /// reached its file before returning.
     ///
-    /// - Throws: ``Preferences/PreferencesError/writeFailed(path:step:reason:)``; the switch should then
+    /// - Throws: `PreferencesError.writeFailed`; the switch should then
     ///   be cancelled, and nothing is lost.
     public func prepareForSwitch() throws {
         try flush()
@@ -16,7 +16,7 @@ extension Application {
     /// Writes stored state that waits in the preferences cache to the container's file — call it when
     /// the process is about to end or be suspended. File and secure state need no flush.
     ///
-    /// - Throws: ``Preferences/PreferencesError/writeFailed(path:step:reason:)``; the changes stay pending.
+    /// - Throws: `PreferencesError.writeFailed`; the changes stay pending.
     public func flush() throws {
         try preferences.flush()
     }
@@ -27,7 +27,7 @@ extension Application {
     /// - File and secure state: what was read is forgotten, so the next read comes from the new
     ///   container's files.
     /// - Memory state lives in this process, not in the container's files. When the runtime names the
-    ///   containers (`containerID` here and in ``init(home:appID:preferences:secureKey:dependencies:containerID:)``),
+    ///   containers (`containerID` here and in ``init(home:appID:preferences:secureKey:dependencies:containerID:logger:)``),
     ///   the values set in the container left are kept in memory and those kept for the container entered
     ///   come back, so switching away and back restores them, as for every other kind. When a container is
     ///   not named, its memory state cannot be told apart from another's, so every memory state is set back
@@ -38,7 +38,7 @@ extension Application {
     /// Observers hear of the values that may have changed, with reason ``StateChangeReason/reloaded``.
     ///
     /// - Parameter containerID: the container now active, if the runtime names containers.
-    /// - Throws: ``Preferences/PreferencesError/corruptFile(path:reason:)`` (or another read error) when
+    /// - Throws: `PreferencesError.corruptFile` (or another read error) when
     ///   the new preferences cannot be read; everything else has switched all the same, and stored state
     ///   keeps failing with that error — never serving the previous container's values — until the file
     ///   is fixed and the preferences are reloaded.

@@ -55,6 +55,8 @@ public final class Application: Sendable {
     /// Creates the application state of `appID` in the live app home `home`. Nothing is read until used.
     ///
     /// - Parameters:
+    ///   - home: the live app home: the folder the active container's files are in.
+    ///   - appID: the application's identifier, which names its preferences file.
     ///   - preferences: the preferences store to keep stored state in; by default a new store over
     ///     `<home>/Library/Preferences/<appID>.plist`. Pass the store other parts of the app use for the
     ///     same file, so that one cache serves them all.

@@ -10,7 +10,7 @@ extension Application {
     ///
     /// A handle to one entry of ``Application/dependencies``: its ``value`` is made on first use and then
     /// kept (per container for ``DependencyScope/container``), and overrides — scoped
-    /// (``DependencyContainer/override(_:with:_:)``) or held (``Application/override(_:with:)``) — take
+    /// (``DependencyContainer/override(_:with:_:)-(String,_,_)``) or held (``Application/override(_:with:)``) — take
     /// its place while they are in force.
     public struct Dependency<Value: Sendable>: Sendable {
         /// The dependency's name in ``Application/dependencies`` (and to the Lua `dependency` module).
@@ -44,8 +44,12 @@ extension Application {
     /// first use of the declaration, unless something is registered under `id` already (a script's
     /// `dependency.register`, an earlier declaration), which then stands.
     ///
-    /// - Parameter scope: ``DependencyScope/application`` (one instance) or
-    ///   ``DependencyScope/container`` (one per active container, made anew after a switch).
+    /// - Parameters:
+    ///   - make: makes the instance, on first use.
+    ///   - id: the dependency's name in ``Application/dependencies``, which a script's `dependency`
+    ///     module uses too.
+    ///   - scope: ``DependencyScope/application`` (one instance) or ``DependencyScope/container`` (one
+    ///     per active container, made anew after a switch).
     public func dependency<Value: Sendable>(
         _ make: @autoclosure @escaping @Sendable () -> Value, id: String, scope: DependencyScope = .application
     ) -> Dependency<Value> {

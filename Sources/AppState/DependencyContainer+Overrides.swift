@@ -12,7 +12,7 @@ extension DependencyContainer {
         try withOverrides([name: value], body)
     }
 
-    /// Makes `name` resolve to `value` while the asynchronous `body` runs; see ``override(_:with:_:)``.
+    /// Makes `name` resolve to `value` while the asynchronous `body` runs; see ``override(_:with:_:)-(String,_,_)``.
     public func override<Result>(
         _ name: String, with value: any Sendable, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result

@@ -12,14 +12,14 @@ extension DependencyContainer {
         try get(key.name, as: Value.self)
     }
 
-    /// Overrides the dependency of `key` while `body` runs; see ``override(_:with:_:)``.
+    /// Overrides the dependency of `key` while `body` runs; see ``override(_:with:_:)-(String,_,_)``.
     public func override<Value, Result>(
         _ key: DependencyKey<Value>, with value: Value, _ body: () throws -> Result
     ) throws -> Result {
         try override(key.name, with: value, body)
     }
 
-    /// Overrides the dependency of `key` while the asynchronous `body` runs; see ``override(_:with:_:)``.
+    /// Overrides the dependency of `key` while the asynchronous `body` runs; see ``override(_:with:_:)-(String,_,_)``.
     public func override<Value, Result>(
         _ key: DependencyKey<Value>, with value: Value, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result

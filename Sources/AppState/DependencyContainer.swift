@@ -13,7 +13,7 @@ import Locking
 /// }
 /// ```
 ///
-/// A `get` sees, in order: the task's overrides (``withOverrides(_:_:)``, ``override(_:with:_:)``; the
+/// A `get` sees, in order: the task's overrides (``withOverrides(_:_:)``, ``override(_:with:_:)-(String,_,_)``; the
 /// innermost wins), the newest held override (``override(_:with:)``), and finally the registered
 /// instance, made on first use.
 ///
@@ -33,9 +33,10 @@ public final class DependencyContainer: Sendable {
     }
 
     /// Registers `factory` under `name`, replacing any earlier registration (and dropping its instance).
-    /// Nothing is made until the first ``get(_:)``.
+    /// Nothing is made until the first ``get(_:)->Sendable``.
     ///
     /// - Parameters:
+    ///   - name: the dependency's name, which gets and overrides use.
     ///   - type: the type the dependency is known as — a protocol existential like `(any API).self` lets
     ///     overrides of other conforming types in; by default the factory's result type.
     ///   - scope: ``DependencyScope/application`` (one instance) or ``DependencyScope/container`` (one
@@ -97,7 +98,7 @@ public final class DependencyContainer: Sendable {
 
     /// The dependency `name` as `type`.
     ///
-    /// - Throws: as ``get(_:)``, and ``AppStateError/typeMismatch(key:declared:requested:)``.
+    /// - Throws: as ``get(_:)->Sendable``, and ``AppStateError/typeMismatch(key:declared:requested:)``.
     public func get<Value>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
         let value = try get(name)
         guard let typed = value as? Value else {

@@ -5,7 +5,7 @@ import Synchronization
 /// called or the last reference to it goes.
 ///
 /// Held overrides nest: the newest one in force wins, and cancelling any of them — in any order —
-/// leaves the others as they were. An override scoped to a task (``DependencyContainer/override(_:with:_:)``)
+/// leaves the others as they were. An override scoped to a task (``DependencyContainer/override(_:with:_:)-(String,_,_)``)
 /// wins over held ones within its task.
 public final class DependencyOverride: Sendable {
     private let undo: @Sendable () -> Void

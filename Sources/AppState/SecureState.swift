@@ -4,7 +4,7 @@ extension Application {
     /// State encrypted at rest: the value's JSON sealed with AES-GCM in a file of its own,
     /// `<secureStateFolder>/<key>.sealed` (mode 0600), under a key kept outside the containers (see
     /// ``SecureKeySource``). Declared with ``Application/secureState(_:initial:)`` or
-    /// ``Application/secureState(_:)``.
+    /// ``Application/secureState(_:)-method``.
     ///
     /// The file moves with its container; the key stays. Without the right key the value cannot be read:
     /// a wrong key or a damaged file fails with ``AppStateError/decryptionFailed(key:path:)``, never with

@@ -11,7 +11,10 @@ extension AppContainer {
     /// them meanwhile. For the active container the participants flush first (preferences, file
     /// states), so the live home holds what the application last wrote.
     ///
-    /// - Parameter operation: what the read is for, in the words of a message ("export a container").
+    /// - Parameters:
+    ///   - container: the container to read.
+    ///   - operation: what the read is for, in the words of a message ("export a container").
+    ///   - body: reads the entries; the home is held until it returns.
     /// - Throws: ``ContainerError/notFound(_:)``, and whatever `body` throws.
     public func readContents<Result: Sendable>(
         of container: Container, operation: String, _ body: (ContainerContents) throws -> Result
@@ -19,7 +22,7 @@ extension AppContainer {
         try readContents(of: [container], operation: operation) { try body($0[0]) }
     }
 
-    /// ``readContents(of:operation:_:)`` for several containers at once (to compare them), in the
+    /// ``readContents(of:operation:_:)-(Container,_,_)`` for several containers at once (to compare them), in the
     /// order given, under one hold of the home.
     public func readContents<Result: Sendable>(
         of containers: [Container], operation: String, _ body: ([ContainerContents]) throws -> Result

@@ -150,6 +150,7 @@ extension AppContainer {
     /// Changes a container's name or description.
     ///
     /// - Parameters:
+    ///   - container: the container to change.
     ///   - name: the new name, or nil to keep it. DEFAULT's name cannot change.
     ///   - description: the new description, nil to keep it, or empty to remove it.
     /// - Returns: the updated container.
@@ -208,7 +209,9 @@ extension AppContainer {
     /// has it, ``ContainerError/nameDiffersOnlyByCase(_:existing:)`` when one has it but for case (DEFAULT
     /// included). The check is repeated under the home's lock when the container is made.
     ///
-    /// - Parameter renamed: the container being renamed, which may change the case of its own name.
+    /// - Parameters:
+    ///   - name: the name a container would take.
+    ///   - renamed: the container being renamed, which may change the case of its own name.
     public func checkNameIsFree(_ name: String, renaming renamed: UUID? = nil) throws {
         for container in try store.allContainers() where container.uuid != renamed {
             if container.name == name { throw ContainerError.duplicateName(name) }

@@ -1,4 +1,4 @@
-/// Where a container's entries are while an ``AppContainer/readContents(of:operation:_:)`` holds the
+/// Where a container's entries are while an ``AppContainer/readContents(of:operation:_:)-(Container,_,_)`` holds the
 /// home: the live home for the active container, its stash otherwise.
 public struct ContainerContents: Sendable {
     /// The container read.

@@ -16,6 +16,7 @@ public struct ContainerListChange: Sendable, Codable, Equatable {
         case reset
     }
 
+    /// What happened to the list.
     public var kind: Kind
     /// The container concerned; nil for ``Kind/reset``.
     public var uuid: UUID?

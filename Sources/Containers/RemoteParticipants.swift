@@ -12,6 +12,7 @@ public struct HomeChange: Sendable, Equatable {
 
     /// Unique per change, so that answers and late messages are never confused.
     public var id: String
+    /// What the change is.
     public var kind: Kind
     /// The container active after the change.
     public var to: Container
@@ -58,6 +59,7 @@ extension RemoteParticipants {
 
 /// The outcome of ``RemoteParticipants/prepare(_:)``: the change and who prepared for it.
 public struct PreparedHomeChange: Sendable {
+    /// The change prepared for.
     public var change: HomeChange
     /// The process ids that took part.
     public var participants: [Int32]

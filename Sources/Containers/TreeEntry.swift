@@ -3,13 +3,17 @@
 public struct TreeEntry: Sendable, Equatable {
     /// What an entry is. FIFOs, sockets and devices are never entries: a walk refuses them.
     public enum Kind: String, Sendable, Codable, Equatable {
+        /// A folder.
         case directory
+        /// A regular file.
         case file
+        /// A symbolic link, never followed.
         case symbolicLink = "symlink"
     }
 
     /// The path relative to the walked folder, components joined with `/`.
     public let path: String
+    /// What the entry is.
     public let kind: Kind
     /// The permission bits (`0o7777` at most); 0 for symbolic links, whose own mode means nothing on Linux.
     public let mode: UInt16
@@ -22,6 +26,7 @@ public struct TreeEntry: Sendable, Equatable {
     /// The entry's path on disk, to read a file's content.
     public let absolutePath: String
 
+    /// Creates an entry; the properties of the same names say what each argument is.
     public init(
         path: String, kind: Kind, mode: UInt16, size: Int64 = 0, linkTarget: String? = nil,
         hardLinkOf: String? = nil, absolutePath: String

@@ -12,8 +12,11 @@ import Darwin
 public enum TreeWalker {
     /// Calls `visit` with each entry under `root` (not `root` itself).
     ///
-    /// - Parameter skip: given an entry's path components relative to `root`, whether to leave it (and
-    ///   everything under it) out.
+    /// - Parameters:
+    ///   - root: the folder to walk.
+    ///   - skip: given an entry's path components relative to `root`, whether to leave it (and
+    ///     everything under it) out.
+    ///   - visit: called with each entry, a folder before what it holds.
     /// - Throws: ``ContainerError/unsupportedFileType(path:)`` for a FIFO, socket or device, which no
     ///   copy could make again; ``ContainerError/io(path:underlying:)`` when an entry cannot be read.
     public static func walk(

@@ -203,7 +203,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     }
 
     /// Waits until each remote provider (`tweak.remote`) has ended its first fetch since it was declared
-    /// or since the last switch — with tweaks or with an error, see ``RemoteTweakProvider/status`` — so
+    /// or since the last switch — with tweaks or with an error, see `RemoteTweakProvider.status` — so
     /// that flags answer from the server rather than from the kept copy. Declaring a provider never
     /// waits for the network; call this where an answer from the server matters more than starting at
     /// once.
@@ -222,7 +222,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Runs the Lua file at `path` and returns its results.
     ///
     /// - Throws: ``HostError/scriptNotReadable(path:reason:)`` when the file cannot be read;
-    ///   a ``LuaError`` of kind `syntax` when it does not compile, of another kind when it fails.
+    ///   a `LuaError` of kind `syntax` when it does not compile, of another kind when it fails.
     @discardableResult
     public func runScript(atPath path: String) throws -> [LuaValue] {
         try lock.withLock {

@@ -28,8 +28,8 @@ public struct HostConfiguration: Sendable {
     /// so that no container carries it; nil for `keys/<appID>.key` beside the home, named after the
     /// identifier in use (``EnvScriptHost/secureKeyFile``).
     public var secureKeyFile: URL?
-    /// Keys the host passes to the tweak cipher (``TweakKeySource/keys(_:)`` from a keychain or a secret
-    /// store, ``TweakKeySource/environment(_:)`` from a variable), read when a script first asks for the
+    /// Keys the host passes to the tweak cipher (`TweakKeySource.keys(_:)` from a keychain or a secret
+    /// store, `TweakKeySource.environment(_:)` from a variable), read when a script first asks for the
     /// cipher: `tweak.cipher{}` opens and seals with them, and with the keys of its own `key_file` when it
     /// names one (whose last key then seals). Nil for none.
     public var tweakKeys: TweakKeySource?
@@ -42,9 +42,9 @@ public struct HostConfiguration: Sendable {
     /// How long a change waits for each attached host to answer before it is cancelled (default 10 s).
     public var participationTimeout: Duration
     /// What the host, once attached, is to the other processes of the home (default
-    /// ``AttachedHostRole/application``): the panel of `envscript ui` shows the flags and state of the
+    /// `AttachedHostRole.application`): the panel of `envscript ui` shows the flags and state of the
     /// application attached to its home. Tools that attach for a while, like the `envscript` command,
-    /// say ``AttachedHostRole/tool``.
+    /// say `AttachedHostRole.tool`.
     public var role: AttachedHostRole = .application
     /// How long one call of a container hook from Lua (`container.on_will_change`,
     /// `container.on_did_change`) may run; `nil` (the default) for no limit beyond the instruction

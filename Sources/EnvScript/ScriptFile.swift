@@ -12,7 +12,7 @@ public enum ScriptFile {
     /// Compiles the script at `path` in `lua` without running it (chunk name `@path`, as given).
     ///
     /// - Throws: ``HostError/scriptNotReadable(path:reason:)`` when it cannot be read, naming what is
-    ///   wrong in plain words; a ``LuaError`` of kind `syntax` when it does not compile.
+    ///   wrong in plain words; a `LuaError` of kind `syntax` when it does not compile.
     public static func compile(atPath path: String, in lua: LuaState) throws -> LuaFunctionRef {
         guard try isStream(path) else { return try lua.load(contentsOfFile: path) }
         // A device or a pipe can be read only once: read it here, as text.

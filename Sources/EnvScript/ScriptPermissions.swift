@@ -3,7 +3,7 @@ import Foundation
 /// What scripts may reach beyond the sandbox, in the style of Deno's permissions: files under the
 /// project folders and nothing else unless granted, and no network unless granted.
 ///
-/// The project folders are the folders `require` looks in (``LuaBridge/LuaOptions/scriptRoots``): for
+/// The project folders are the folders `require` looks in (`LuaOptions.scriptRoots`): for
 /// the command line, the current folder and the folders of the scripts it runs.
 public struct ScriptPermissions: Sendable, Equatable {
     /// Folders, besides the project folders, whose files scripts may read (`tweak.json`,

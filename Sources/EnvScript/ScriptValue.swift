@@ -7,12 +7,19 @@ import LuaBridge
 /// Integers and floats stay distinct on disk too: a float with an integral value (such as `2.0`) is
 /// written `{"$float": "2.0"}`, since JSON and property lists would otherwise read it back as `2`.
 public enum ScriptValue: Sendable, Hashable {
+    /// Lua's `nil`.
     case null
+    /// A boolean.
     case bool(Bool)
+    /// A Lua integer.
     case int(Int)
+    /// A Lua float, kept apart from integers even when its value is integral.
     case double(Double)
+    /// A UTF-8 string.
     case string(String)
+    /// A table with the keys 1...n.
     case array([ScriptValue])
+    /// A table with string keys.
     case object([String: ScriptValue])
 
     /// The value of a Lua value; functions, userdata, byte strings that are not UTF-8 and tables with

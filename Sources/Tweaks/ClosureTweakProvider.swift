@@ -22,8 +22,12 @@ public final class ClosureTweakProvider: TweakProvider {
 
     /// Creates a provider answering with values.
     ///
-    /// - Parameter list: lists the provider's tweaks for ``TweakManager/list()``; without it, the provider
-    ///   lists nothing.
+    /// - Parameters:
+    ///   - name: the provider's name, which tweaks it answers name as their source.
+    ///   - decryptor: decrypts the provider's encrypted values; without one, the manager's decryptor does.
+    ///   - list: lists the provider's tweaks for ``TweakManager/list()``; without it, the provider
+    ///     lists nothing.
+    ///   - get: answers a feature and a variable with a value, or nil when the provider has none.
     public convenience init(
         name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, get: @escaping ValueGetter
     ) {

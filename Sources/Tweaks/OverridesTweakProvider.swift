@@ -1,7 +1,7 @@
 import Locking
 import Preferences
 
-/// The mutable provider of overrides, stored in a container's ``Preferences/PreferencesStore`` — so the
+/// The mutable provider of overrides, stored in a container's `PreferencesStore` — so the
 /// overrides follow the active container across switches.
 ///
 /// Values are kept under one preference key as a dictionary of features, each a dictionary of variables,
@@ -9,7 +9,7 @@ import Preferences
 /// features with a variable of the same name overwrote each other).
 ///
 /// Changes to the store — through this provider, through the store directly, or found by
-/// ``Preferences/PreferencesStore/reload()`` after a container switch — are reported to the manager.
+/// `PreferencesStore.reload()` after a container switch — are reported to the manager.
 public final class OverridesTweakProvider: MutableTweakProvider {
     /// The preference key used when none is given.
     public static let defaultPreferenceKey = "EnvScript.TweakOverrides"

@@ -20,7 +20,7 @@ public struct TweakBinding<Value: TweakValueConvertible>: Sendable {
         try manager.lookup(feature: feature, variable: variable)
     }
 
-    /// The value, strictly typed (see ``TweakManager/value(_:_:as:)``).
+    /// The value, strictly typed (see `TweakManager.value(_:_:as:)`).
     public func value() throws -> Value {
         try manager.value(feature, variable, as: Value.self)
     }

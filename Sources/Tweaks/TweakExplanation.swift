@@ -34,7 +34,9 @@ public struct TweakExplanation: Sendable {
         }
     }
 
+    /// The feature explained.
     public let feature: String
+    /// The variable explained.
     public let variable: String
     /// Every provider of the stack, highest first.
     public let steps: [Step]

@@ -33,7 +33,7 @@ extension TweakManager {
     }
 
     /// The value of the tweak as `T`, or `defaultValue` when it is missing, of another type, or cannot be
-    /// read. Use ``value(_:_:as:)`` or ``lookup(feature:variable:)`` to find out why.
+    /// read. Use `value(_:_:as:)` or ``lookup(feature:variable:)`` to find out why.
     public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, default defaultValue: T) -> T {
         (try? value(feature, variable, as: T.self)) ?? defaultValue
     }
@@ -62,7 +62,7 @@ extension TweakManager {
 extension TweakManager {
     /// The value of the tweak decoded as `T` through its `Decodable` conformance — for a structured flag
     /// such as `{"columns": 3, "style": "grid"}` read as a `Layout` struct. Scalar types (`Bool`, `Int`,
-    /// `Double`, `String`, ``TweakValue``) are read by the strict ``value(_:_:as:)`` instead.
+    /// `Double`, `String`, ``TweakValue``) are read by the strict `value(_:_:as:)` instead.
     ///
     /// - Throws: the errors of ``lookup(feature:variable:)``, or
     ///   ``TweakError/decodingFailed(feature:variable:type:field:reason:source:)`` naming the field

@@ -14,12 +14,12 @@ import Locking
 /// - Cache: off by default (``cacheEnabled``). It is cleared by any provider change, by ``set(_:feature:variable:provider:)``
 ///   and ``delete(feature:variable:provider:)``, by ``setProviders(_:)``, by a new decryptor and by ``resetCache()``
 ///   (which the runtime calls after a container switch).
-/// - Changes: observers registered with ``observe(_:)`` and the ``Foundation/Notification/Name/tweakDidChange``
+/// - Changes: observers registered with ``observe(_:)`` and the `Notification.Name.tweakDidChange`
 ///   notification hear of each change with the tweak now in effect.
 public final class TweakManager: Sendable {
-    /// The key of the ``TweakChange`` in the user info of ``Foundation/Notification/Name/tweakDidChange``.
+    /// The key of the ``TweakChange`` in the user info of `Notification.Name.tweakDidChange`.
     public static let changeUserInfoKey = "change"
-    /// The key of the changed ``Tweak`` (when there is one) in the user info of ``Foundation/Notification/Name/tweakDidChange``.
+    /// The key of the changed ``Tweak`` (when there is one) in the user info of `Notification.Name.tweakDidChange`.
     public static let tweakUserInfoKey = "tweak"
 
     private struct State {
@@ -47,6 +47,7 @@ public final class TweakManager: Sendable {
     /// Creates a manager over `providers` (first = highest priority).
     ///
     /// - Parameters:
+    ///   - providers: the provider stack, the highest priority first.
     ///   - decryptor: decrypts the encrypted tweaks of every provider without its own decryptor.
     ///   - cipher: opens the values sealed in the built-in format, whichever provider holds them.
     ///   - cacheEnabled: keep resolved lookups until something changes.
@@ -310,7 +311,12 @@ public final class TweakManager: Sendable {
     /// double, any array for an array and any object for an object. So a reader of the flag never finds
     /// it turned into another type, unless `changingType` says that is the point.
     ///
-    /// - Parameter changingType: store `value` whatever the type the flag has now.
+    /// - Parameters:
+    ///   - value: the value to store.
+    ///   - feature: the feature of the flag.
+    ///   - variable: the variable of the flag.
+    ///   - provider: the name of the mutable provider to store in; by default the highest mutable one.
+    ///   - changingType: store `value` whatever the type the flag has now.
     /// - Throws: ``TweakError/typeRefused(feature:variable:expected:given:definedBy:)``,
     ///   ``TweakError/noMutableProvider(available:)``, ``TweakError/unknownProvider(name:available:)``,
     ///   ``TweakError/providerNotMutable(name:)``, or ``TweakError/providerFailed(provider:feature:variable:underlying:)``.
@@ -415,7 +421,7 @@ public final class TweakManager: Sendable {
     // MARK: Changes
 
     /// Calls `handler` after every change, on the thread that made it, outside the manager's lock.
-    /// Keep the returned observation: ``TweakObservation/remove()`` or dropping it unregisters the handler.
+    /// Keep the returned observation: `remove()` or dropping it unregisters the handler.
     public func observe(_ handler: @escaping @Sendable (TweakChange) -> Void) -> TweakObservation {
         observers.add(handler)
     }

@@ -1,6 +1,6 @@
 import Preferences
 
-/// Keeps an observer registered: ``PreferencesObservation/remove()`` unregisters it, and so does
+/// Keeps an observer registered: `remove()` unregisters it, and so does
 /// dropping the last reference. The observation type of the preferences the overrides live in.
 public typealias TweakObservation = PreferencesObservation
 
@@ -10,7 +10,7 @@ extension PreferencesObservation {
         self.init(onCancel: onRemove)
     }
 
-    /// Unregisters the observer; calling it again does nothing. The same as ``cancel()``.
+    /// Unregisters the observer; calling it again does nothing. The same as `cancel()`.
     public func remove() {
         cancel()
     }

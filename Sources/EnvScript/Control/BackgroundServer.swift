@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// ``stop()`` shuts it down gracefully — returning once it has stopped when called from synchronous
 /// code, at once when called from async code.
 ///
-/// The server's own tasks run on a NIO event loop (``EventLoopTaskExecutor``), off Swift's cooperative
+/// The server's own tasks run on a NIO event loop (`EventLoopTaskExecutor`), off Swift's cooperative
 /// pool, so starting it from a thread of that pool (a test, an async app) cannot starve it. Hummingbird
 /// starts its graceful shutdown in an unstructured task, which does need that pool: hence ``stop()``
 /// never blocks a thread of it.

@@ -8,12 +8,19 @@ public struct TweakExplanationPayload: Encodable, Sendable {
     /// failed, `opened_by` when it answered with a sealed value that was opened, and `key_id` when the value
     /// is sealed with the built-in cipher (the key that opened it, or the key it names and that did not).
     public struct Step: Encodable, Sendable {
+        /// The provider's name.
         public let provider: String
+        /// `missing`, `failed`, `answered`, `shadowed` or `unopened`.
         public let outcome: String
+        /// The provider's value, when it has the tweak (the ciphertext for a sealed value it did not open).
         public let value: TweakValue?
+        /// Whether the provider's value is sealed.
         public let sealed: Bool
+        /// What went wrong, when the provider failed.
         public let error: String?
+        /// Who opened the sealed value the provider answered with: a decryptor's name or the cipher's.
         public let openedBy: String?
+        /// The key of the built-in cipher that opened the value, or that it names and did not open it.
         public let keyID: String?
 
         init(_ step: TweakExplanation.Step) {
@@ -40,9 +47,13 @@ public struct TweakExplanationPayload: Encodable, Sendable {
         }
     }
 
+    /// The feature explained.
     public let feature: String
+    /// The variable explained.
     public let variable: String
+    /// The tweak the stack answers with, or nil when no provider answers.
     public let answer: TweakPayload?
+    /// Every provider of the stack, highest first.
     public let steps: [Step]
 
     /// The payload of `explanation`.

@@ -3,12 +3,19 @@ import Tweaks
 /// A tweak as the control API and `envscript tweak ... --json` show it: `feature, variable, value,
 /// source, encrypted`, and `title`, `group`, `description` when the provider has them.
 public struct TweakPayload: Encodable, Sendable {
+    /// The feature the tweak belongs to.
     public let feature: String
+    /// The tweak's variable within its feature.
     public let variable: String
+    /// The tweak's value.
     public let value: TweakValue
+    /// The name of the provider that answered.
     public let source: String
+    /// A title for people, when the provider has one.
     public let title: String?
+    /// The group the tweak is shown in, when the provider has one.
     public let group: String?
+    /// What the tweak does, when the provider says.
     public let description: String?
     /// True only for a tweak listed while it could not be decrypted (its value is then the ciphertext).
     public let encrypted: Bool

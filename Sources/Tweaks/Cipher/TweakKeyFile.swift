@@ -38,6 +38,7 @@ public enum TweakKeyFile {
     /// its owner only, when it does not exist — so that it seals from now on.
     ///
     /// - Parameters:
+    ///   - url: the key file.
     ///   - id: the new key's id; by default `k` and the first number no key of the file uses.
     ///   - isDemo: marks the key as a demo key, which is no secret.
     /// - Returns: the new key and the whole ring now in the file.
