@@ -9,6 +9,12 @@ extension Application {
         slot(forKey: key)?.kind
     }
 
+    /// The value type of the state declared under `key`, or nil when there is none — for callers that
+    /// convert values they know by key only, such as a script's table into a `Codable` struct.
+    public func valueType(ofKey key: String) -> (any Sendable.Type)? {
+        slot(forKey: key)?.valueType
+    }
+
     /// The current value of the state declared under `key`, whatever its type — for callers that know
     /// states by key only, such as a scripting runtime.
     ///

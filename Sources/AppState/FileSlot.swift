@@ -46,7 +46,7 @@ final class FileSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         self.changes = ChangePublisher(key: key, kind: kind, applicationObservers: applicationObservers)
     }
 
-    var valueTypeName: String { String(reflecting: Value.self) }
+    var valueType: any Sendable.Type { Value.self }
 
     @usableFromInline
     func read() throws -> Value {

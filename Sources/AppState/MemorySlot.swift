@@ -29,7 +29,7 @@ final class MemorySlot<Value: Sendable>: MemoryStateSlot {
     }
 
     var kind: StateKind { .memory }
-    var valueTypeName: String { String(reflecting: Value.self) }
+    var valueType: any Sendable.Type { Value.self }
 
     @inlinable var value: Value { storage.withLock { $0.value } }
 

@@ -5,8 +5,8 @@ protocol StateSlot: AnyObject, Sendable {
     var key: String { get }
     /// Where it lives.
     var kind: StateKind { get }
-    /// The declared value type, for error messages.
-    var valueTypeName: String { get }
+    /// The declared value type.
+    var valueType: any Sendable.Type { get }
 
     /// The current value.
     func readAny() throws -> any Sendable
@@ -28,6 +28,9 @@ protocol MemoryStateSlot: StateSlot {
 }
 
 extension StateSlot {
+    /// The declared value type's full name, for error messages.
+    var valueTypeName: String { String(reflecting: valueType) }
+
     /// The error for a value of the wrong type given to ``writeAny(_:)``.
     func typeMismatch(_ value: any Sendable) -> AppStateError {
         .typeMismatch(key: key, declared: valueTypeName, requested: String(reflecting: type(of: value)))

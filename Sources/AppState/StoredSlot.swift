@@ -55,7 +55,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     }
 
     @usableFromInline var kind: StateKind { .stored }
-    var valueTypeName: String { String(reflecting: Value.self) }
+    var valueType: any Sendable.Type { Value.self }
 
     @inlinable
     func read() throws -> Value {

@@ -1,34 +1,31 @@
 import AppState
+import Foundation
+import Tweaks
 
 extension Application {
     /// Sets the state under `key` to a value from a script (`state.set`, the control API's `PUT
     /// /v1/state/{key}`): state declared in Lua holds the script value as it is; state declared from
-    /// Swift with a plain type (`Bool`, `Int`, `Double`, `String`) takes the plain value, an integer
-    /// widening to a `Double`.
+    /// Swift takes the value decoded into its declared type when that type is `Decodable` — a table
+    /// into a `Codable` struct, an integer into a `Double` (see ``ScriptValue/decoded(as:)``).
     ///
     /// - Throws: ``AppStateError/unknownKey(_:)``, and ``AppStateError/typeMismatch(key:declared:requested:)``
-    ///   when the state holds another type.
+    ///   when the state holds a type the value cannot be decoded into (the reason names the field).
     func setScriptValue(_ value: ScriptValue, forKey key: String) throws {
         do {
             try setValue(value, forKey: key)
         } catch AppStateError.typeMismatch(let mismatchKey, let declared, let requested) {
-            let plain: [any Sendable]
-            switch value {
-            case .bool(let flag): plain = [flag]
-            case .int(let number): plain = [number, Double(number)]
-            case .double(let number): plain = [number]
-            case .string(let text): plain = [text]
-            default: plain = []
+            let decoded: (any Sendable)?
+            do {
+                decoded = try valueType(ofKey: key).flatMap { try value.decoded(as: $0) }
+            } catch let error as DecodingError {
+                let field = error.fieldPath.isEmpty ? "" : "\(error.fieldPath): "
+                throw AppStateError.typeMismatch(
+                    key: mismatchKey, declared: declared, requested: "the value given (\(field)\(error.reasonInWords))")
             }
-            for candidate in plain {
-                do {
-                    try setValue(candidate, forKey: key)
-                    return
-                } catch AppStateError.typeMismatch {
-                    continue
-                }
+            guard let sendable = decoded else {
+                throw AppStateError.typeMismatch(key: mismatchKey, declared: declared, requested: requested)
             }
-            throw AppStateError.typeMismatch(key: mismatchKey, declared: declared, requested: requested)
+            try setValue(sendable, forKey: key)
         }
     }
 }

@@ -6,8 +6,9 @@ import LuaBridge
 /// Declarations — `memory(key, initial)`, `stored(key, initial)` (the container's preferences),
 /// `file(key, initial)` (a JSON file in the container) and `secure(key [, initial])` (encrypted at
 /// rest with a key kept outside the containers) — return the current value; declaring a key again with
-/// the same kind is allowed. `get`, `set`, `reset`, `reset_all` and `keys` work on any declared key,
-/// including state declared from Swift.
+/// the same kind is allowed, and a key declared from Swift with that kind keeps its Swift type. `get`,
+/// `set`, `reset`, `reset_all` and `keys` work on any declared key, including state declared from Swift:
+/// `set` decodes a table into the `Codable` struct such a key holds.
 enum StateModule {
     static func make(host: EnvScriptHost) -> LuaModule {
         var module = LuaModule("state")
@@ -21,17 +22,20 @@ enum StateModule {
                 throw call.argumentError(position, "\(error)")
             }
         }
-        func declare(_ call: LuaCall, _ make: (String, ScriptValue) throws -> Void) throws -> Int32 {
+        /// Declares `key` with `make`, unless it is declared already with the same kind — from Swift,
+        /// with a type of its own, or by another script — which then stands; returns its value.
+        func declare(_ call: LuaCall, _ kind: StateKind, _ make: (String, ScriptValue) throws -> Void) throws -> Int32 {
             let key = try call.argument(1, as: String.self)
-            try make(key, try storable(call, 2))
+            let initial = try storable(call, 2)
+            if application.kind(ofKey: key) != kind { try make(key, initial) }
             call.push(try ScriptValue(swift: application.value(forKey: key)).luaValue)
             return 1
         }
 
-        module.function("memory") { call in try declare(call) { _ = try application.state($0, initial: $1) } }
-        module.function("stored") { call in try declare(call) { _ = try application.storedState($0, initial: $1) } }
-        module.function("file") { call in try declare(call) { _ = try application.fileState($0, initial: $1) } }
-        module.function("secure") { call in try declare(call) { _ = try application.secureState($0, initial: $1) } }
+        module.function("memory") { call in try declare(call, .memory) { _ = try application.state($0, initial: $1) } }
+        module.function("stored") { call in try declare(call, .stored) { _ = try application.storedState($0, initial: $1) } }
+        module.function("file") { call in try declare(call, .file) { _ = try application.fileState($0, initial: $1) } }
+        module.function("secure") { call in try declare(call, .secure) { _ = try application.secureState($0, initial: $1) } }
         module.function("get") { call in
             call.push(try ScriptValue(swift: application.value(forKey: try call.argument(1, as: String.self))).luaValue)
             return 1

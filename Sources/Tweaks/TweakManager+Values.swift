@@ -74,29 +74,9 @@ extension TweakManager {
             return try value.decode(as: T.self)
         } catch let error as DecodingError {
             let source = (try? lookup(feature: feature, variable: variable).tweak.source) ?? "its provider"
-            let (field, reason) = Self.describe(error)
             throw TweakError.decodingFailed(
-                feature: feature, variable: variable, type: String(describing: T.self), field: field, reason: reason, source: source)
-        }
-    }
-
-    /// The field path and the reason of a decoding error, in words.
-    private static func describe(_ error: DecodingError) -> (field: String, reason: String) {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-                .replacingOccurrences(of: ".[", with: "[")
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return (path(context.codingPath), "expected \(type), found something else (\(context.debugDescription))")
-        case .valueNotFound(let type, let context):
-            return (path(context.codingPath), "expected \(type), found nothing")
-        case .keyNotFound(let key, let context):
-            return (path(context.codingPath + [key]), "the field is missing")
-        case .dataCorrupted(let context):
-            return (path(context.codingPath), context.debugDescription)
-        @unknown default:
-            return ("", "\(error)")
+                feature: feature, variable: variable, type: String(describing: T.self), field: error.fieldPath,
+                reason: error.reasonInWords, source: source)
         }
     }
 }

@@ -131,6 +131,35 @@ import Testing
         }
     }
 
+    @Test func aScriptDeclaringASwiftKeyGetsTheSwiftValueAndWritesStructsAsTables() throws {
+        let usage = try UsageHost()
+        let app = usage.application
+        app.username.value = "from Swift"
+        app.preferences.value = Preferences(isDarkModeEnabled: false)
+        let counter = try app.state("counter", initial: 0.5)
+
+        // Declaring from Lua a key Swift declared with the same kind keeps Swift's type and value.
+        #expect(try usage.host.execute("return state.memory('username', 'lua initial')").first == .string("from Swift"))
+        #expect(try usage.host.execute("return state.stored('preferences', {}).isDarkModeEnabled").first == .boolean(false))
+        #expect(app.username.value == "from Swift")
+        // Another kind is still refused.
+        #expect(throws: (any Error).self) { try usage.host.execute("state.file('username', 'x')") }
+
+        // A table becomes the Codable struct, an integer the Double.
+        try usage.host.execute("state.set('preferences', {isDarkModeEnabled = true})")
+        #expect(app.preferences.value == Preferences(isDarkModeEnabled: true))
+        try usage.host.execute("state.set('counter', 3)")
+        #expect(counter.value == 3.0)
+
+        // A table that does not fit names the field and changes nothing.
+        let error = try #require(throws: (any Error).self) {
+            try usage.host.execute("state.set('preferences', {isDarkModeEnabled = 'yes'})")
+        }
+        #expect("\(error)".contains("isDarkModeEnabled"), "\(error)")
+        #expect("\(error)".contains("preferences"), "\(error)")
+        #expect(app.preferences.value == Preferences(isDarkModeEnabled: true))
+    }
+
     @Test func theSameDeclarationGivesTheSameStateAndAConflictingOneIsRefusedByTheThrowingForm() throws {
         let usage = try UsageHost()
         let app = usage.application
