@@ -193,7 +193,7 @@ var package = Package(
         // ids added, over a real host, and the same state read from Lua.
         .testTarget(
             name: "AppStateUsageTests",
-            dependencies: ["TestSupport", "AppState", "EnvScript", "Containers", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupport", "AppState", "Locking", "EnvScript", "Containers", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "EnvScriptTests",

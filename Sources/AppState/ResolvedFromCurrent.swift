@@ -1,6 +1,9 @@
+import Locking
+
 /// What a property wrapper reaches through a key path from the current application (see
 /// ``Application/current``): resolved as the wrapper is made, and used again while the current
-/// application stays the same — a check of two atomic loads — otherwise resolved afresh on each use.
+/// application stays the same — a check of two atomic loads — otherwise resolved again through its
+/// ``TargetResolver``.
 ///
 /// Wrappers reach the target through ``withTarget(_:)``, which lends the kept target to its body. The
 /// shape is chosen for the optimizer: the kept target is a non-optional constant of an object, reached
@@ -44,23 +47,43 @@ enum ResolvedFromCurrent<Target: Sendable>: Sendable {
     }
 }
 
-/// How a property wrapper resolves its target in the application current now.
+/// How a property wrapper resolves its target in the application current now — the slow path, taken
+/// when the wrapper was made without a current application or the current application has changed
+/// since. It keeps its last resolution for the process's current application, so such a wrapper pays a
+/// lock, not a registry lookup, per access (while no task binding is in force; under one, every access
+/// resolves, since tasks may bind different applications).
 @usableFromInline
 final class TargetResolver<Target: Sendable>: Sendable {
     let resolve: @Sendable (Application) -> Target
     /// What the wrapper is, for the message when there is no current application (made only then).
     let use: @Sendable () -> String
+    /// The current applications it resolves in: the process's, or a stack of a test's own.
+    let stack: CurrentApplicationStack
+    /// The last target resolved in the stack's current application, with its generation.
+    private let lastResolved = Locked<(generation: UInt64, target: Target)?>(nil)
 
-    init(resolve: @escaping @Sendable (Application) -> Target, use: @escaping @Sendable () -> String) {
+    init(
+        resolve: @escaping @Sendable (Application) -> Target, use: @escaping @Sendable () -> String,
+        stack: CurrentApplicationStack = CurrentApplication.process
+    ) {
         self.resolve = resolve
         self.use = use
+        self.stack = stack
     }
 
     /// Calls `body` with the target resolved in the current application now: the slow path of
     /// ``ResolvedFromCurrent/withTarget(_:)``, kept out of line.
     @inline(never) @usableFromInline
     func withTargetResolvedNow<Result>(_ body: (borrowing Target) -> Result) -> Result {
-        body(resolve(CurrentApplication.required(by: use())))
+        guard CurrentApplication.process.taskBindings.load(ordering: .relaxed) == 0 else {
+            return body(resolve(CurrentApplication.required(by: use())))
+        }
+        // Read before the application: a target stored under an older generation is only ever resolved again.
+        let generation = stack.generation.load(ordering: .acquiring)
+        if let last = lastResolved.withLock({ $0 }), last.generation == generation { return body(last.target) }
+        let target = resolve(stack.current ?? CurrentApplication.required(by: use()))
+        lastResolved.withLock { $0 = (generation, target) }
+        return body(target)
     }
 }
 
