@@ -220,6 +220,7 @@ var package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "EnvScriptCLI", "ExampleHost", "AttachedHostHelper",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -25,33 +25,13 @@ extension ScriptValue {
             case .null:
                 var single = encoder.singleValueContainer()
                 try single.encodeNil()
-            case .bool(let flag):
-                var single = encoder.singleValueContainer()
-                try single.encode(flag)
-            case .int(let number):
-                var single = encoder.singleValueContainer()
-                try single.encode(number)
-            case .double(let number):
-                var single = encoder.singleValueContainer()
-                try single.encode(number)
-            case .string(let text):
-                var single = encoder.singleValueContainer()
-                try single.encode(text)
-            case .array(let elements):
-                var unkeyed = encoder.unkeyedContainer()
-                for element in elements { try unkeyed.encode(PlainJSON(value: element)) }
-            case .object(let fields):
-                var keyed = encoder.container(keyedBy: FieldKey.self)
-                for (name, field) in fields { try keyed.encode(PlainJSON(value: field), forKey: FieldKey(name)) }
+            case .bool(let flag): try flag.encode(to: encoder)
+            case .int(let number): try number.encode(to: encoder)
+            case .double(let number): try number.encode(to: encoder)
+            case .string(let text): try text.encode(to: encoder)
+            case .array(let elements): try elements.map(PlainJSON.init).encode(to: encoder)
+            case .object(let fields): try fields.mapValues(PlainJSON.init).encode(to: encoder)
             }
         }
-    }
-
-    private struct FieldKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 extension ContainerCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a container to a zip archive another machine can import.",
             discussion: """
                 The archive holds the container's files, links and metadata, and a manifest with each \
@@ -29,6 +30,7 @@ extension ContainerCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Create a container from an archive written by 'container export'.",
             discussion: """
                 The new container gets a new UUID and is not activated. Every entry is checked before \
@@ -67,6 +69,7 @@ extension ContainerCommand {
 
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Show what differs between two containers, or a container and an archive.",
             discussion: """
                 A and B are container names or UUIDs, or paths of archives written by 'container export' \

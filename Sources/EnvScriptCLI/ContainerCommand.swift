@@ -15,7 +15,7 @@ struct ContainerCommand: ParsableCommand {
         ])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the containers; the active one is marked with *.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the containers; the active one is marked with *.")
         @OptionGroup var runtime: RuntimeOptions
         @Flag(help: "Print JSON instead of a table.") var json = false
 
@@ -32,7 +32,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Info: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one container (the active one by default).")
+        static let configuration = CommandConfiguration(commandName: "info", abstract: "Show one container (the active one by default).")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "A name or UUID.") var container: String?
         @Flag(help: "Print JSON.") var json = false
@@ -50,7 +50,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an empty container (it does not become active).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty container (it does not become active).")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "Its name: 1 to 255 characters, no white space at either end, unique in the home regardless of case.") var name: String
         @Option(help: "A description.") var description: String?
@@ -64,7 +64,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Activate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch the home to a container.")
+        static let configuration = CommandConfiguration(commandName: "activate", abstract: "Switch the home to a container.")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "A name or UUID.") var container: String
 
@@ -78,7 +78,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a container (the active one switches to DEFAULT first).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a container (the active one switches to DEFAULT first).")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "A name or UUID.") var container: String
 
@@ -92,7 +92,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Clean: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Empty a container's data.")
+        static let configuration = CommandConfiguration(commandName: "clean", abstract: "Empty a container's data.")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "A name or UUID.") var container: String
 
@@ -106,7 +106,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Clone: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy a container into a new one.")
+        static let configuration = CommandConfiguration(commandName: "clone", abstract: "Copy a container into a new one.")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The container to copy: a name or UUID.") var source: String
         @Argument(help: "The new container's name.") var name: String
@@ -121,7 +121,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Update: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a container or change its description.")
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Rename a container or change its description.")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "A name or UUID.") var container: String
         @Option(help: "The new name.") var name: String?
@@ -139,7 +139,7 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Go back to DEFAULT and remove every other container.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Go back to DEFAULT and remove every other container.")
         @OptionGroup var runtime: RuntimeOptions
 
         func run() throws {

@@ -12,6 +12,7 @@ struct GenerateCommand: ParsableCommand {
     /// `envscript generate accessors`: typed Swift accessors for a tweaks file (JustTweak's format).
     struct Accessors: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "accessors",
             abstract: "Write typed Swift accessors for the tweaks of a JSON file.",
             discussion: """
                 Writes <accessorName>.swift and <accessorName>+Constants.swift into DIR, rewriting a file \

@@ -139,11 +139,13 @@ struct RunCommand: ParsableCommand {
             : nil
         defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
-        // A fresh temporary home is this run's alone: no other process can switch it, so the run does
-        // not attach to it (no control socket to open, no record to write).
+        // A fresh temporary home is this run's alone: no other process can switch it or open it later, so
+        // the run neither attaches to it (no control socket to open, no attachment record to write) nor
+        // records the application's identifier in it (no record to encode and sync: a millisecond of
+        // start-up).
         defer { interrupts?.detach() }
         let host = try runtime.openHost(
-            home: home, scripts: files, writesApplicationData: true, attaches: temporaryRoot == nil,
+            home: home, scripts: files, writesApplicationData: temporaryRoot == nil, attaches: temporaryRoot == nil,
             startupLimit: limits.current(perTest: false), opened: { interrupts?.attach($0.lua.interrupter) })
         defer { host.close() }
         do {

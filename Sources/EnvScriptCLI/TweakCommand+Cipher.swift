@@ -7,6 +7,7 @@ import Tweaks
 extension TweakCommand {
     struct Keygen: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keygen",
             abstract: "Add a new random key to a key file of the tweak cipher; it seals new values from then on.",
             discussion: """
                 Creates FILE readable by its owner only (mode 600) when it does not exist. Keep the key file \
@@ -36,6 +37,7 @@ extension TweakCommand {
 
     struct Seal: NegativeNumberValueCommand {
         static let configuration = CommandConfiguration(
+            commandName: "seal",
             abstract: "Seal a value for a tweaks file (\"Value\": the text printed, \"Encrypted\": true).",
             discussion: """
                 VALUE reads as true/false, an integer, a decimal number, or else a string, as in tweak set; \
@@ -77,6 +79,7 @@ extension TweakCommand {
 
     struct Unseal: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unseal",
             abstract: "Open a sealed value and print it (a string as it is, anything else as JSON).",
             discussion: "Exit status 2 for a text that is not a sealed value, 1 for one no key can open (unknown key, wrong key, changed or cut short).")
         @OptionGroup var runtime: RuntimeOptions

@@ -6,6 +6,7 @@ extension TweakCommand {
     /// `envscript tweak validate FILE...`: tweak files checked without an app, for CI.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check tweak files without an app: every problem of every file, for a team's CI.",
             discussion: """
                 Reports syntax errors (file:line:column), variables without a Value or with a null, metadata of \

@@ -15,7 +15,7 @@ struct TweakCommand: ParsableCommand {
         ])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every flag, one per feature and variable.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every flag, one per feature and variable.")
         @OptionGroup var runtime: RuntimeOptions
         @Flag(help: "Print JSON instead of a table.") var json = false
 
@@ -48,7 +48,7 @@ struct TweakCommand: ParsableCommand {
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a flag's value (exit 1 when no provider has it).")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a flag's value (exit 1 when no provider has it).")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String
         @Argument(help: "The variable.") var variable: String
@@ -70,6 +70,7 @@ struct TweakCommand: ParsableCommand {
 
     struct Set: NegativeNumberValueCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set a flag in the highest mutable provider (the overrides by default).",
             discussion: """
                 VALUE reads as true/false, an integer (negative ones too, such as -5), a decimal number \
@@ -110,7 +111,7 @@ struct TweakCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a flag from the highest mutable provider.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Remove a flag from the highest mutable provider.")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String
         @Argument(help: "The variable.") var variable: String
@@ -124,7 +125,7 @@ struct TweakCommand: ParsableCommand {
     }
 
     struct Overrides: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the overrides of the active container.")
+        static let configuration = CommandConfiguration(commandName: "overrides", abstract: "List the overrides of the active container.")
         @OptionGroup var runtime: RuntimeOptions
         @Flag(help: "Print JSON.") var json = false
 
@@ -141,6 +142,7 @@ struct TweakCommand: ParsableCommand {
 
     struct Reset: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Remove overrides: one flag's (FEATURE VARIABLE), or every one of the active container (--all).")
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String?
@@ -168,6 +170,7 @@ struct TweakCommand: ParsableCommand {
 
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Show how the stack answers a flag: each provider from the highest, what it answered or why it passed, and the winner.",
             discussion: "Asks every provider afresh. Exit status 1 when no provider answers (the explanation is printed all the same).")
         @OptionGroup var runtime: RuntimeOptions
