@@ -17,8 +17,9 @@ import Synchronization
 enum CurrentApplication {
     /// The process's applications made current.
     @usableFromInline static let process = CurrentApplicationStack()
-    /// An application bound to a task: counted in ``CurrentApplicationStack/taskBindings`` for as long as any task holds it —
-    /// the scope that bound it and the tasks it created, which may outlive that scope.
+    /// An application bound to a task: counted in ``CurrentApplicationStack/taskBindings`` for as long
+    /// as any task holds it — the scope that bound it and the tasks it created, which may outlive that
+    /// scope.
     final class Binding: Sendable {
         let application: Application
 

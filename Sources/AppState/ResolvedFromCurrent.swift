@@ -75,7 +75,7 @@ final class TargetResolver<Target: Sendable>: Sendable {
     /// ``ResolvedFromCurrent/withTarget(_:)``, kept out of line.
     @inline(never) @usableFromInline
     func withTargetResolvedNow<Result>(_ body: (borrowing Target) -> Result) -> Result {
-        guard CurrentApplication.process.taskBindings.load(ordering: .relaxed) == 0 else {
+        guard stack.taskBindings.load(ordering: .relaxed) == 0 else {
             return body(resolve(CurrentApplication.required(by: use())))
         }
         // Read before the application: a target stored under an older generation is only ever resolved again.

@@ -1,8 +1,9 @@
 import Foundation
 
+/// How the package words a decoding error for people: where (``fieldPath``) and why (``reasonInWords``).
 extension DecodingError {
     /// The field that did not fit, as a path (`items[2].name`); empty for the value itself.
-    public var fieldPath: String {
+    package var fieldPath: String {
         let codingPath: [any CodingKey]
         switch self {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
@@ -17,7 +18,7 @@ extension DecodingError {
     }
 
     /// Why the field did not fit, in words.
-    public var reasonInWords: String {
+    package var reasonInWords: String {
         switch self {
         case .typeMismatch(let type, let context):
             return "expected \(type), found something else (\(context.debugDescription))"

@@ -150,6 +150,14 @@ import Testing
         #expect(app.preferences.value == Preferences(isDarkModeEnabled: true))
         try usage.host.execute("state.set('counter', 3)")
         #expect(counter.value == 3.0)
+        try usage.host.execute("state.set('counter', math.huge)")
+        #expect(counter.value == .infinity)
+        // Lua's one empty table is an empty array where the declared type wants one.
+        app.notes.value = ["one"]
+        try usage.host.execute("state.set('notes', {})")
+        #expect(app.notes.value == [])
+        try usage.host.execute("state.set('notes', {'a', 'b'})")
+        #expect(app.notes.value == ["a", "b"])
 
         // A table that does not fit names the field and changes nothing.
         let error = try #require(throws: (any Error).self) {
