@@ -10,43 +10,24 @@ import Foundation
 struct PropertyListRepresentation: Encodable {
     let value: PreferenceValue
 
-    /// A dictionary key: any string.
-    private struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
         switch value {
-        case .array(let values):
-            var container = encoder.unkeyedContainer()
-            for element in values { try container.encode(PropertyListRepresentation(value: element)) }
-        case .dictionary(let values):
-            var container = encoder.container(keyedBy: Key.self)
-            for (key, element) in values {
-                try container.encode(PropertyListRepresentation(value: element), forKey: Key(stringValue: key))
-            }
-        case .bool(let flag):
-            var container = encoder.singleValueContainer()
-            try container.encode(flag)
-        case .int(let number):
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
-        case .double(let number):
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
-        case .string(let text):
-            var container = encoder.singleValueContainer()
-            try container.encode(text)
-        case .data(let bytes):
-            var container = encoder.singleValueContainer()
-            try container.encode(bytes)
-        case .date(let date):
-            var container = encoder.singleValueContainer()
-            try container.encode(date)
+        case .array(let values): try values.map(PropertyListRepresentation.init).encode(to: encoder)
+        case .dictionary(let values): try values.mapValues(PropertyListRepresentation.init).encode(to: encoder)
+        case .bool(let flag): try Self.encodeSingle(flag, to: encoder)
+        case .int(let number): try Self.encodeSingle(number, to: encoder)
+        case .double(let number): try Self.encodeSingle(number, to: encoder)
+        case .string(let text): try Self.encodeSingle(text, to: encoder)
+        case .data(let bytes): try Self.encodeSingle(bytes, to: encoder)
+        case .date(let date): try Self.encodeSingle(date, to: encoder)
         }
+    }
+
+    /// Encodes `value` through a single-value container, where the encoder writes `Data` and `Date` as
+    /// the property-list types they are (their own `encode(to:)` would write an array and a number).
+    private static func encodeSingle(_ value: some Encodable, to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 
     /// The bytes of a binary property list holding `root`.
