@@ -128,7 +128,9 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     /// Stops the remote providers (no fetch, no refresh, no write of their kept copies from then on),
     /// resigns the application as the process's current one, flushes the preferences and closes the Lua
-    /// state. Calling it again does nothing.
+    /// state. Calling it again does nothing. The tweak manager loses the script's providers without a
+    /// change notification: its observers would otherwise be called back in the middle of the close
+    /// (and the first notification of a process costs Foundation's bridging, a quarter of a millisecond).
     ///
     /// An attached host detaches first: its record and socket go, so no other process finds it any
     /// more, then its control server finishes the requests under way and stops. From synchronous code
@@ -185,7 +187,7 @@ public final class EnvScriptHost: @unchecked Sendable {
             guard lua.isOpen else { return }
             for entry in kept.values { entry.unregister() }
             kept.removeAll()
-            tweaks.setProviders([])
+            tweaks.removeProvidersWithoutNotification()
             tweaks.decryptor = nil
             tweaks.cipher = nil
             // No call into Lua runs: this thread holds the lock and is not inside one (checked above).

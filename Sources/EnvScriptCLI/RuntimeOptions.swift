@@ -130,7 +130,7 @@ struct RuntimeOptions: ParsableArguments {
     /// The home given with `--home` or in `$ENVSCRIPT_HOME`, nil when neither names one.
     var namedHome: URL? {
         if let home { return URL(fileURLWithPath: home) }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["ENVSCRIPT_HOME"], !fromEnvironment.isEmpty {
+        if let fromEnvironment = EnvironmentVariable.value("ENVSCRIPT_HOME"), !fromEnvironment.isEmpty {
             return URL(fileURLWithPath: fromEnvironment)
         }
         return nil

@@ -5,7 +5,7 @@ import Logging
 // The entry point maps every outcome to envscript's exit statuses: 0 success, 1 a script failed,
 // 2 a usage or load error (ArgumentParser's own validation errors included).
 
-let logLevel = ProcessInfo.processInfo.environment["ENVSCRIPT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+let logLevel = EnvironmentVariable.value("ENVSCRIPT_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .warning
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = logLevel

@@ -79,6 +79,12 @@ public final class TweakManager: Sendable {
         setProviders(providers, notify: true)
     }
 
+    /// Empties the stack as ``setProviders(_:)`` does, without telling the observers: for an owner that
+    /// is closing, whose observers must not be called back while it comes apart.
+    package func removeProvidersWithoutNotification() {
+        setProviders([], notify: false)
+    }
+
     private func setProviders(_ providers: [any TweakProvider], notify: Bool) {
         // Subscribing calls into the providers, so it happens before taking the lock.
         var subscriptions: [TweakObservation] = []
