@@ -89,6 +89,9 @@ var package = Package(
             ]
         ),
         .plugin(name: "TweakAccessorPlugin", capability: .buildTool(), dependencies: ["TweakAccessorGeneratorTool"]),
+        // Lua files compiled to bytecode at build time (the scenario prelude loads without parsing).
+        .executableTarget(name: "LuaChunkCompiler", dependencies: ["CLua"]),
+        .plugin(name: "LuaBytecodePlugin", capability: .buildTool(), dependencies: ["LuaChunkCompiler"]),
 
         // The runtime that wires the engines to Lua, and the command-line tool.
         .target(
@@ -128,7 +131,8 @@ var package = Package(
                 .embedInCode("Lua/format.lua"), .embedInCode("Lua/compare.lua"), .embedInCode("Lua/matchers.lua"),
                 .embedInCode("Lua/spies.lua"), .embedInCode("Lua/assertions.lua"), .embedInCode("Lua/busted.lua"),
                 .embedInCode("Lua/repl.lua"),
-            ]
+            ],
+            plugins: ["LuaBytecodePlugin"]
         ),
         .target(name: "LuaTypeGeneration", dependencies: ["EnvScript", "LuaBridge"]),
         // The REPL's line editor: libedit (Debian: libedit-dev) with fixed signatures Swift can call.
@@ -246,6 +250,9 @@ if Context.environment["ENVSCRIPT_FUZZ"] == "1" {
     // The build plugin's tool would be linked with libFuzzer's `main` beside its own: leave it out.
     package.products.removeAll { $0.name == "TweakAccessorPlugin" }
     package.targets.removeAll { ["TweakAccessorPlugin", "GeneratedAccessorsFixture", "TweakAccessorGenerationTests"].contains($0.name) }
+    // Likewise LuaBytecodePlugin's tool. No fuzz target builds Scenarios, the one target that uses it.
+    package.targets.removeAll { ["LuaBytecodePlugin", "LuaChunkCompiler"].contains($0.name) }
+    for target in package.targets where target.name == "Scenarios" { target.plugins = nil }
     package.targets.append(.executableTarget(
         name: "EnvScriptFuzz",
         dependencies: ["LuaBridge", "Containers", "Preferences", "Tweaks"],

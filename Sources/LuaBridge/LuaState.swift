@@ -92,6 +92,21 @@ public final class LuaState {
         return try load(bytes: Array(data), chunkName: "@" + path)
     }
 
+    /// Loads a chunk of Lua bytecode the program compiled itself (`LuaBytecodePlugin` at build time)
+    /// without running it; the chunk name and line information are those the bytecode carries.
+    ///
+    /// Lua does not verify bytecode: malformed bytecode can crash the process. Never pass bytes that
+    /// came from a script, a file or the network; scripts themselves can only load text chunks.
+    ///
+    /// - Throws: a `LuaError` when the bytes are not bytecode this Lua library reads (another version
+    ///   or number format); load the source instead then.
+    public func load(precompiled bytecode: [UInt8], chunkName: String) throws -> LuaFunctionRef {
+        try core.checkOpen()
+        let thread = core.currentThread
+        let status = bytecode.withUnsafeBufferPointer { esl_load_binary(thread, $0.baseAddress, $0.count, chunkName) }
+        return try loaded(status: status, on: thread)
+    }
+
     /// Runs a text chunk and returns its results.
     @discardableResult
     public func execute(_ source: String, chunkName: String = "=(string)", arguments: [LuaValue] = []) throws -> [LuaValue] {
@@ -114,6 +129,11 @@ public final class LuaState {
             bytes.replaceSubrange(bytes.startIndex..<end, with: [])
         }
         let status = bytes.withUnsafeBufferPointer { esl_load_text(thread, $0.baseAddress, $0.count, chunkName) }
+        return try loaded(status: status, on: thread)
+    }
+
+    /// The function a load left on `thread`'s stack, or its error (popped) as a `LuaError`.
+    private func loaded(status: Int32, on thread: OpaquePointer) throws -> LuaFunctionRef {
         guard status == LUA_OK else {
             let error = core.error(status: status, on: thread)
             esl_pop(thread, 1)

@@ -28,15 +28,15 @@ public final class ReplSession {
     private let run: LuaFunctionRef
     private let complete: LuaFunctionRef
 
+    /// The REPL's own Lua (`repl.lua`): evaluation, printing and completion.
+    static let luaPart = EmbeddedLuaChunk(name: "repl.lua", source: PackageResources.repl_lua)
+
     /// A session over `host`, whose start-up scripts have run.
     public init(host: EnvScriptHost) throws {
         self.host = host
         _ = try ScenarioPrelude.load(into: host)
         let api = try host.lock.withLock {
-            try host.lua.execute(
-                String(decoding: PackageResources.repl_lua, as: UTF8.self),
-                chunkName: "=" + ScenarioPrelude.chunkPrefix + "repl.lua"
-            ).first
+            try Self.luaPart.load(into: host.lua).call().first
         }
         guard case .function(let run) = api?["run"], case .function(let complete) = api?["complete"] else {
             throw LuaScriptError("the REPL's Lua part did not return its functions")

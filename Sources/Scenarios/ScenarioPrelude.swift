@@ -36,13 +36,14 @@ enum ScenarioPrelude {
         (parts.map(\.name) + ["wiring"]).contains { line.contains("\t" + chunkPrefix + $0 + ":") }
     }
 
-    private static let parts: [(name: String, source: [UInt8])] = [
-        ("format.lua", PackageResources.format_lua),
-        ("compare.lua", PackageResources.compare_lua),
-        ("matchers.lua", PackageResources.matchers_lua),
-        ("spies.lua", PackageResources.spies_lua),
-        ("assertions.lua", PackageResources.assertions_lua),
-        ("busted.lua", PackageResources.busted_lua),
+    /// The parts, in the order the wiring takes them.
+    static let parts: [EmbeddedLuaChunk] = [
+        EmbeddedLuaChunk(name: "format.lua", source: PackageResources.format_lua),
+        EmbeddedLuaChunk(name: "compare.lua", source: PackageResources.compare_lua),
+        EmbeddedLuaChunk(name: "matchers.lua", source: PackageResources.matchers_lua),
+        EmbeddedLuaChunk(name: "spies.lua", source: PackageResources.spies_lua),
+        EmbeddedLuaChunk(name: "assertions.lua", source: PackageResources.assertions_lua),
+        EmbeddedLuaChunk(name: "busted.lua", source: PackageResources.busted_lua),
     ]
 
     /// Wires the parts together and makes the globals: `assert`, `spy`, `stub`, `mock`, `match` and
@@ -63,9 +64,7 @@ enum ScenarioPrelude {
     /// Loads the parts into `host` and returns the runner's functions.
     static func load(into host: EnvScriptHost) throws -> Functions {
         let api = try host.lock.withLock {
-            let chunks = try parts.map { part in
-                LuaValue.function(try host.lua.load(String(decoding: part.source, as: UTF8.self), chunkName: "=" + chunkPrefix + part.name))
-            }
+            let chunks = try parts.map { LuaValue.function(try $0.load(into: host.lua)) }
             return try host.lua.execute(wiring, chunkName: "=" + chunkPrefix + "wiring", arguments: chunks).first
         }
         func function(_ name: String) throws -> LuaFunctionRef {

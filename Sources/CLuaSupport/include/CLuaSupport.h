@@ -187,6 +187,11 @@ static inline void esl_collect_garbage(lua_State *L) { lua_gc(L, LUA_GCCOLLECT);
 static inline int esl_load_text(lua_State *L, const void *bytes, size_t size, const char *chunkname) {
     return luaL_loadbufferx(L, bytes ? (const char *)bytes : "", size, chunkname, "t");
 }
+/* Loads a binary (precompiled) chunk from memory; never raises. Lua does not check bytecode: only for
+   chunks the program compiled itself, never for a script's input. */
+static inline int esl_load_binary(lua_State *L, const void *bytes, size_t size, const char *chunkname) {
+    return luaL_loadbufferx(L, bytes ? (const char *)bytes : "", size, chunkname, "b");
+}
 static inline void esl_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
 static inline void esl_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline int esl_upvalueindex(int i) { return lua_upvalueindex(i); }
