@@ -4,11 +4,12 @@ import PackagePlugin
 /// Compiles a target's Lua files to bytecode while building it, with `LuaChunkCompiler`, so that the
 /// program loads them without parsing their source at every start.
 ///
-/// Every `*.lua` file under the target's folder (any depth; declare them as resources or exclude them)
+/// Every `*.lua` file of the target (declared as a resource; files the manifest excludes are left out)
 /// is compiled with the chunk name `=[envscript]/<file name>` and its debug information. The generated
-/// `PrecompiledLua.swift` declares `PrecompiledLua.chunks`, the bytecode keyed by file name; load it
-/// with `LuaState.load(precompiled:chunkName:)`. A file that does not compile fails the build with
-/// Lua's message, naming the file and line.
+/// `PrecompiledLua.swift` declares `PrecompiledLua.chunks`, the bytecode keyed by file name, and
+/// `PrecompiledLua.luaIdent`, the compiling library's identification; load a chunk with
+/// `LuaState.load(precompiled:chunkName:)` when that matches `LuaState.libraryIdentification`. A file
+/// that does not compile, or two files of one name, fail the build with a message naming the file.
 @main
 struct LuaBytecodePlugin: BuildToolPlugin {
     /// What each chunk name starts with: the prefix tracebacks use to tell envscript's own frames.
@@ -35,15 +36,9 @@ struct LuaBytecodePlugin: BuildToolPlugin {
         ]
     }
 
-    /// The Lua files under the target's folder, in path order.
+    /// The target's Lua files (as resources or sources; not those the manifest excludes), in path order.
     private static func luaFiles(of module: SwiftSourceModuleTarget) -> [URL] {
-        var found: [URL] = []
-        let walker = FileManager.default.enumerator(
-            at: module.directoryURL.resolvingSymlinksInPath(), includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        while let url = walker?.nextObject() as? URL {
-            if url.pathExtension == "lua" { found.append(url.standardizedFileURL) }
-        }
-        return found.sorted { $0.path < $1.path }
+        module.sourceFiles(withSuffix: "lua").map(\.url).sorted { $0.path < $1.path }
     }
 }
 

@@ -92,15 +92,20 @@ public final class LuaState {
         return try load(bytes: Array(data), chunkName: "@" + path)
     }
 
+    /// `lua_ident` of the Lua library the process runs with: its release and copyright line.
+    package static var libraryIdentification: String { String(cString: esl_lua_ident()) }
+
     /// Loads a chunk of Lua bytecode the program compiled itself (`LuaBytecodePlugin` at build time)
     /// without running it; the chunk name and line information are those the bytecode carries.
     ///
     /// Lua does not verify bytecode: malformed bytecode can crash the process. Never pass bytes that
-    /// came from a script, a file or the network; scripts themselves can only load text chunks.
+    /// came from a script, a file or the network; scripts themselves can only load text chunks. Nor is
+    /// the release checked (Lua 5.4's header names only 5.4): compare ``libraryIdentification`` with the
+    /// compiling library's first.
     ///
     /// - Throws: a `LuaError` when the bytes are not bytecode this Lua library reads (another version
-    ///   or number format); load the source instead then.
-    public func load(precompiled bytecode: [UInt8], chunkName: String) throws -> LuaFunctionRef {
+    ///   or number format, or truncated).
+    package func load(precompiled bytecode: [UInt8], chunkName: String) throws -> LuaFunctionRef {
         try core.checkOpen()
         let thread = core.currentThread
         let status = bytecode.withUnsafeBufferPointer { esl_load_binary(thread, $0.baseAddress, $0.count, chunkName) }

@@ -192,6 +192,8 @@ static inline int esl_load_text(lua_State *L, const void *bytes, size_t size, co
 static inline int esl_load_binary(lua_State *L, const void *bytes, size_t size, const char *chunkname) {
     return luaL_loadbufferx(L, bytes ? (const char *)bytes : "", size, chunkname, "b");
 }
+/* `lua_ident` of the Lua library the process runs with (Swift does not import arrays of unknown size). */
+static inline const char *esl_lua_ident(void) { return lua_ident; }
 static inline void esl_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
 static inline void esl_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline int esl_upvalueindex(int i) { return lua_upvalueindex(i); }
