@@ -10,6 +10,8 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("state", StateBenchmark.run),
     ("hosts", AttachedHostsBenchmark.run),
     ("startup", StartupBenchmark.run),
+    ("scenarios", ScenarioFileBenchmark.run),
+    ("lua-heavy", LuaHeavyBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
