@@ -128,8 +128,10 @@ var package = Package(
             name: "Scenarios",
             dependencies: ["EnvScript", "LuaBridge", "Locking"],
             resources: [
-                .embedInCode("Lua/format.lua"), .embedInCode("Lua/compare.lua"), .embedInCode("Lua/matchers.lua"),
-                .embedInCode("Lua/spies.lua"), .embedInCode("Lua/assertions.lua"), .embedInCode("Lua/busted.lua"),
+                .embedInCode("Lua/say.lua"), .embedInCode("Lua/state.lua"), .embedInCode("Lua/compare.lua"),
+                .embedInCode("Lua/util.lua"), .embedInCode("Lua/chains.lua"), .embedInCode("Lua/luassert.lua"),
+                .embedInCode("Lua/matchers.lua"), .embedInCode("Lua/format.lua"), .embedInCode("Lua/spies.lua"),
+                .embedInCode("Lua/messages.lua"), .embedInCode("Lua/assertions.lua"), .embedInCode("Lua/busted.lua"),
                 .embedInCode("Lua/repl.lua"),
             ],
             plugins: ["LuaBytecodePlugin"]

@@ -2,8 +2,10 @@ import EnvScript
 import LuaBridge
 
 /// The Lua side of scenarios, in `Sources/Scenarios/Lua` (embedded in the binary): busted's
-/// declarations (`busted.lua`), luassert's `assert` (`assertions.lua`), spies, stubs and mocks
-/// (`spies.lua`), argument matchers (`matchers.lua`), and what they share (`format.lua`,
+/// declarations (`busted.lua`); luassert's `assert` object (`luassert.lua`) over chains of words
+/// (`chains.lua`), its built-in assertions (`assertions.lua`) and messages (`messages.lua`, through
+/// `say.lua`), its state of snapshots (`state.lua`) and formatters (`format.lua`); spies, stubs and
+/// mocks (`spies.lua`), argument matchers (`matchers.lua`), and what they share (`util.lua`,
 /// `compare.lua`).
 ///
 /// Each part is its own chunk, named `[envscript]/<file>`, so that tracebacks can leave out its frames.
@@ -38,10 +40,16 @@ enum ScenarioPrelude {
 
     /// The parts, in the order the wiring takes them.
     static let parts: [EmbeddedLuaChunk] = [
-        EmbeddedLuaChunk(name: "format.lua", source: PackageResources.format_lua),
+        EmbeddedLuaChunk(name: "say.lua", source: PackageResources.say_lua),
+        EmbeddedLuaChunk(name: "state.lua", source: PackageResources.state_lua),
         EmbeddedLuaChunk(name: "compare.lua", source: PackageResources.compare_lua),
+        EmbeddedLuaChunk(name: "util.lua", source: PackageResources.util_lua),
+        EmbeddedLuaChunk(name: "chains.lua", source: PackageResources.chains_lua),
+        EmbeddedLuaChunk(name: "luassert.lua", source: PackageResources.luassert_lua),
         EmbeddedLuaChunk(name: "matchers.lua", source: PackageResources.matchers_lua),
+        EmbeddedLuaChunk(name: "format.lua", source: PackageResources.format_lua),
         EmbeddedLuaChunk(name: "spies.lua", source: PackageResources.spies_lua),
+        EmbeddedLuaChunk(name: "messages.lua", source: PackageResources.messages_lua),
         EmbeddedLuaChunk(name: "assertions.lua", source: PackageResources.assertions_lua),
         EmbeddedLuaChunk(name: "busted.lua", source: PackageResources.busted_lua),
     ]
@@ -49,12 +57,39 @@ enum ScenarioPrelude {
     /// Wires the parts together and makes the globals: `assert`, `spy`, `stub`, `mock`, `match` and
     /// busted's declarations.
     private static let wiring = """
-        local format_part, compare_part, matchers_part, spies_part, assertions_part, busted_part = ...
-        local format = format_part()
-        local compare = compare_part(format)
-        local match = matchers_part(format, compare)
-        local spies = spies_part(match)
-        assert = assertions_part(format, compare, match, spies)
+        local say_part, state_part, compare_part, util_part, chains_part, luassert_part, matchers_part,
+          format_part, spies_part, messages_part, assertions_part, busted_part = ...
+        local say, state, compare = say_part(), state_part(), compare_part()
+        local util = util_part(compare)
+        local chains = chains_part()
+        -- `engine.fail(message, level)` raises every assertion failure.
+        local engine = luassert_part(chains, state, say, util)
+        local luassert = engine.assert
+        local match = matchers_part(chains, luassert, util, compare, say)
+        format_part(luassert, util, match)
+        local spies = spies_part(luassert, util)
+        messages_part(say)
+        assertions_part(luassert, util, compare, say)
+        -- luassert's modules, for `require` under their own names (luassert's parts that only register
+        -- what is built in here answer true, as they do there).
+        if rawget(_G, "package") then
+          local modules = {
+            luassert = luassert, ["luassert.assert"] = luassert, ["luassert.match"] = match,
+            ["luassert.spy"] = spies.spy, ["luassert.stub"] = spies.stub, ["luassert.mock"] = spies.mock,
+            ["luassert.util"] = util, ["luassert.state"] = state, ["luassert.namespaces"] = chains.namespaces,
+            ["luassert.compatibility"] = { unpack = util.unpack }, say = say, ["luassert.say"] = say,
+          }
+          for _, name in ipairs({ "luassert.assertions", "luassert.modifiers", "luassert.array",
+            "luassert.matchers", "luassert.matchers.core", "luassert.matchers.composite", "luassert.formatters",
+            "luassert.languages.en" }) do
+            modules[name] = true
+          end
+          for name, value in pairs(modules) do
+            package.preload[name] = function() return value end
+            package.loaded[name] = value
+          end
+        end
+        assert = luassert
         spy, stub, mock, _G.match = spies.spy, spies.stub, spies.mock, match
         local api = busted_part()
         api.reset()

@@ -1,335 +1,343 @@
--- `assert`, as luassert's: assertions reached through chains of modifiers written with dots or
--- underscores (`assert.are.same`, `assert.is_not.equal`, `assert.has_no.errors`, `assert.is_true`),
--- failure messages in luassert's shape, `assert.message(text)` and a custom message as the argument
--- after an assertion's own, and `assert.spy(s).was.called(n)`. `assert(v, message)` stays Lua's own.
-local format, compare, match, spies = ...
+-- The built-in assertions and modifiers, registered as a user's would be (see luassert.lua): the
+-- words that only read well (`is`, `are`, `was`, `has`, `does`), the negations (`not`, `no`),
+-- `message(m)`, `spy(s [, m])`/`stub(s [, m])` and `array(t)`, which set the state later words read;
+-- and equality, sameness, truthiness, types, `near`, `matches`, `unique`, errors, returned argument
+-- counts, spies' calls and arrays' holes.
+--
+-- Each assertion rearranges its arguments into the order its message shows them ("Passed in" before
+-- "Expected"), marks those already text (`nofmt`), and takes the argument after its own as the
+-- custom message; some also return values of their own (captures, the error caught).
+local assert, util, compare, say = ...
 
--- Words that only read well: they change nothing.
-local fillers = {
-  is = true, are = true, was = true, has = true, have = true, does = true, ["do"] = true, the = true,
-  a = true, an = true, to = true, be = true, been = true, is_a = true, ["and"] = true,
-}
--- Words that negate what follows.
-local negators = { ["not"] = true, no = true }
+local function shown(value) return assert:format({ value, n = 1 })[1] end
 
-local assertions = {}
-
---- Registers an assertion: `test(args, state)` answers whether it holds, and a second value, the
---- message shown when the outcome is not the wanted one (it receives whether the assertion was negated).
---- `arity` counts its arguments, optional ones included; the argument after them is a custom message.
---- From `optional` on, the arguments are never strings, so a string there is the message instead.
-local function register(names, arity, test, optional)
-  for _, name in ipairs(names) do
-    assertions[name] = { arity = arity, test = test, name = names[1], optional = optional }
-  end
+local function set_message(state, message)
+  if message ~= nil then state.failure_message = message end
 end
 
-local function values_message(heading, passed, expected, negated, marks_passed, marks_expected)
-  local lead = negated and "Did not expect:" or "Expected:"
-  return heading .. "\nPassed in:\n" .. format.value(passed, marks_passed) .. "\n" .. lead .. "\n" .. format.value(expected, marks_expected)
+local function at_least(name, count, args, level)
+  if args.n < count then error(say("assertion.internal.argtolittle", { name, count, tostring(args.n) }), level + 1) end
 end
 
-register({ "equal", "equals" }, 2, function(a)
-  return a[1] == a[2], function(negated)
-    return values_message(negated and "Expected objects to not be equal." or "Expected objects to be equal.", a[2], a[1], negated)
-  end
+local function bad_argument(index, name, expected, got, level)
+  error(say("assertion.internal.badargtype", { index, name, expected, got }), level + 1)
+end
+
+-- Puts the second argument first: the value passed in, then the one expected.
+local function passed_first(args) args[1], args[2] = args[2], args[1] end
+
+-- Modifiers.
+local function reads_well(state) return state end
+for _, word in ipairs({ "is", "are", "was", "has", "does" }) do assert:register("modifier", word, reads_well) end
+local function negates(state)
+  state.mod = not state.mod
+  return state
+end
+assert:register("modifier", "not", negates)
+assert:register("modifier", "no", negates)
+assert:register("modifier", "message", function(state, args) state.failure_message = args and args[1] end)
+assert:register("modifier", "spy", function(state, args)
+  if args == nil then return end
+  state.payload = args[1]
+  if args[2] ~= nil then state.failure_message = args[2] end
+end)
+assert:register("modifier", "stub", function(state, args)
+  if args == nil then return end
+  state.payload = args[1]
+  state.failure_message = args[2]
 end)
 
-register({ "same" }, 2, function(a)
-  local ok, path = compare.same(a[1], a[2])
-  return ok, function(negated)
-    local text = values_message(negated and "Expected objects to not be the same." or "Expected objects to be the same.",
-      a[2], a[1], negated, path, path)
-    if path and #path > 0 then text = text .. "\nDifference at: " .. format.path(path) end
-    return text
-  end
-end)
+-- Equality and sameness.
+local function equals(state, args, level)
+  at_least("equals", 2, args, level)
+  local holds = args[1] == args[2]
+  passed_first(args)
+  set_message(state, args[3])
+  return holds
+end
+assert:register("assertion", "equals", equals, "assertion.equals.positive", "assertion.equals.negative")
+assert:register("assertion", "equal", equals, "assertion.equals.positive", "assertion.equals.negative")
 
-register({ "truthy" }, 1, function(a)
-  return a[1] ~= nil and a[1] ~= false, function(negated)
-    return (negated and "Expected to not be truthy, but value was:\n" or "Expected to be truthy, but value was:\n") .. format.value(a[1])
+local function same(state, args, level)
+  at_least("same", 2, args, level)
+  local holds, crumbs
+  if type(args[1]) == "table" and type(args[2]) == "table" then
+    holds, crumbs = compare.deep(args[1], args[2], true)
+    args.fmtargs = args.fmtargs or {}
+    args.fmtargs[1] = { crumbs = crumbs }
+    args.fmtargs[2] = { crumbs = crumbs }
+  else
+    holds = args[1] == args[2]
   end
-end)
+  passed_first(args)
+  set_message(state, args[3])
+  return holds
+end
+assert:register("assertion", "same", same, "assertion.same.positive", "assertion.same.negative")
 
-register({ "falsy" }, 1, function(a)
-  return a[1] == nil or a[1] == false, function(negated)
-    return (negated and "Expected to not be falsy, but value was:\n" or "Expected to be falsy, but value was:\n") .. format.value(a[1])
+local function truthy(state, args, level)
+  at_least("truthy", 1, args, level)
+  set_message(state, args[2])
+  return args[1] ~= false and args[1] ~= nil
+end
+assert:register("assertion", "truthy", truthy, "assertion.truthy.positive", "assertion.truthy.negative")
+assert:register("assertion", "falsy", function(state, args, level)
+  at_least("falsy", 1, args, level)
+  return not truthy(state, args, level)
+end, "assertion.falsy.positive", "assertion.falsy.negative")
+
+-- `true`, `false` and the types show the expected value after the one passed in.
+local function exactly(expected)
+  return function(state, args)
+    util.tinsert(args, 2, expected)
+    set_message(state, args[3])
+    return args[1] == args[2]
   end
-end)
+end
+assert:register("assertion", "true", exactly(true), "assertion.same.positive", "assertion.same.negative")
+assert:register("assertion", "false", exactly(false), "assertion.same.positive", "assertion.same.negative")
 
-local function exactly(name, expected)
-  register({ name }, 1, function(a)
-    return rawequal(a[1], expected), function(negated)
-      return values_message(negated and "Expected objects to not be the same." or "Expected objects to be the same.",
-        a[1], expected, negated)
+for _, kind in ipairs({ "boolean", "number", "string", "table", "nil", "userdata", "function", "thread" }) do
+  assert:register("assertion", kind, function(state, args)
+    util.tinsert(args, 2, "type " .. kind)
+    args.nofmt = args.nofmt or {}
+    args.nofmt[2] = true
+    set_message(state, args[3])
+    return args.n > 1 and type(args[1]) == kind
+  end, "assertion.same.positive", "assertion.same.negative")
+end
+
+assert:register("assertion", "near", function(state, args, level)
+  at_least("near", 3, args, level)
+  local expected, actual, tolerance = tonumber(args[1]), tonumber(args[2]), tonumber(args[3])
+  local kind = "number or object convertible to a number"
+  if not expected then bad_argument(1, "near", kind, shown(args[1]), level) end
+  if not actual then bad_argument(2, "near", kind, shown(args[2]), level) end
+  if not tolerance then bad_argument(3, "near", kind, shown(args[3]), level) end
+  passed_first(args)
+  args[3] = tolerance
+  args.nofmt = args.nofmt or {}
+  args.nofmt[3] = true
+  set_message(state, args[4])
+  return actual >= expected - tolerance and actual <= expected + tolerance
+end, "assertion.near.positive", "assertion.near.negative")
+
+-- The custom message of `matches` and `error_matches`: the first argument from the third on that
+-- can be neither `init` (a number) nor `plain` (a boolean); taken out of the list.
+local function take_message(args)
+  for i = 3, args.n do
+    local value = args[i]
+    if value and type(value) ~= "boolean" and not tonumber(value) then
+      return util.tremove(args, i), i == 3
     end
-  end)
-end
-exactly("true", true)
-exactly("false", false)
-exactly("nil", nil)
-
-for _, kind in ipairs({ "number", "string", "table", "function", "boolean", "userdata", "thread" }) do
-  register({ kind }, 1, function(a)
-    return type(a[1]) == kind, function(negated)
-      return ("Expected type %s%s, but value was:\n%s"):format(negated and "not " or "", kind, format.value(a[1]))
-    end
-  end)
+  end
+  return nil, false
 end
 
-register({ "near" }, 3, function(a)
-  local expected, actual, tolerance = a[1], a[2], a[3]
-  for i, what in ipairs({ "expected", "actual", "tolerance" }) do
-    if type(a[i]) ~= "number" then
-      error(("bad argument #%d to 'assert.near' (%s must be a number, got %s)"):format(i, what, type(a[i])), 3)
-    end
+-- `find` (plain) or `match` (captures) of `pattern` in `text` from `init`: whether it matched, and the
+-- values to return (the captures, or the pattern for a plain find).
+local function search(text, pattern, init, plain)
+  if plain then
+    local found = text:find(pattern, init, plain) ~= nil
+    return found, found and { pattern } or {}
   end
-  return actual >= expected - tolerance and actual <= expected + tolerance, function(negated)
-    return (negated and "Expected values to not be near.\nPassed in:\n%s\nDid not expect:\n%s +/- %s"
-      or "Expected values to be near.\nPassed in:\n%s\nExpected:\n%s +/- %s"):format(
-        format.value(actual), format.value(expected), format.value(tolerance))
-  end
-end)
-
-register({ "matches", "match" }, 4, function(a)
-  local pattern, actual = a[1], a[2]
-  local subject = type(actual) == "number" and tostring(actual) or actual
-  local ok = type(subject) == "string" and subject:find(pattern, a[3], a[4]) ~= nil
-  return ok, function(negated)
-    return (negated and "Expected strings not to match.\nPassed in:\n%s\nDid not expect:\n%s"
-      or "Expected strings to match.\nPassed in:\n%s\nExpected:\n%s"):format(format.value(actual), format.value(pattern))
-  end
-end, 3)
-
-register({ "unique" }, 2, function(a)
-  local list, deep = a[1], a[2]
-  if type(list) ~= "table" then error("bad argument #1 to 'assert.unique' (table expected, got " .. type(list) .. ")", 3) end
-  local keys = format.sorted_keys(list)
-  local ok = true
-  for i = 1, #keys do
-    for j = i + 1, #keys do
-      local x, y = list[keys[i]], list[keys[j]]
-      if (deep and compare.same(x, y)) or (not deep and x == y) then ok = false end
-    end
-  end
-  return ok, function(negated)
-    return (negated and "Expected object to not be unique:\n" or "Expected object to be unique:\n") .. format.value(list)
-  end
-end, 2)
-
-register({ "property" }, 2, function(a)
-  local name, object = a[1], a[2]
-  local ok = type(object) == "table" and object[name] ~= nil
-  return ok, function(negated)
-    return (negated and "Expected property %s to not be in:\n%s" or "Expected property %s in:\n%s"):format(
-      format.value(name), format.value(object))
-  end
-end)
-
--- The text of an error value, without the position Lua puts before a string raised at level 1 or more.
-local function error_text(err)
-  if type(err) == "string" then return (err:gsub("^[^\n:]*:%d+: ", "")) end
-  local meta = getmetatable(err)
-  if meta and meta.__tostring then return tostring(err) end
-  return nil
+  local captures = { text:match(pattern, init) }
+  return captures[1] ~= nil, captures
 end
 
-register({ "error", "errors", "has_error" }, 2, function(a)
-  local fn, expected = a[1], a[2]
-  if type(fn) ~= "function" and not spies.is_spy(fn) then
-    error("bad argument #1 to 'assert.error' (function expected, got " .. type(fn) .. ")", 3)
+local function matches(state, args, level)
+  at_least("matches", 2, args, level)
+  local pattern, actual = args[1], nil
+  if util.hastostring(args[2]) or type(args[2]) == "number" then actual = tostring(args[2]) end
+  local message, shifted = take_message(args)
+  local init, plain = args[3], args[4]
+  if type(pattern) ~= "string" then bad_argument(1, "matches", "string", type(args[1]), level) end
+  if not actual then
+    bad_argument(2, "matches", "string or object convertible to a string", shown(args[2]), level)
   end
+  if init ~= nil and not tonumber(init) then bad_argument(shifted and 4 or 3, "matches", "number", type(init), level) end
+  passed_first(args)
+  set_message(state, message)
+  return search(actual, pattern, init, plain)
+end
+assert:register("assertion", "matches", matches, "assertion.matches.positive", "assertion.matches.negative")
+assert:register("assertion", "match", matches, "assertion.matches.positive", "assertion.matches.negative")
+
+assert:register("assertion", "unique", function(state, args)
+  local list, deep = args[1], nil
+  if type(args[2]) == "boolean" or (args[2] == nil and args.n > 2) then
+    deep = args[2]
+    set_message(state, args[3])
+  else
+    if type(args[3]) == "boolean" then deep = args[3] end
+    set_message(state, args[2])
+  end
+  for k, v in pairs(list) do
+    for k2, v2 in pairs(list) do
+      if k ~= k2 and ((deep and compare.deep(v, v2, true)) or v == v2) then return false end
+    end
+  end
+  return true
+end, "assertion.unique.positive", "assertion.unique.negative")
+
+-- Errors. The error caught loses the "file:line: " Lua puts before a message raised with a level.
+local function without_position(err)
+  if type(err) == "string" then return (err:gsub("^.-:%d+: ", "", 1)) end
+  return err
+end
+
+local function has_error(state, args, level)
+  local returned = util.shallowcopy(args)
+  local fn, expected, message = args[1], args[2], args[3]
+  if not util.callable(fn) then bad_argument(1, "error", "function or callable object", type(fn), level) end
   local ok, err = pcall(fn)
-  local holds
-  if ok then holds = false
-  elseif expected == nil then holds = true
-  elseif type(expected) == "table" and type(err) == "table" then holds = (compare.same(expected, err))
-  else holds = err == expected or error_text(err) == expected end
-  return holds, function(negated)
-    if negated then return "Expected no error, but caught:\n" .. format.value(err) end
-    return "Expected a different error.\nCaught:\n" .. (ok and "(no error)" or format.value(err)) .. "\nExpected:\n"
-      .. (expected == nil and "(an error)" or format.value(expected))
+  err = without_position(err)
+  returned[1] = err
+  args.n = 2
+  args[1] = ok and "(no error)" or err
+  args[2] = expected == nil and "(error)" or expected
+  args.nofmt = { ok, expected == nil }
+  set_message(state, message)
+  if ok or expected == nil then return not ok, returned end
+  if type(expected) == "string" then
+    if util.hastostring(err) then
+      err = tostring(err)
+      returned[1] = err
+    end
+    if type(err) == "string" then return expected == err, returned end
+  elseif type(expected) == "number" and type(err) == "string" then
+    return tostring(expected) == tostring(tonumber(err)), returned
   end
-end)
+  return same(state, { expected, err, n = 2 }, level), returned
+end
+for _, name in ipairs({ "error", "errors" }) do
+  assert:register("assertion", name, has_error, "assertion.error.positive", "assertion.error.negative")
+end
 
-register({ "error_matches", "matches_error" }, 4, function(a)
-  local fn, pattern = a[1], a[2]
-  if type(fn) ~= "function" and not spies.is_spy(fn) then
-    error("bad argument #1 to 'assert.error_matches' (function expected, got " .. type(fn) .. ")", 3)
-  end
+local function error_matches(state, args, level)
+  local returned = util.shallowcopy(args)
+  local fn, pattern = args[1], args[2]
+  at_least("error_matches", 2, args, level)
+  if not util.callable(fn) then bad_argument(1, "error_matches", "function or callable object", type(fn), level) end
+  if pattern ~= nil and type(pattern) ~= "string" then bad_argument(2, "error", "string", type(pattern), level) end
+  local message, shifted = take_message(args)
+  local init, plain = args[3], args[4]
+  if init ~= nil and not tonumber(init) then bad_argument(shifted and 4 or 3, "matches", "number", type(init), level) end
   local ok, err = pcall(fn)
-  local text = not ok and error_text(err) or nil
-  local holds = text ~= nil and text:find(pattern, a[3], a[4]) ~= nil
-  return holds, function(negated)
-    if negated then return "Expected no error matching " .. format.value(pattern) .. ", but caught:\n" .. format.value(err) end
-    return "Expected a different error.\nCaught:\n" .. (ok and "(no error)" or format.value(err)) .. "\nExpected:\n" .. format.value(pattern)
+  err = without_position(err)
+  returned[1] = err
+  args.n = 2
+  args[1] = ok and "(no error)" or err
+  args[2] = pattern
+  args.nofmt = { ok, false }
+  set_message(state, message)
+  if ok then return false, returned end
+  if err == nil and pattern == nil then return true, {} end
+  if util.hastostring(err) or type(err) == "number" or type(err) == "boolean" then
+    err = tostring(err)
+    returned[1] = err
   end
-end, 3)
-
--- Spy assertions: the subject is the spy given to `assert.spy(s)` (or `assert.stub(s)`).
-local function count_check(names, compare_counts, phrase)
-  register(names, 1, function(a, state)
-    local s = state.subject
-    local count = #s.calls
-    local wanted = a[1]
-    if wanted == nil and phrase == "exactly" then
-      -- `called()`: at least once.
-      return count > 0, function(negated)
-        if negated then return ("Expected not to be called, but was called %d time(s)"):format(count) end
-        return "Expected to be called, but was called 0 time(s)"
-      end
-    end
-    if math.type(wanted) ~= "integer" then
-      error(("bad argument #1 to 'called%s' (a number of calls expected, got %s)"):format(
-        phrase == "exactly" and "" or ("_" .. phrase:gsub(" ", "_")), type(wanted)), 3)
-    end
-    local holds = compare_counts(count, wanted)
-    return holds, function(negated)
-      if negated then return ("Expected not to be called %s %s time(s), but it was."):format(phrase, tostring(wanted)) end
-      return ("Expected to be called %s%s time(s), but was called %d time(s)"):format(
-        phrase == "exactly" and "" or (phrase .. " "), tostring(wanted), count)
-    end
-  end)
+  if type(err) ~= "string" then return false, returned end
+  local found, captures = search(err, pattern, init, plain)
+  if found then return true, captures end
+  return false, returned
 end
-count_check({ "called" }, function(count, wanted) return count == wanted end, "exactly")
-count_check({ "called_at_least" }, function(count, wanted) return count >= wanted end, "at least")
-count_check({ "called_at_most" }, function(count, wanted) return count <= wanted end, "at most")
-count_check({ "called_more_than" }, function(count, wanted) return count > wanted end, "more than")
-count_check({ "called_less_than" }, function(count, wanted) return count < wanted end, "less than")
-
-local function last_call_text(s, field)
-  local call = s.calls[#s.calls]
-  if call == nil then return "(no calls)" end
-  return format.arguments(call[field] or { n = 0 })
+for _, name in ipairs({ "error_matches", "error_match", "matches_error", "match_error" }) do
+  assert:register("assertion", name, error_matches, "assertion.error.positive", "assertion.error.negative")
 end
 
-register({ "called_with" }, math.huge, function(a, state)
-  local s = state.subject
-  return s:called_with(table.unpack(a, 1, a.n)), function(negated)
-    return (negated and "Function was called with the arguments" or "Function was not called with the arguments")
-      .. "\nCalled with (last call if any):\n" .. last_call_text(s, "args") .. "\nExpected:\n" .. format.arguments(a)
+assert:register("assertion", "returned_arguments", function(_, args)
+  args[1] = tostring(args[1])
+  args[2] = tostring(args.n - 1)
+  args.nofmt = args.nofmt or {}
+  args.nofmt[1] = true
+  args.nofmt[2] = true
+  if args.n < 2 then args.n = 2 end
+  return args[1] == args[2]
+end, "assertion.returned_arguments.positive", "assertion.returned_arguments.negative")
+
+-- Spies: the spy comes from `assert.spy(s)` / `assert.stub(s)`.
+local function called(name, compare_counts)
+  return function(state, args, level)
+    local times = args[1]
+    -- `was_not.called()` is `was.called(0)`.
+    if not times and not state.mod then
+      state.mod = true
+      times = 0
+    end
+    local payload = rawget(state, "payload")
+    if type(payload) == "table" and payload.called then
+      local holds, count = payload:called(times, compare_counts)
+      args[1] = tostring(times or ">0")
+      util.tinsert(args, 2, tostring(count))
+      args.nofmt = args.nofmt or {}
+      args.nofmt[1] = true
+      args.nofmt[2] = true
+      return holds
+    elseif type(payload) == "function" then
+      error("When calling 'spy(aspy)', 'aspy' must not be the original function, but the spy function replacing the original", level)
+    end
+    error("'" .. name .. "' must be chained after 'spy(aspy)'", level)
   end
+end
+local function spy_assertion(name, compare_counts, positive, negative)
+  assert:register("assertion", name, called(name, compare_counts),
+    "assertion." .. positive .. ".positive", "assertion." .. negative .. ".positive")
+end
+assert:register("assertion", "called", called("called"), "assertion.called.positive", "assertion.called.negative")
+spy_assertion("called_at_least", function(count, times) return count >= times end, "called_at_least", "called_less_than")
+spy_assertion("called_at_most", function(count, times) return count <= times end, "called_at_most", "called_more_than")
+spy_assertion("called_more_than", function(count, times) return count > times end, "called_more_than", "called_at_most")
+spy_assertion("called_less_than", function(count, times) return count < times end, "called_less_than", "called_at_least")
+
+-- `called_with` and `returned_with` show the matching (or last) recorded list, then the expected one.
+local function with(name, method)
+  return function(state, args, level)
+    local payload = rawget(state, "payload")
+    if not (payload and payload[method]) then error("'" .. name .. "' must be chained after 'spy(aspy)'", level) end
+    local holds, found = payload[method](payload, args)
+    local expected = util.shallowcopy(args)
+    util.cleararglist(args)
+    util.tinsert(args, 1, found)
+    util.tinsert(args, 2, expected)
+    return holds
+  end
+end
+assert:register("assertion", "called_with", with("called_with", "called_with"),
+  "assertion.called_with.positive", "assertion.called_with.negative")
+assert:register("assertion", "returned_with", with("returned_with", "returned_with"),
+  "assertion.returned_with.positive", "assertion.returned_with.negative")
+
+-- Arrays: `assert.array(t).has.no.holes([length])`; `holes` returns the first missing index.
+local ARRAY = "__array_state"
+assert:register("modifier", "array", function(state, args, level)
+  if args == nil then return state end
+  if args.n == 0 then error("No array provided to the array-modifier", level) end
+  if rawget(state, ARRAY) ~= nil then error("Array already set", level) end
+  rawset(state, ARRAY, args[1])
+  return state
 end)
-
-register({ "returned_with" }, math.huge, function(a, state)
-  local s = state.subject
-  return s:returned_with(table.unpack(a, 1, a.n)), function(negated)
-    return (negated and "Function was returned with the arguments" or "Function was not returned with the arguments")
-      .. "\nReturned (last call if any):\n" .. last_call_text(s, "results") .. "\nExpected:\n" .. format.arguments(a)
-  end
-end)
-
-local spy_only = { called = true, called_at_least = true, called_at_most = true, called_more_than = true,
-  called_less_than = true, called_with = true, returned_with = true }
-
--- A chain: the words read so far (negation, custom message, subject), then an assertion to call.
-local chain_meta = {}
-
-local function new_chain(state) return setmetatable({ state = state }, chain_meta) end
-
-local function copy_state(state, changes)
-  local copy = { negated = state.negated, message = state.message, subject = state.subject, has_subject = state.has_subject,
-                 assertion = state.assertion, special = state.special, path = state.path }
-  for k, v in pairs(changes) do copy[k] = v end
-  return copy
-end
-
--- Splits `name` into known words, longest first (so "error_matches" and "called_with" stay whole).
-local function words_of(name)
-  local parts = {}
-  for part in name:gmatch("[^_]+") do parts[#parts + 1] = part end
-  local words, i = {}, 1
-  while i <= #parts do
-    local found
-    for j = #parts, i, -1 do
-      local word = table.concat(parts, "_", i, j)
-      if assertions[word] or fillers[word] or negators[word] or word == "spy" or word == "stub" or word == "message" then
-        found = j
-        words[#words + 1] = word
-        break
-      end
-    end
-    if not found then return nil, parts[i] end
-    i = found + 1
-  end
-  return words
-end
-
-chain_meta.__index = function(chain, name)
-  local state = chain.state
-  if type(name) ~= "string" then error("assert: an assertion name must be a string", 2) end
-  if state.assertion or state.special then
-    error(("assert%s.%s: '%s' comes after an assertion; write the modifiers first"):format(state.path, name, name), 2)
-  end
-  -- luassert's words are case-insensitive: `assert.is.Not.True` (Lua keywords need a capital).
-  local words, unknown = words_of(name:lower())
-  if words == nil then
-    error(("assert%s.%s does not exist ('%s' is neither an assertion nor a modifier)"):format(state.path, name, unknown), 2)
-  end
-  local changes = { path = state.path .. "." .. name }
-  local negated = state.negated
-  for index, word in ipairs(words) do
-    if negators[word] then negated = not negated
-    elseif assertions[word] then
-      if index ~= #words then error(("assert%s: '%s' must be the last word"):format(changes.path, word), 2) end
-      if spy_only[word] and not state.has_subject then
-        error(("assert%s needs a spy: write assert.spy(s)%s"):format(changes.path, changes.path), 2)
-      end
-      changes.assertion = assertions[word]
-    elseif word == "spy" or word == "stub" or word == "message" then
-      if index ~= #words then error(("assert%s: '%s' must be the last word"):format(changes.path, word), 2) end
-      changes.special = word
+assert:register("assertion", "holes", function(state, args, level)
+  local length = args[1]
+  local array = rawget(state, ARRAY)
+  if array == nil then error("No array set, please use the array modifier to set the array to validate", level) end
+  if length == nil then
+    length = 0
+    for i in pairs(array) do
+      if type(i) == "number" and i > length and i % 1 == 0 then length = i end
     end
   end
-  changes.negated = negated
-  return new_chain(copy_state(state, changes))
-end
-
-chain_meta.__call = function(chain, ...)
-  local state = chain.state
-  if state.special == "message" then
-    return new_chain(copy_state(state, { special = false, message = (...), path = state.path .. "(...)" }))
+  if type(length) ~= "number" then
+    error("expected array length to be of type 'number', got: " .. tostring(length), level)
   end
-  if state.special == "spy" or state.special == "stub" then
-    local subject = ...
-    if not spies.is_spy(subject) then
-      error(("bad argument #1 to 'assert.%s' (a spy or stub expected, got %s)"):format(state.special, type(subject)), 2)
-    end
-    return new_chain(copy_state(state, { special = false, subject = subject, has_subject = true, path = state.path .. "(...)" }))
-  end
-  local assertion = state.assertion
-  if assertion == nil then
-    if state.path == "" then
-      -- Lua's own assert, raised at the caller's line (not this function's).
-      if select("#", ...) == 0 then error("bad argument #1 to 'assert' (value expected)", 2) end
-      local value, message = ...
-      if value then return ... end
-      if message == nil then message = "assertion failed!" end
-      error(message, type(message) == "string" and 2 or 0)
-    end
-    error(("assert%s is not an assertion: add one (equal, same, truthy, ...)"):format(state.path), 2)
-  end
-  local args = table.pack(...)
-  local message = state.message
-  if assertion.arity ~= math.huge then
-    local at = assertion.arity + 1
-    for i = assertion.optional or at, math.min(args.n, assertion.arity) do
-      if type(args[i]) == "string" then at = i break end
-    end
-    if args.n >= at then
-      message = message or args[at]
-      for i = at, args.n do args[i] = nil end
-      args.n = at - 1
+  local missing
+  for i = 1, length do
+    if array[i] == nil then
+      missing = i
+      break
     end
   end
-  local holds, explain = assertion.test(args, state)
-  if holds == state.negated then
-    local text = explain(state.negated)
-    if message ~= nil then text = tostring(message) .. "\n" .. text end
-    error(text, 2)
-  end
-  return ...
-end
-
-local root = new_chain({ negated = false, path = "" })
-return root
+  args[1] = missing
+  args.n = missing and 1 or 0
+  return missing ~= nil, { missing }
+end, "assertion.array_holes.positive", "assertion.array_holes.negative")
