@@ -2,20 +2,40 @@
 #include "CLuaSupport.h"
 #include <string.h>
 
-/* `load` restricted to text chunks: binary chunks can break the VM's safety. */
+/* `load` that never loads a binary chunk (binary chunks can break the VM's safety) and otherwise
+   answers as stock Lua: the chunk is always compiled as text, and the mode the script gave decides
+   what it is told. A text chunk under a mode without 't' and a binary chunk under a mode without 'b'
+   get stock Lua's message; a binary chunk under a mode with 'b' is refused by name. Failures are
+   `nil, message`, never errors, as in stock Lua. */
 static int esl_text_only_load(lua_State *L) {
     int nargs = lua_gettop(L);
-    const char *mode = luaL_optstring(L, 3, "t");
-    if (strcmp(mode, "t") != 0)
-        return luaL_error(L, "load: mode '%s' is not allowed in the sandbox (only text chunks, mode \"t\")", mode);
+    /* The original's argument errors would name '?': check here what it checks. */
+    if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) luaL_checktype(L, 1, LUA_TFUNCTION);
+    luaL_optstring(L, 2, NULL);
+    const char *mode = luaL_optstring(L, 3, "bt");
+    int allows_text = strchr(mode, 't') != NULL, allows_binary = strchr(mode, 'b') != NULL;
     /* load tells a missing env from nil: keep it missing unless it was given. */
     lua_settop(L, nargs >= 4 ? 4 : 3);
     lua_pushliteral(L, "t");
     lua_replace(L, 3);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    lua_call(L, lua_gettop(L) - 1, 2);
+    if (!lua_isnil(L, -2)) {
+        if (allows_text) { lua_pop(L, 1); return 1; }
+        lua_pushnil(L);
+        lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", mode);
+        return 2;
+    }
+    const char *message = lua_tostring(L, -1);
+    if (message != NULL && strcmp(message, "attempt to load a binary chunk (mode is 't')") == 0) {
+        lua_pop(L, 1);
+        if (allows_binary)
+            lua_pushliteral(L, "attempt to load a binary chunk (binary chunks are not allowed in the sandbox)");
+        else
+            lua_pushfstring(L, "attempt to load a binary chunk (mode is '%s')", mode);
+    }
+    return 2;
 }
 
 /* A message handler given to xpcall runs only while no limit has been hit: after a limit error the
@@ -48,18 +68,22 @@ static int esl_guarded_xpcall(lua_State *L) {
     return esl_finish_xpcall(L, LUA_OK, 0);
 }
 
-/* Finalizers run with hooks off, out of reach of the instruction budget: scripts may not set them.
-   Nor __close: a coroutine stopped by a limit is reset with hooks still off, running its pending
-   to-be-closed handlers out of reach of every limit. */
+/* setmetatable as stock Lua's, made here rather than by calling the original: called from a C
+   function, an argument error would name '?' and lose the script's file and line.
+   Finalizers run with hooks off, out of reach of the instruction budget: scripts may not set them.
+   (A __gc added to the metatable later is never called: Lua marks an object for finalization only
+   here.) To-be-closed handlers (__close) are allowed: the coroutine functions below keep them within
+   the limits. */
 static int esl_setmetatable_without_gc(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
+    int metatable_type = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, metatable_type == LUA_TNIL || metatable_type == LUA_TTABLE, 2, "nil or table");
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    if (metatable_type == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
         return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
-    if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__close"), lua_rawget(L, 2)) != LUA_TNIL)
-        return luaL_error(L, "setmetatable: __close metamethods are not allowed in the sandbox");
     lua_settop(L, 2);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, 2, 1);
+    lua_setmetatable(L, 1);
     return 1;
 }
 
@@ -67,6 +91,8 @@ static int esl_setmetatable_without_gc(lua_State *L) {
    copies its creator's hook only when it is made, so one made while no limit was set would escape a
    deadline set later. With no limit the hook does nothing, once per 1000 instructions. */
 static int esl_create_with_hook(lua_State *L) {
+    /* Checked here, where an argument error names the function and the script's line. */
+    luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
@@ -75,16 +101,123 @@ static int esl_create_with_hook(lua_State *L) {
     return 1;
 }
 
-/* coroutine.wrap, likewise: the thread is the first upvalue of the function it returns. */
-static int esl_wrap_with_hook(lua_State *L) {
+/* To-be-closed variables and limits.
+   A limit stops Lua code by raising an error from the count hook, and Lua turns hooks off while a hook
+   runs. A coroutine that the error leaves (no pcall inside it to catch it) keeps its hooks off for
+   good, so closing it afterwards (coroutine.close, or coroutine.wrap, which closes a coroutine that
+   failed) would run its pending __close handlers out of reach of every limit, even in a later call
+   into Lua, once the limit's flag has been cleared. Such a coroutine is remembered (a weak set in the
+   registry) and is never closed: its handlers do not run, and coroutine.close answers false and why. */
+static const char *const esl_stopped_threads_key = "envscript.threads stopped by a limit";
+
+static void esl_push_stopped_threads(lua_State *L) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, esl_stopped_threads_key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, esl_stopped_threads_key);
+}
+
+/* Remembers `thread` when it failed because a limit was hit (its hooks are off for good). */
+static void esl_note_if_stopped_by_limit(lua_State *L, lua_State *thread) {
+    if (!esl_limit_exceeded(L)) return;
+    esl_push_stopped_threads(L);
+    lua_pushthread(thread);
+    lua_xmove(thread, L, 1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+static int esl_was_stopped_by_limit(lua_State *L, lua_State *thread) {
+    esl_push_stopped_threads(L);
+    lua_pushthread(thread);
+    lua_xmove(thread, L, 1);
+    int stopped = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 2);
+    return stopped;
+}
+
+/* coroutine.resume, noting a coroutine a limit stopped. */
+static int esl_resume_noting_limits(lua_State *L) {
+    lua_State *thread = lua_tothread(L, 1);
+    luaL_argexpected(L, thread != NULL, 1, "coroutine");
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    if (lua_getupvalue(L, -1, 1) != NULL) {
-        lua_State *thread = lua_tothread(L, -1);
-        if (thread != NULL) esl_install_count_hook(thread);
-        lua_pop(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    if (!lua_toboolean(L, 1)) esl_note_if_stopped_by_limit(L, thread);
+    return lua_gettop(L);
+}
+
+/* coroutine.close, refusing a coroutine a limit stopped: see above. */
+static int esl_close_unless_stopped(lua_State *L) {
+    lua_State *thread = lua_tothread(L, 1);
+    luaL_argexpected(L, thread != NULL, 1, "coroutine");
+    if (esl_was_stopped_by_limit(L, thread)) {
+        lua_pushboolean(L, 0);
+        lua_pushliteral(L, "cannot close a coroutine stopped by a limit (its to-be-closed variables are not closed)");
+        return 2;
     }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* The function coroutine.wrap returns: stock Lua's behaviour (results or the error, a string error
+   with the caller's position; a failed coroutine closed), except that a coroutine a limit stopped is
+   not closed. */
+static int esl_wrapped_resume(lua_State *L) {
+    lua_State *thread = lua_tothread(L, lua_upvalueindex(1));
+    int nargs = lua_gettop(L);
+    if (!lua_checkstack(thread, nargs)) {
+        lua_pushliteral(L, "too many arguments to resume");
+    } else {
+        lua_xmove(L, thread, nargs);
+        int nresults;
+        int status = lua_resume(thread, L, nargs, &nresults);
+        if (status == LUA_OK || status == LUA_YIELD) {
+            if (lua_checkstack(L, nresults + 1)) {
+                lua_xmove(thread, L, nresults);
+                return nresults;
+            }
+            lua_pop(thread, nresults);
+            lua_pushliteral(L, "too many results to resume");
+        } else {
+            lua_xmove(thread, L, 1); /* the error */
+        }
+    }
+    int status = lua_status(thread);
+    if (status != LUA_OK && status != LUA_YIELD) {
+        if (esl_limit_exceeded(L) || esl_was_stopped_by_limit(L, thread)) {
+            /* Not closed (see above); a limit's message already names its position. */
+            esl_note_if_stopped_by_limit(L, thread);
+            return lua_error(L);
+        }
+        status = lua_resetthread(thread); /* closes its to-be-closed variables */
+        lua_xmove(thread, L, 1);
+    }
+    if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+/* coroutine.wrap: a coroutine with the count hook (as coroutine.create) resumed by the function
+   above. */
+static int esl_wrap_with_hook(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *thread = lua_newthread(L);
+    esl_install_count_hook(thread);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, thread, 1);
+    lua_pushcclosure(L, esl_wrapped_resume, 1);
     return 1;
 }
 
@@ -120,6 +253,29 @@ static void esl_budget_pattern_functions(lua_State *L) {
     lua_pop(L, 2);
 }
 
+/* Stock Lua's `package` and `require` (package.loaded, package.preload, the preload searcher, two
+   results), without what reaches native code or probes the file system: no loadlib, no cpath, no C
+   searchers, no searchpath (it tells whether any file anywhere is readable). The host appends its own
+   searchers for host modules and for Lua files under the script roots (ModuleLoader.swift), and sets
+   package.path: the one luaopen_package makes comes from the environment (LUA_PATH). */
+static void esl_open_package_without_native_code(lua_State *L) {
+    static const char *const removed[] = {"loadlib", "cpath", "searchpath", NULL};
+    esl_require_library(L, LUA_LOADLIBNAME, luaopen_package);
+    lua_getglobal(L, LUA_LOADLIBNAME);
+    for (int i = 0; removed[i] != NULL; i++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, removed[i]);
+    }
+    lua_pushliteral(L, "");
+    lua_setfield(L, -2, "path");
+    lua_getfield(L, -1, "searchers");
+    for (lua_Integer i = (lua_Integer)lua_rawlen(L, -1); i > 1; i--) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, i);
+    }
+    lua_pop(L, 2);
+}
+
 static int esl_open_sandbox_protected(lua_State *L) {
     unsigned int allowed = (unsigned int)lua_tointeger(L, 1);
     esl_require_library(L, LUA_GNAME, luaopen_base);
@@ -129,6 +285,7 @@ static int esl_open_sandbox_protected(lua_State *L) {
     esl_require_library(L, LUA_MATHLIBNAME, luaopen_math);
     esl_require_library(L, LUA_UTF8LIBNAME, luaopen_utf8);
     esl_require_library(L, LUA_COLIBNAME, luaopen_coroutine);
+    esl_open_package_without_native_code(L);
     if (allowed & ESL_LIB_IO) esl_require_library(L, LUA_IOLIBNAME, luaopen_io);
     if (allowed & ESL_LIB_DEBUG) esl_require_library(L, LUA_DBLIBNAME, luaopen_debug);
 
@@ -158,9 +315,15 @@ static int esl_open_sandbox_protected(lua_State *L) {
     lua_setglobal(L, "loadfile");
     esl_wrap_global(L, "load", esl_text_only_load);
     esl_wrap_global(L, "xpcall", esl_guarded_xpcall);
-    esl_wrap_global(L, "setmetatable", esl_setmetatable_without_gc);
+    lua_pushcfunction(L, esl_setmetatable_without_gc);
+    lua_setglobal(L, "setmetatable");
     esl_wrap_field(L, LUA_COLIBNAME, "create", esl_create_with_hook);
-    esl_wrap_field(L, LUA_COLIBNAME, "wrap", esl_wrap_with_hook);
+    esl_wrap_field(L, LUA_COLIBNAME, "resume", esl_resume_noting_limits);
+    esl_wrap_field(L, LUA_COLIBNAME, "close", esl_close_unless_stopped);
+    lua_getglobal(L, LUA_COLIBNAME);
+    lua_pushcfunction(L, esl_wrap_with_hook);
+    lua_setfield(L, -2, "wrap");
+    lua_pop(L, 1);
 
     /* The string metatable is shared by every string: scripts may not see or change it. */
     lua_pushliteral(L, "");

@@ -23,7 +23,7 @@ public final class LuaState {
             core.closeWhenIdle()
             throw error
         }
-        setGlobal("require", function: LuaFunction("require") { call in try ModuleLoader.require(call) })
+        ModuleLoader.install(in: core)
         memoryLimit = options.memoryLimit
         instructionLimit = options.instructionLimit
     }
@@ -66,10 +66,14 @@ public final class LuaState {
     /// Registry references Swift holds now (refs to functions and opaque values).
     public var liveReferenceCount: Int { core.liveReferences.load(ordering: .relaxed) }
 
-    /// Folders where `require` looks for `.lua` files, after host modules.
+    /// Folders where `require` looks for `.lua` files, after host modules. Setting them also sets
+    /// `package.path` to their `?.lua;?/init.lua` templates.
     public var scriptRoots: [String] {
         get { core.scriptRoots }
-        set { core.scriptRoots = newValue }
+        set {
+            core.scriptRoots = newValue
+            if core.isOpen { ModuleLoader.setPath(for: newValue, in: core) }
+        }
     }
 
     /// Runs a full garbage collection.

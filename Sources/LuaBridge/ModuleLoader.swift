@@ -2,53 +2,164 @@ import CLua
 import CLuaSupport
 import Foundation
 
-/// `require` in the sandbox: host modules first, then `NAME.lua` / `NAME/init.lua` beside the script
-/// that calls `require`, then under the script roots.
+/// The host's half of `require`: stock Lua 5.4's `require` and `package` (opened by the sandbox,
+/// `sandbox.c`) with two searchers of the host's after `package.preload`'s: host modules, then Lua
+/// files under the script roots.
 ///
-/// Files are only ever loaded from inside the script roots: the folder of the calling script counts
-/// only when it lies in one (its chunk name says where it is, whatever the current folder), and a file
-/// whose real path leads out of every root (through a symbolic link) is refused. Module names are dotted
-/// identifiers, so `..` cannot be written. No C modules, no `package.path`: scripts cannot load native code.
+/// So a module is loaded once, its own value is what every `require` returns (with its metatable),
+/// `require` returns the loader data second (`:preload:`, `:host:` or the file's path), and
+/// `package.loaded` decides what counts as loaded, as in stock Lua.
+///
+/// Files are only ever loaded from inside the script roots. The file searcher tries the folder of the
+/// Lua function that called `require` when it lies in a root (`?.lua`, `?/init.lua` there), then the
+/// templates of `package.path` (set to the roots' `?.lua;?/init.lua`; a script may change it). A
+/// candidate outside every root is not even looked at, and a file whose real path leads out of every
+/// root (through a symbolic link) is refused. No C modules, no `package.loadlib`, `cpath` or
+/// `searchpath`: scripts cannot load native code or probe the file system.
 enum ModuleLoader {
-    static func require(_ call: LuaCall) throws -> Int32 {
+    /// The loader data of a host module (stock Lua's preload searcher answers `:preload:`).
+    static let hostLoaderData = ":host:"
+
+    /// Appends the host's searchers to `package.searchers` and sets `package.path` from the roots.
+    /// Called once, right after the sandbox opened the libraries (no script has run).
+    static func install(in core: LuaStateCore) {
+        let thread = core.mainThread
+        guard pushPackageTable(thread) else { return }
+        LuaStateCore.pushString("searchers", onto: thread)
+        if lua_rawget(thread, -2) == LUA_TTABLE {
+            var next = lua_Integer(lua_rawlen(thread, -1)) + 1
+            for searcher in [LuaFunction("require", body: searchHostModules), LuaFunction("require", body: searchFiles)] {
+                core.push(searcher, onto: thread)
+                lua_rawseti(thread, -2, next)
+                next += 1
+            }
+        }
+        esl_pop(thread, 2)
+        setPath(for: core.scriptRoots, in: core)
+    }
+
+    /// Sets `package.path` to the `?.lua;?/init.lua` templates of each root, in order.
+    static func setPath(for roots: [String], in core: LuaStateCore) {
+        let thread = core.currentThread
+        guard pushPackageTable(thread) else { return }
+        let templates = roots.flatMap { root -> [String] in
+            let base = root.hasSuffix("/") && root != "/" ? String(root.dropLast()) : root
+            return ["\(base)/?.lua", "\(base)/?/init.lua"]
+        }
+        LuaStateCore.pushString("path", onto: thread)
+        LuaStateCore.pushString(templates.joined(separator: ";"), onto: thread)
+        lua_rawset(thread, -3)
+        esl_pop(thread, 1)
+    }
+
+    /// Pushes the `package` table the sandbox opened (from the registry: whatever a script did to the
+    /// global of that name) and returns true, or pushes nothing and returns false when there is none.
+    private static func pushPackageTable(_ thread: OpaquePointer) -> Bool {
+        LuaStateCore.pushString(LUA_LOADED_TABLE, onto: thread)
+        guard lua_rawget(thread, ESL_REGISTRY_INDEX) == LUA_TTABLE else {
+            esl_pop(thread, 1)
+            return false
+        }
+        LuaStateCore.pushString(LUA_LOADLIBNAME, onto: thread)
+        let found = lua_rawget(thread, -2) == LUA_TTABLE
+        lua_rotate(thread, -2, -1)
+        esl_pop(thread, found ? 1 : 2)
+        return found
+    }
+
+    // MARK: The searchers
+
+    /// `package.searchers[2]`: a module the host registered. Answers a loader that makes its table, or
+    /// the line for `require`'s "not found" message.
+    private static func searchHostModules(_ call: LuaCall) throws -> Int32 {
+        let name: String = try call.argument(1)
+        guard let module = call.core.modules[name] else {
+            LuaStateCore.pushString("no host module '\(name)'", onto: call.thread)
+            return 1
+        }
+        call.core.push(LuaFunction("require") { loader in
+            try pushTable(of: module, core: loader.core, onto: loader.thread)
+            return 1
+        }, onto: call.thread)
+        LuaStateCore.pushString(hostLoaderData, onto: call.thread)
+        return 2
+    }
+
+    /// `package.searchers[3]`: a Lua file under the script roots. Answers the compiled chunk and the
+    /// file's path, or the lines for `require`'s "not found" message.
+    private static func searchFiles(_ call: LuaCall) throws -> Int32 {
         let name: String = try call.argument(1)
         let thread = call.thread
         let core = call.core
-        guard isValidName(name) else {
-            throw call.argumentError(1, "module names are dotted identifiers such as 'config.flags', got '\(name)'")
-        }
-        // Already loaded? (registry._LOADED, the table Lua's own libraries use)
-        luaL_getsubtable(thread, ESL_REGISTRY_INDEX, LUA_LOADED_TABLE)
-        let loaded = lua_gettop(thread)
-        LuaStateCore.pushString(name, onto: thread)
-        lua_rawget(thread, loaded)
-        if lua_type(thread, -1) != LUA_TNIL { return 1 }
-        esl_pop(thread, 1)
-
-        if let module = core.modules[name] {
-            try pushTable(of: module, core: core, onto: thread)
-        } else if let path = try findFile(name, roots: searchFolders(of: thread, roots: core.scriptRoots)) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw LuaScriptError("module '\(name)': cannot read '\(path)'")
+        let roots = RootSet(core.scriptRoots)
+        let relative = name.replacingOccurrences(of: ".", with: "/")
+        var tried: [String] = []
+        for template in callerTemplates(thread, roots: roots) + pathTemplates(thread) {
+            let candidate = template.replacingOccurrences(of: "?", with: relative)
+            guard roots.containsLexically(candidate) else {
+                tried.append("no file '\(candidate)' (outside the script roots)")
+                continue
             }
-            let status = data.withUnsafeBytes { esl_load_text(thread, $0.baseAddress, $0.count, "@" + path) }
+            guard isRegularFile(candidate) else {
+                tried.append("no file '\(candidate)'")
+                continue
+            }
+            guard roots.containsReally(candidate) else {
+                throw LuaScriptError(
+                    "module '\(name)': '\(candidate)' leads outside the script roots (through a symbolic link); require loads only files under \(roots.listed)")
+            }
+            guard let data = FileManager.default.contents(atPath: candidate) else {
+                throw LuaScriptError("module '\(name)': cannot read '\(candidate)'")
+            }
+            let status = data.withUnsafeBytes { esl_load_text(thread, $0.baseAddress, $0.count, "@" + candidate) }
             if status != LUA_OK {
                 let error = core.error(status: status, on: thread)
-                throw LuaError(.runtime, message: "error loading module '\(name)' from '\(path)':\n\t\(error.message)")
+                throw LuaError(.runtime, message: "error loading module '\(name)' from file '\(candidate)':\n\t\(error.message)")
             }
-            let chunk = LuaFunctionRef(core: core, poppingFrom: thread)
-            let result = try chunk.call([.string(name), .string(path)]).first ?? .nil
-            try core.push(result == .nil ? .boolean(true) : result, onto: thread)
-        } else {
-            var tried = ["no host module '\(name)'"]
-            tried += candidates(name, roots: searchFolders(of: thread, roots: core.scriptRoots)).map { "no file '\($0)'" }
-            throw LuaScriptError("module '\(name)' not found:\n\t" + tried.joined(separator: "\n\t"))
+            LuaStateCore.pushString(candidate, onto: thread)
+            return 2
         }
-        LuaStateCore.pushString(name, onto: thread)
-        lua_pushvalue(thread, -2)
-        lua_rawset(thread, loaded)
+        LuaStateCore.pushString(tried.joined(separator: "\n\t"), onto: thread)
         return 1
     }
+
+    /// The templates beside the Lua function that called `require` (the first Lua function up the
+    /// stack: `pcall(require, name)` counts as its caller's), when it is a file's chunk inside a root.
+    private static func callerTemplates(_ thread: OpaquePointer, roots: RootSet) -> [String] {
+        var record = lua_Debug()
+        var level: Int32 = 1
+        while lua_getstack(thread, level, &record) != 0 {
+            level += 1
+            guard lua_getinfo(thread, "S", &record) != 0, let what = record.what, String(cString: what) != "C" else { continue }
+            guard let source = record.source, source.pointee == UInt8(ascii: "@") else { return [] }
+            let path = String(cString: source + 1)
+            let folder: String
+            if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                folder = slash == path.startIndex ? "" : String(path[..<slash])
+            } else {
+                folder = "."
+            }
+            guard roots.containsReally(folder.isEmpty ? "/" : folder) else { return [] }
+            return ["\(folder)/?.lua", "\(folder)/?/init.lua"]
+        }
+        return []
+    }
+
+    /// The templates of `package.path`, read raw (no metamethod runs under a Swift frame).
+    private static func pathTemplates(_ thread: OpaquePointer) -> [String] {
+        guard pushPackageTable(thread) else { return [] }
+        defer { lua_settop(thread, lua_gettop(thread) - 2) }
+        LuaStateCore.pushString("path", onto: thread)
+        guard lua_rawget(thread, -2) == LUA_TSTRING, let text = lua_tolstring(thread, -1, nil) else { return [] }
+        return String(cString: text).split(separator: ";").map(String.init).filter { !$0.isEmpty }
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    // MARK: Host modules
 
     /// Pushes the table of a host module. A member that cannot be pushed (a released reference) fails
     /// the whole `require`, naming the member, and leaves nothing on the stack.
@@ -70,72 +181,58 @@ enum ModuleLoader {
             lua_rawset(thread, -3)
         }
     }
+}
 
-    static func isValidName(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
-        }
+/// The script roots `require` may load from, compared by path.
+private struct RootSet {
+    /// The roots as given, made absolute and normalised (no `.`, `..` or repeated slashes).
+    let lexical: [String]
+    /// The roots' real paths (symbolic links resolved); a root that does not exist has none.
+    let real: [String]
+    let given: [String]
+
+    init(_ roots: [String]) {
+        given = roots
+        lexical = roots.map(Self.normalised)
+        real = roots.compactMap(Self.realPath)
     }
 
-    static func candidates(_ name: String, roots: [String]) -> [String] {
-        let relative = name.replacingOccurrences(of: ".", with: "/")
-        return roots.flatMap { root in
-            let base = root.hasSuffix("/") ? String(root.dropLast()) : root
-            return ["\(base)/\(relative).lua", "\(base)/\(relative)/init.lua"]
-        }
+    var listed: String { given.map { "'\($0)'" }.joined(separator: ", ") }
+
+    /// Whether `path`, as written, lies in a root: a candidate that does not is never looked at.
+    func containsLexically(_ path: String) -> Bool {
+        let path = Self.normalised(path)
+        return (lexical + real).contains { Self.contains(path, in: $0) }
     }
 
-    /// The folders `require` searches, in order: the folder of the Lua function that called it (from
-    /// its chunk name, `@path/to/script.lua`) when that folder lies inside a script root, then the roots.
-    static func searchFolders(of thread: OpaquePointer, roots: [String]) -> [String] {
-        guard let caller = callerFolder(thread),
-              let real = realPath(caller), roots.contains(where: { root in realPath(root).map { contains(real, in: $0) } ?? false })
-        else { return roots }
-        return [caller] + roots.filter { $0 != caller }
+    /// Whether the real path of the existing `path` lies in a root.
+    func containsReally(_ path: String) -> Bool {
+        guard let path = Self.realPath(path) else { return false }
+        return real.contains { Self.contains(path, in: $0) }
     }
 
-    /// The folder of the script whose code called `require` (level 1 of the stack), or nil when the
-    /// caller is not a file's chunk (a C function such as `pcall`, a chunk loaded from a string).
-    private static func callerFolder(_ thread: OpaquePointer) -> String? {
-        var record = lua_Debug()
-        guard lua_getstack(thread, 1, &record) != 0, lua_getinfo(thread, "S", &record) != 0,
-              let source = record.source, source.pointee == UInt8(ascii: "@")
-        else { return nil }
-        let path = String(cString: source + 1)
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// The first candidate file for `name` in `roots` that exists.
-    ///
-    /// - Throws: ``LuaScriptError`` when that file's real path lies outside every root (a symbolic
-    ///   link leading out of them): it is refused, not skipped, so the script learns why.
-    static func findFile(_ name: String, roots: [String]) throws -> String? {
-        let found = candidates(name, roots: roots).first { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    /// `path` made absolute against the current folder, with `.`, `..` and empty components removed.
+    static func normalised(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
         }
-        guard let found else { return nil }
-        let realRoots = roots.compactMap(realPath)
-        guard let real = realPath(found), realRoots.contains(where: { contains(real, in: $0) }) else {
-            throw LuaScriptError(
-                "module '\(name)': '\(found)' leads outside the script roots (through a symbolic link); require loads only files under \(roots.map { "'\($0)'" }.joined(separator: ", "))")
-        }
-        return found
+        return "/" + parts.joined(separator: "/")
     }
 
     /// `path` with every symbolic link, `.` and `..` resolved, absolute; nil when it does not exist.
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    /// Whether the real path `path` is `folder` or lies beneath it (both resolved by ``realPath(_:)``).
-    /// Compared byte by byte, as the kernel tells folders apart (String equality is canonical
-    /// equivalence).
-    private static func contains(_ path: String, in folder: String) -> Bool {
+    /// Whether `path` is `folder` or lies beneath it. Compared byte by byte, as the kernel tells
+    /// folders apart (String equality is canonical equivalence).
+    static func contains(_ path: String, in folder: String) -> Bool {
         let base = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
         return path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: base.utf8)
     }

@@ -70,7 +70,90 @@ import Testing
         let error = try #require(throws: LuaError.self) { try lua.execute("require('bad')") }
         #expect(error.message == "\(root)/bad.lua:2: broken module")
         let syntax = try #require(throws: LuaError.self) { try lua.execute("require('syntax')") }
-        #expect(syntax.message.contains("error loading module 'syntax'"))
+        #expect(syntax.message.contains("error loading module 'syntax' from file '\(root)/syntax.lua'"))
+    }
+
+    @Test func requireReturnsTheModulesOwnValueOnceWithItsMetatable() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // The everyday class pattern: the module table is its instances' metatable.
+        try """
+            local Account = {}
+            Account.__index = Account
+            function Account.new(balance) return setmetatable({balance = balance}, Account) end
+            function Account:deposit(n) self.balance = self.balance + Account.fee(n) end
+            function Account.fee(n) return n end
+            loads = (loads or 0) + 1
+            return Account
+            """.write(toFile: root + "/account.lua", atomically: true, encoding: .utf8)
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        let answer = try lua.execute("""
+            local Account, where = require('account')
+            local a = Account.new(10)
+            -- Patching the module is seen by its own functions (a spy or stub on a required module).
+            Account.fee = function(n) return n - 1 end
+            a:deposit(5)
+            return getmetatable(a) == Account, Account.__index == Account, require('account') == Account,
+                   a.balance, loads, where, select('#', require('account'))
+            """, chunkName: "@\(root)/main.lua")
+        // A module already loaded comes back alone, as in stock Lua.
+        #expect(answer == [true, true, true, 14, 1, .string("\(root)/account.lua"), 1])
+    }
+
+    @Test func packageLoadedAndPreloadBehaveAsInStockLua() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "runs = (runs or 0) + 1\nreturn false".write(toFile: root + "/falsy.lua", atomically: true, encoding: .utf8)
+        try "return nil".write(toFile: root + "/nothing.lua", atomically: true, encoding: .utf8)
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        var module = LuaModule("host")
+        module.value("x", 1)
+        lua.register(module)
+        let answer = try lua.execute("""
+            package.preload.made = function(name, data) return {name = name, data = data} end
+            local made, data = require('made')
+            package.loaded.given = 'given value'
+            -- A module that returned false is not loaded for good: stock Lua runs it again.
+            local f1, f2 = require('falsy'), require('falsy')
+            local n = require('nothing')
+            local _, hostData = require('host')
+            return made.name, made.data, data, require('given'), f1, f2, runs, n, package.loaded.nothing, hostData
+            """)
+        #expect(answer == ["made", ":preload:", ":preload:", "given value", false, false, 2, true, true, ":host:"])
+    }
+
+    @Test func packagePathDecidesWhereFilesAreLookedForButOnlyInsideTheRoots() throws {
+        let root = try temporaryFolder()
+        let outside = try temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        try FileManager.default.createDirectory(atPath: root + "/src/deep", withIntermediateDirectories: true)
+        try "return 'from src'".write(toFile: root + "/src/deep/mod.lua", atomically: true, encoding: .utf8)
+        try "return 'leaked'".write(toFile: outside + "/secret.lua", atomically: true, encoding: .utf8)
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        #expect(try lua.execute("return package.path") == [.string("\(root)/?.lua;\(root)/?/init.lua")])
+        let answer = try lua.execute("""
+            package.path = '\(root)/src/?.lua;' .. package.path
+            return require('deep.mod')
+            """)
+        #expect(answer == ["from src", .string("\(root)/src/deep/mod.lua")])
+        // A template outside every root is not even looked at, and says so.
+        let refused = try #require(throws: LuaError.self) {
+            try lua.execute("package.path = '\(outside)/?.lua;\(root)/../\(outside.split(separator: "/").last!)/?.lua' return require('secret')")
+        }
+        #expect(refused.message.contains("no file '\(outside)/secret.lua' (outside the script roots)"), "\(refused.message)")
+        #expect(refused.message.contains("module 'secret' not found"))
+    }
+
+    @Test func aModuleRequiredThroughPcallFindsItsNeighbours() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "local ok, n = pcall(require, 'neighbour') return ok and n".write(toFile: root + "/lib/user.lua", atomically: true, encoding: .utf8)
+        try "return 42".write(toFile: root + "/lib/neighbour.lua", atomically: true, encoding: .utf8)
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        #expect(try lua.execute("return (require('lib.user'))", chunkName: "@\(root)/main.lua") == [42])
     }
 
     @Test func syntaxErrorsNameChunkAndLine() throws {

@@ -1,0 +1,49 @@
+import LuaBridge
+import Testing
+
+/// What the sandbox keeps behaves as stock Lua 5.4: the answers and messages below are those of
+/// Debian's `lua5.4` (5.4.4) for the same code.
+@Suite struct StockBehaviourTests {
+    func evaluate(_ source: String, options: LuaOptions = LuaOptions()) throws -> [LuaValue] {
+        try LuaState(options: options).execute(source, chunkName: "@script.lua")
+    }
+
+    func failure(_ source: String) throws -> String {
+        try #require(throws: LuaError.self) { try evaluate(source) }.message
+    }
+
+    @Test func argumentErrorsOfWrappedFunctionsNameTheFunctionAndTheLine() throws {
+        #expect(try failure("setmetatable(1, {})") == "script.lua:1: bad argument #1 to 'setmetatable' (table expected, got number)")
+        #expect(try failure("\nsetmetatable({}, 1)") == "script.lua:2: bad argument #2 to 'setmetatable' (nil or table expected, got number)")
+        #expect(try failure("coroutine.create(1)") == "script.lua:1: bad argument #1 to 'create' (function expected, got number)")
+        #expect(try failure("coroutine.wrap()") == "script.lua:1: bad argument #1 to 'wrap' (function expected, got no value)")
+        #expect(try failure("load({})") == "script.lua:1: bad argument #1 to 'load' (function expected, got table)")
+        #expect(try failure("setmetatable(setmetatable({}, {__metatable = 1}), {})") == "script.lua:1: cannot change a protected metatable")
+    }
+
+    @Test func loadTakesStockModesAndAnswersNilAndAMessage() throws {
+        #expect(try evaluate("return load('return 1', 'x', 'bt')()") == [1])
+        #expect(try evaluate("return load('return 1', 'x', 'b')") == [.nil, "attempt to load a text chunk (mode is 'b')"])
+        #expect(try evaluate("return load(string.dump(function() end), 'x', 't')") == [.nil, "attempt to load a binary chunk (mode is 't')"])
+        #expect(try evaluate("return load(string.dump(function() end))")
+            == [.nil, "attempt to load a binary chunk (binary chunks are not allowed in the sandbox)"])
+        #expect(try evaluate("return load('x =', '=name')") == [.nil, "name:1: unexpected symbol near <eof>"])
+    }
+
+    @Test func gsubThatChangesNothingReturnsItsSubjectWithoutCopyingIt() throws {
+        // A copy would hold the 64 MiB three times over (the subject, the buffer, the result): more than
+        // the 160 MiB cap.
+        let lua = try LuaState(options: LuaOptions(memoryLimit: 160 << 20, instructionLimit: nil))
+        let answer = try lua.execute("""
+            local s = string.rep('a', 64 << 20)
+            local same, count = s:gsub('b', 'c')
+            local kept, matches = s:gsub('a+', function() return nil end)
+            return same == s, count, kept == s, matches
+            """)
+        #expect(answer == [true, 0, true, 1])
+        // Replacements still land where they belong.
+        #expect(try evaluate("return ('hello world'):gsub('o', {o = '0'})") == ["hell0 w0rld", 2])
+        #expect(try evaluate("return ('abc'):gsub('%w', function(c) if c == 'b' then return 'B' end end)") == ["aBc", 3])
+        #expect(try evaluate("return ('abc'):gsub('', '-')") == ["-a-b-c-", 4])
+    }
+}
