@@ -38,6 +38,49 @@ static int esl_text_only_load(lua_State *L) {
     return 2;
 }
 
+/* With io opened (--allow io), loadfile and dofile come back, text chunks only as load. */
+static int esl_text_only_loadfile(lua_State *L) {
+    const char *file = luaL_optstring(L, 1, NULL);
+    const char *mode = luaL_optstring(L, 2, "bt");
+    int has_env = !lua_isnone(L, 3);
+    if (luaL_loadfilex(L, file, "t") != LUA_OK) {
+        const char *message = lua_tostring(L, -1);
+        if (message != NULL && strcmp(message, "attempt to load a binary chunk (mode is 't')") == 0) {
+            lua_pop(L, 1);
+            if (strchr(mode, 'b') != NULL)
+                lua_pushliteral(L, "attempt to load a binary chunk (binary chunks are not allowed in the sandbox)");
+            else
+                lua_pushfstring(L, "attempt to load a binary chunk (mode is '%s')", mode);
+        }
+        luaL_pushfail(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (strchr(mode, 't') == NULL) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", mode);
+        return 2;
+    }
+    if (has_env) {
+        lua_pushvalue(L, 3);
+        if (lua_setupvalue(L, -2, 1) == NULL) lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static int esl_finish_dofile(lua_State *L, int status, lua_KContext first) {
+    (void)status;
+    return lua_gettop(L) - (int)first;
+}
+
+static int esl_text_only_dofile(lua_State *L) {
+    const char *file = luaL_optstring(L, 1, NULL);
+    lua_settop(L, 1);
+    if (luaL_loadfilex(L, file, "t") != LUA_OK) return lua_error(L);
+    lua_callk(L, 0, LUA_MULTRET, 1, esl_finish_dofile);
+    return esl_finish_dofile(L, LUA_OK, 1);
+}
+
 /* A message handler given to xpcall runs only while no limit has been hit: after a limit error the
    hook is off inside the handler (Lua disables hooks while one runs), so a looping handler could
    never be stopped. The error value then passes through untouched. */
@@ -255,9 +298,10 @@ static void esl_budget_pattern_functions(lua_State *L) {
 
 /* Stock Lua's `package` and `require` (package.loaded, package.preload, the preload searcher, two
    results), without what reaches native code or probes the file system: no loadlib, no cpath, no C
-   searchers, no searchpath (it tells whether any file anywhere is readable). The host appends its own
-   searchers for host modules and for Lua files under the script roots (ModuleLoader.swift), and sets
-   package.path: the one luaopen_package makes comes from the environment (LUA_PATH). */
+   searchers, and searchpath (which tells whether any file anywhere is readable) is replaced. The host
+   appends its own searchers for host modules and for Lua files under the script roots, puts in its own
+   searchpath that looks only there (ModuleLoader.swift), and sets package.path: the one
+   luaopen_package makes comes from the environment (LUA_PATH). */
 static void esl_open_package_without_native_code(lua_State *L) {
     static const char *const removed[] = {"loadlib", "cpath", "searchpath", NULL};
     esl_require_library(L, LUA_LOADLIBNAME, luaopen_package);
@@ -308,10 +352,10 @@ static int esl_open_sandbox_protected(lua_State *L) {
         lua_pop(L, 3);
     }
 
-    /* Base library: no file access, text-only load. */
-    lua_pushnil(L);
+    /* Base library: no file access unless io is opened, text chunks only. */
+    if (allowed & ESL_LIB_IO) lua_pushcfunction(L, esl_text_only_dofile); else lua_pushnil(L);
     lua_setglobal(L, "dofile");
-    lua_pushnil(L);
+    if (allowed & ESL_LIB_IO) lua_pushcfunction(L, esl_text_only_loadfile); else lua_pushnil(L);
     lua_setglobal(L, "loadfile");
     esl_wrap_global(L, "load", esl_text_only_load);
     esl_wrap_global(L, "xpcall", esl_guarded_xpcall);
@@ -325,14 +369,6 @@ static int esl_open_sandbox_protected(lua_State *L) {
     lua_setfield(L, -2, "wrap");
     lua_pop(L, 1);
 
-    /* The string metatable is shared by every string: scripts may not see or change it. */
-    lua_pushliteral(L, "");
-    if (lua_getmetatable(L, -1)) {
-        lua_pushliteral(L, "string");
-        lua_setfield(L, -2, "__metatable");
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
     return 0;
 }
 

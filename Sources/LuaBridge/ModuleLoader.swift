@@ -14,8 +14,8 @@ import Foundation
 /// Lua function that called `require` when it lies in a root (`?.lua`, `?/init.lua` there), then the
 /// templates of `package.path` (set to the roots' `?.lua;?/init.lua`; a script may change it). A
 /// candidate outside every root is not even looked at, and a file whose real path leads out of every
-/// root (through a symbolic link) is refused. No C modules, no `package.loadlib`, `cpath` or
-/// `searchpath`: scripts cannot load native code or probe the file system.
+/// root (through a symbolic link) is refused. `package.searchpath` searches the same way. No C modules,
+/// no `package.loadlib` or `cpath`: scripts cannot load native code, nor probe files outside the roots.
 enum ModuleLoader {
     /// The loader data of a host module (stock Lua's preload searcher answers `:preload:`).
     static let hostLoaderData = ":host:"
@@ -34,7 +34,11 @@ enum ModuleLoader {
                 next += 1
             }
         }
-        esl_pop(thread, 2)
+        esl_pop(thread, 1)
+        LuaStateCore.pushString("searchpath", onto: thread)
+        core.push(LuaFunction("searchpath", body: searchPath), onto: thread)
+        lua_rawset(thread, -3)
+        esl_pop(thread, 1)
         setPath(for: core.scriptRoots, in: core)
     }
 
@@ -92,22 +96,15 @@ enum ModuleLoader {
         let thread = call.thread
         let core = call.core
         let roots = RootSet(core.scriptRoots)
-        let relative = name.replacingOccurrences(of: ".", with: "/")
-        var tried: [String] = []
-        for template in callerTemplates(thread, roots: roots) + pathTemplates(thread) {
-            let candidate = template.replacingOccurrences(of: "?", with: relative)
-            guard roots.containsLexically(candidate) else {
-                tried.append("no file '\(candidate)' (outside the script roots)")
-                continue
-            }
-            guard isRegularFile(candidate) else {
-                tried.append("no file '\(candidate)'")
-                continue
-            }
-            guard roots.containsReally(candidate) else {
-                throw LuaScriptError(
-                    "module '\(name)': '\(candidate)' leads outside the script roots (through a symbolic link); require loads only files under \(roots.listed)")
-            }
+        let templates = callerTemplates(thread, roots: roots) + (try pathTemplates(thread))
+        switch search(name.replacingOccurrences(of: ".", with: "/"), templates: templates, roots: roots) {
+        case .notFound(let tried):
+            LuaStateCore.pushString(tried.joined(separator: "\n\t"), onto: thread)
+            return 1
+        case .leadsOut(let candidate):
+            throw LuaScriptError(
+                "module '\(name)': '\(candidate)' leads outside the script roots (through a symbolic link); require loads only files under \(roots.listed)")
+        case .found(let candidate):
             guard let data = FileManager.default.contents(atPath: candidate) else {
                 throw LuaScriptError("module '\(name)': cannot read '\(candidate)'")
             }
@@ -119,8 +116,56 @@ enum ModuleLoader {
             LuaStateCore.pushString(candidate, onto: thread)
             return 2
         }
-        LuaStateCore.pushString(tried.joined(separator: "\n\t"), onto: thread)
-        return 1
+    }
+
+    /// `package.searchpath(name, path [, sep [, rep]])` as stock Lua's, within the script roots: the
+    /// first template of `path` (`;`-separated, `?` standing for `name` with each `sep` made `rep`)
+    /// naming a regular file, or `nil` and the lines of what was tried.
+    private static func searchPath(_ call: LuaCall) throws -> Int32 {
+        let name: String = try call.argument(1)
+        let path: String = try call.argument(2)
+        let separator = try call.argument(3, as: String?.self) ?? "."
+        let replacement = try call.argument(4, as: String?.self) ?? "/"
+        let roots = RootSet(call.core.scriptRoots)
+        let replaced = separator.isEmpty ? name : name.replacingOccurrences(of: separator, with: replacement)
+        let templates = path.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        switch search(replaced, templates: templates, roots: roots) {
+        case .found(let candidate):
+            return try call.results(.string(candidate))
+        case .leadsOut(let candidate):
+            return try call.results(.nil, .string("'\(candidate)' leads outside the script roots (through a symbolic link)"))
+        case .notFound(let tried):
+            return try call.results(.nil, .string(tried.joined(separator: "\n\t")))
+        }
+    }
+
+    /// What a search of templates found.
+    private enum SearchResult {
+        case found(String)
+        /// A file whose real path lies outside every root.
+        case leadsOut(String)
+        /// The lines of what was tried, in stock Lua's words (`no file 'x'`).
+        case notFound([String])
+    }
+
+    /// The first template, `?` replaced by `name`, that names a regular file inside the roots. A
+    /// candidate outside every root, as written, is never looked at.
+    private static func search(_ name: String, templates: [String], roots: RootSet) -> SearchResult {
+        var tried: [String] = []
+        for template in templates {
+            let candidate = template.replacingOccurrences(of: "?", with: name)
+            guard roots.containsLexically(candidate) else {
+                tried.append("no file '\(candidate)' (outside the script roots)")
+                continue
+            }
+            guard isRegularFile(candidate) else {
+                tried.append("no file '\(candidate)'")
+                continue
+            }
+            guard roots.containsReally(candidate) else { return .leadsOut(candidate) }
+            return .found(candidate)
+        }
+        return .notFound(tried)
     }
 
     /// The templates beside the Lua function that called `require` (the first Lua function up the
@@ -146,11 +191,15 @@ enum ModuleLoader {
     }
 
     /// The templates of `package.path`, read raw (no metamethod runs under a Swift frame).
-    private static func pathTemplates(_ thread: OpaquePointer) -> [String] {
+    ///
+    /// - Throws: as stock Lua, when `package.path` is not a string.
+    private static func pathTemplates(_ thread: OpaquePointer) throws -> [String] {
         guard pushPackageTable(thread) else { return [] }
         defer { lua_settop(thread, lua_gettop(thread) - 2) }
         LuaStateCore.pushString("path", onto: thread)
-        guard lua_rawget(thread, -2) == LUA_TSTRING, let text = lua_tolstring(thread, -1, nil) else { return [] }
+        guard lua_rawget(thread, -2) == LUA_TSTRING, let text = lua_tolstring(thread, -1, nil) else {
+            throw LuaScriptError("'package.path' must be a string")
+        }
         return String(cString: text).split(separator: ";").map(String.init).filter { !$0.isEmpty }
     }
 

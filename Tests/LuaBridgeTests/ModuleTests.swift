@@ -147,6 +147,18 @@ import Testing
         #expect(refused.message.contains("module 'secret' not found"))
     }
 
+    @Test func searchpathLooksOnlyInsideTheRootsAndABadPathIsAnError() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "".write(toFile: root + "/lib/XXxX", atomically: true, encoding: .utf8)
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        #expect(try lua.execute("return package.searchpath('--x-', '\(root)/lib/?', '-', 'X')") == [.string("\(root)/lib/XXxX")])
+        #expect(try lua.execute("return package.searchpath('a.b', '\(root)/?.lua;/etc/?')")
+            == [.nil, .string("no file '\(root)/a/b.lua'\n\tno file '/etc/a/b' (outside the script roots)")])
+        let bad = try #require(throws: LuaError.self) { try lua.execute("package.path = {} require('x')") }
+        #expect(bad.message.contains("'package.path' must be a string"))
+    }
+
     @Test func aModuleRequiredThroughPcallFindsItsNeighbours() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

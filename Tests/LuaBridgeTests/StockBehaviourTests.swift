@@ -1,3 +1,4 @@
+import Foundation
 import LuaBridge
 import Testing
 
@@ -45,5 +46,24 @@ import Testing
         #expect(try evaluate("return ('hello world'):gsub('o', {o = '0'})") == ["hell0 w0rld", 2])
         #expect(try evaluate("return ('abc'):gsub('%w', function(c) if c == 'b' then return 'B' end end)") == ["aBc", 3])
         #expect(try evaluate("return ('abc'):gsub('', '-')") == ["-a-b-c-", 4])
+    }
+
+    @Test func loadfileAndDofileComeBackWithIOAndLoadTextOnly() throws {
+        let folder = NSTemporaryDirectory() + "stock-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "return ..., 42".write(toFile: folder + "/chunk.lua", atomically: true, encoding: .utf8)
+        #expect(try evaluate("return loadfile, dofile") == [.nil, .nil])
+        var options = LuaOptions()
+        options.libraries = [.io]
+        let answer = try evaluate("""
+            local f = loadfile('\(folder)/chunk.lua')
+            local g, message = loadfile('\(folder)/chunk.lua', 'b')
+            local out = io.open('\(folder)/dumped', 'wb') out:write(string.dump(function() end)) out:close()
+            local h, refused = loadfile('\(folder)/dumped')
+            return select(2, f('x')), g, message, h, refused, select(2, dofile('\(folder)/chunk.lua'))
+            """, options: options)
+        #expect(answer == [42, .nil, "attempt to load a text chunk (mode is 'b')", .nil,
+                           "attempt to load a binary chunk (binary chunks are not allowed in the sandbox)", 42])
     }
 }
