@@ -53,9 +53,17 @@ function lazy_setup(hook) end
 ---@param hook fun()
 function lazy_teardown(hook) end
 
---- Inside `it`: runs after the test's body, failed or not.
+--- Inside `it` (only there, as in busted): runs after the test's body, failed or not.
 ---@param fn fun()
 function finally(fn) end
+
+--- Shuffles the tests and blocks of the enclosing block (or file), as busted does:
+--- `randomize()`, `randomize(seed)`, `randomize(true, seed)`; `randomize(false)` turns it off.
+---@param on_or_seed? boolean|integer
+---@param seed? integer
+function randomize(on_or_seed, seed) end
+spec = it
+test = it
 
 --- luassert's assert: assertions through chains of words (`assert.are.same`, `assert.is_not.equal`,
 --- `assert.has_no.errors`, `assert.equals.Not`, `assert.spy(s).was.called.at_least(2)`), the words

@@ -159,7 +159,12 @@ struct RunCommand: ParsableCommand {
                 compiled.shuffle(using: &generator)
             }
             let suite = try runner.load(compiled)
-            guard suite.declaresScenarios else {
+            // A run reports when a file declared scenarios, when a file is named as busted names specs
+            // (one that fails before its first describe is still reported), or when a report was asked
+            // for (--format tap or junit, --output); otherwise its files were plain scripts.
+            let reports = suite.declaresScenarios || files.contains(where: ScenarioRunner.isSpecFile)
+                || format != .pretty || output != nil
+            guard reports else {
                 // Plain scripts: each error, with its traceback, goes to standard error.
                 let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
                 for failure in failures.dropLast() { printError(failure.message) }

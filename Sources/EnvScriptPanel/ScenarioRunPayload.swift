@@ -30,7 +30,8 @@ struct ScenarioResultPayload: Encodable, Sendable {
     let file: String
     /// The names of its `describe` blocks and its own, joined by spaces.
     let name: String
-    /// `passed`, `failed` or `skipped` (or `errored`, for a file that failed at its top level).
+    /// `passed`, `failed` (an assertion), `error` (any other error, or a hook's) or `skipped` (or
+    /// `errored`, for a file that failed at its top level).
     let outcome: String
     /// Why it failed: the file, line and message.
     let message: String?
@@ -44,6 +45,7 @@ struct ScenarioResultPayload: Encodable, Sendable {
         case .passed: (outcome, message, traceback) = ("passed", nil, nil)
         case .skipped: (outcome, message, traceback) = ("skipped", nil, nil)
         case .failed(let failure, let trace): (outcome, message, traceback) = ("failed", failure, trace)
+        case .error(let failure, let trace): (outcome, message, traceback) = ("error", failure, trace)
         case .errored(let failure, let trace, _): (outcome, message, traceback) = ("errored", failure, trace)
         }
         durationMilliseconds = result.duration.inSeconds * 1000

@@ -51,7 +51,8 @@ public enum LuaTypeDefinitions {
         if !problems.isEmpty { throw DriftError(problems: problems) }
         files["classes.lua"] = "---@meta\n-- Shapes of the values the host modules take and return.\n\n" + ModuleDocumentation.classes + "\n"
         files["scenarios.lua"] = ModuleDocumentation.scenarios + "\n"
-        files[".luarc.json"] = luarc(globals: host.modules.map(\.name) + ModuleDocumentation.scenarioGlobals)
+        files[".luarc.json"] = luarc(
+            globals: host.modules.map(\.name) + ModuleDocumentation.scenarioGlobals + ModuleDocumentation.testGlobals)
         return files
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Locking
 
 /// JUnit XML, as CI servers read it: one `<testsuite>` per script, one `<testcase>` per test, with
-/// `<failure>` or `<skipped/>`; a script that failed at its top level has one `<testcase>` named
+/// `<failure>` (an assertion's), `<error>` (any other error, or a hook's) or `<skipped/>`; a script that failed at its top level has one `<testcase>` named
 /// `(top level)` with an `<error>`; a run stopped by its time limit ends with a suite `(run)` whose one
 /// `<testcase>`, `(stopped)`, has an `<error>` giving the reason. Written once, when the run ends, with a small escaper of its own
 /// (``XMLEscaping``), so that the runtime needs no XML library and the document is always well-formed.
@@ -57,7 +57,7 @@ public final class JUnitReporter: ScenarioReporter {
             return [head + ">", "      <skipped/>", "    </testcase>"]
         case .failed(let message, let traceback):
             return [head + ">", "      " + problem("failure", message, traceback), "    </testcase>"]
-        case .errored(let message, let traceback, _):
+        case .error(let message, let traceback), .errored(let message, let traceback, _):
             return [head + ">", "      " + problem("error", message, traceback), "    </testcase>"]
         }
     }

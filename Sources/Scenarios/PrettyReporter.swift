@@ -1,6 +1,7 @@
 import Locking
 
-/// Shows each test as it finishes, failures with their message and traceback, each file that failed at
+/// Shows each test as it finishes (PASS, FAIL for an assertion's failure, ERROR for any other error,
+/// SKIP), failures and errors with their message and traceback, each file that failed at
 /// its top level as an `ERROR file:line` entry, and a last line `N passed, N failed` (and `, N errored`,
 /// `, N skipped`). Names stay on one line and control characters show as `\u{…}` (``ReportText``).
 public final class PrettyReporter: ScenarioReporter {
@@ -22,6 +23,9 @@ public final class PrettyReporter: ScenarioReporter {
             write("SKIP \(name) (pending)")
         case .failed(let message, let traceback):
             write("FAIL \(name) (\(milliseconds(result.duration)))")
+            writeDetails(message, traceback)
+        case .error(let message, let traceback):
+            write("ERROR \(name) (\(milliseconds(result.duration)))")
             writeDetails(message, traceback)
         case .errored(let message, let traceback, let line):
             let place = ReportText.oneLine(result.file) + (line.map { ":\($0)" } ?? "")

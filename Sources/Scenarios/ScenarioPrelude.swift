@@ -25,9 +25,15 @@ enum ScenarioPrelude {
         var leave: LuaFunctionRef
         /// `names(id)`: a block's names.
         var names: LuaFunctionRef
-        /// `begin()` and `finish()` around a test body: `finally` callbacks.
+        /// `begin(id)` and `finish(failed, message)` around a test body: the test's own globals, its
+        /// `finally` callbacks, and how a failed body ended ("pending", "failure" or nothing: an error).
         var begin: LuaFunctionRef
         var finish: LuaFunctionRef
+        /// `open_file(isSpec)` before each file loads.
+        var openFile: LuaFunctionRef
+        /// A main chunk whose `_ENV` every run file gets (``LuaFunctionRef/setEnvironment(like:)``):
+        /// where busted keeps a scenario file's globals.
+        var scope: LuaFunctionRef
     }
 
     /// The chunk name every part's name starts with (no path a script is run by reads like it).
@@ -89,9 +95,9 @@ enum ScenarioPrelude {
             package.loaded[name] = value
           end
         end
-        assert = luassert
+        -- `assert` stays Lua's own: scenario files read luassert's through busted.lua's scope.
         spy, stub, mock, _G.match = spies.spy, spies.stub, spies.mock, match
-        local api = busted_part()
+        local api = busted_part(luassert, spies.spy, spies.stub, spies.mock, match, engine)
         api.reset()
         return api
         """
@@ -111,6 +117,7 @@ enum ScenarioPrelude {
         return Functions(
             collect: try function("collect"), declared: try function("declared"), enter: try function("enter"),
             start: try function("start"), leave: try function("leave"), names: try function("names"),
-            begin: try function("begin"), finish: try function("finish"))
+            begin: try function("begin"), finish: try function("finish"), openFile: try function("open_file"),
+            scope: try function("scope"))
     }
 }

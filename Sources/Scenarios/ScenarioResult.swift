@@ -4,9 +4,12 @@ import Foundation
 /// How one scenario test ended.
 public enum ScenarioOutcome: Sendable, Equatable {
     case passed
-    /// An assertion or an error failed the test (or one of its hooks): the message names the file and
-    /// line; the traceback is Lua's.
+    /// An assertion failed in the test's body (luassert's, or busted's `fail`): the message names the
+    /// file and line; the traceback is Lua's.
     case failed(message: String, traceback: String?)
+    /// The test's body raised an error that is not an assertion's, or a hook failed (a before_each
+    /// fails its test; a setup, after_each or teardown is an entry of its own): busted's "error".
+    case error(message: String, traceback: String?)
     /// Declared with `pending`.
     case skipped
     /// The file failed at its top level (an error outside any `it`, in a `describe` body or around
@@ -34,7 +37,8 @@ public struct ScenarioSummary: Sendable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0
-    /// Files that failed at their top level.
+    /// Errors, as busted counts them: tests and hooks that raised an error other than an assertion's
+    /// failure, and files that failed at their top level.
     public var errored = 0
     /// Tests not run because the run was stopped (by its time limit) before them.
     public var notRun = 0
@@ -61,7 +65,7 @@ public struct ScenarioSummary: Sendable, Equatable {
         case .passed: passed += 1
         case .failed: failed += 1
         case .skipped: skipped += 1
-        case .errored: errored += 1
+        case .error, .errored: errored += 1
         }
         duration += result.duration
     }

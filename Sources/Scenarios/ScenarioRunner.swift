@@ -17,11 +17,23 @@ public final class ScenarioRunner {
         var isPending: Bool
         /// The blocks around it, outermost (its file) first, by the ids the prelude gave them.
         var blocks: [Int] = []
+        /// For each hook of `before` and `after`, the place in `blocks` of the block that declared it
+        /// (1 for the file): after a before_each fails, only the after_each hooks of its block and of
+        /// those around it run, as in busted.
+        var beforeDepths: [Int] = []
+        var afterDepths: [Int] = []
         /// Set for the entry that stands for a file that failed at its top level.
         var loadError: LuaError?
+        /// Set for the entry of a block without tests: the runner enters and leaves it (its strict
+        /// setups and teardowns run, as in busted) and reports nothing for it.
+        var isBlockOnly = false
+        /// Set for the entry of a block whose body failed while the file loaded (busted's error of that
+        /// block): its tests were not collected.
+        var blockError: String?
 
-        /// Whether the entry is a test (rather than a file that failed at its top level).
-        public var isTest: Bool { loadError == nil }
+        /// Whether the entry is a test (rather than a file that failed at its top level, or a block
+        /// without tests).
+        public var isTest: Bool { loadError == nil && !isBlockOnly && blockError == nil }
     }
 
     /// A file failed at its top level: while its scenarios were being declared (an error in a
@@ -87,10 +99,20 @@ public final class ScenarioRunner {
         }
     }
 
+    /// Whether `file` is named as busted names its specs (`login_spec.lua`): such a file is a scenario
+    /// file from its first line (it reads luassert's `assert` there); any other becomes one when it
+    /// first declares a block, a test or a hook.
+    public static func isSpecFile(_ file: String) -> Bool {
+        file.split(separator: "/").last?.hasSuffix("_spec.lua") ?? false
+    }
+
     /// Runs one file and collects its tests; any error at its top level is a ``LoadError``.
     private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
         try host.lock.withLock {
             do {
+                // busted's scope for the file's globals (see busted.lua).
+                try chunk.setEnvironment(like: prelude.scope)
+                try prelude.openFile.call([.boolean(Self.isSpecFile(file))])
                 try limited(perTest: false) { _ = try chunk.call() }
             } catch let error as LuaError {
                 let inScenarios = (try? prelude.declared.call().first?.boolValue) ?? false
@@ -107,7 +129,11 @@ public final class ScenarioRunner {
                     before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
                     after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
                     isPending: entry["pending"].boolValue ?? false,
-                    blocks: entry["blocks"].tableValue?.array.compactMap(\.intValue) ?? [])
+                    blocks: entry["blocks"].tableValue?.array.compactMap(\.intValue) ?? [],
+                    beforeDepths: entry["before_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
+                    afterDepths: entry["after_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
+                    isBlockOnly: entry["block_only"].boolValue ?? false,
+                    blockError: Self.text(entry["body_error"]))
             }
         }
     }
@@ -122,11 +148,15 @@ public final class ScenarioRunner {
     /// the selection: their tests might have been picked.
     ///
     /// Blocks are entered before the first of their tests and left after the last (setups, teardowns
-    /// and insulation, see `busted.lua`); a setup that fails fails the tests of its block without
-    /// running them, and a teardown that fails is reported as a failed entry named after its block.
+    /// and insulation, see `busted.lua`). Hooks fail as busted's do, each an error of its own: a setup
+    /// (or lazy setup) that fails is an entry named after its block, and its block's tests do not run
+    /// and are not reported; a before_each that fails is the error of its test, which does not run; an
+    /// after_each or a teardown that fails is an entry of its own after the test or the block.
     @discardableResult
     public func run(_ tests: [Test], selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
-        let picked = tests.filter { $0.loadError != nil || selection.selects(names: $0.names) }
+        let picked = tests.filter {
+            $0.loadError != nil || $0.isBlockOnly || $0.blockError != nil || selection.selects(names: $0.names)
+        }
         // Errored files are reported once, whatever the number of passes.
         let passes = (0..<max(selection.repetitions, 1)).map { pass in pass == 0 ? picked : picked.filter { $0.loadError == nil } }
         reporter.runWillStart(testCount: passes.reduce(0) { $0 + $1.count })
@@ -147,7 +177,7 @@ public final class ScenarioRunner {
                     continue
                 }
                 if test.loadError == nil { move(&blocks, to: test.blocks, file: test.file).forEach(report) }
-                report(run(test, setupFailure: blocks.setupFailure))
+                run(test, setupFailed: blocks.setupFailed).forEach(report)
             }
             move(&blocks, to: [], file: "").forEach(report)
         }
@@ -168,54 +198,72 @@ public final class ScenarioRunner {
         var entered: Set<Int> = []
         /// The file of the open blocks.
         var file = ""
-        var setupFailures: [Int: String] = [:]
-        var setupFailure: String? { open.lazy.compactMap { setupFailures[$0] }.first }
+        var setupFailures: Set<Int> = []
+        var setupFailed: Bool { open.contains { setupFailures.contains($0) } }
     }
 
     /// Leaves the blocks `chain` is not in (innermost first) and enters those it adds (outermost
-    /// first). Returns a failed entry for each teardown that failed.
+    /// first). Returns an error entry for each teardown and each setup that failed.
     private func move(_ walk: inout BlockWalk, to chain: [Int], file: String) -> [ScenarioResult] {
         let common = zip(walk.open, chain).prefix { $0 == $1 }.count
         var failures: [ScenarioResult] = []
         for id in walk.open[common...].reversed() {
             // A block never entered (its setup, or an outer one, failed first) has nothing to tear down.
             guard walk.entered.remove(id) != nil else {
-                walk.setupFailures[id] = nil
+                walk.setupFailures.remove(id)
                 continue
             }
             if let error = callPrelude(prelude.leave, id) {
-                let names = (try? host.lock.withLock { try prelude.names.call([.integer(id)]) })?.first?
-                    .tableValue?.array.compactMap(Self.text) ?? []
-                failures.append(ScenarioResult(
-                    file: walk.file, names: names + ["(teardown)"],
-                    outcome: .failed(message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames)),
-                    duration: .zero))
+                failures.append(hookError(error, file: walk.file, names: blockNames(id) + ["(teardown)"]))
             }
-            walk.setupFailures[id] = nil
+            walk.setupFailures.remove(id)
         }
         walk.open.removeLast(walk.open.count - common)
         walk.file = file
         for id in chain[common...] {
             walk.open.append(id)
-            // Inside a block whose setup failed nothing more is entered: its tests fail with that error.
-            if walk.setupFailure != nil { continue }
+            // Inside a block whose setup failed nothing more is entered: its tests do not run.
+            if walk.setupFailed { continue }
             // Entered even when its setup fails: what the setup did before failing is torn down.
             walk.entered.insert(id)
-            if let error = callPrelude(prelude.enter, id) { walk.setupFailures[id] = error.message }
+            if let error = callPrelude(prelude.enter, id) {
+                walk.setupFailures.insert(id)
+                failures.append(hookError(error, file: file, names: blockNames(id) + ["(setup)"]))
+            }
         }
         return failures
     }
 
     /// Calls one of the prelude's block functions with a block id; its error, if any.
     private func callPrelude(_ function: LuaFunctionRef, _ id: Int) -> LuaError? {
+        call(function, [.integer(id)]).error
+    }
+
+    /// Calls `function` under the time limit that applies now: its results, or its error.
+    private func call(_ function: LuaFunctionRef, _ arguments: [LuaValue] = []) -> (results: [LuaValue], error: LuaError?) {
         do {
-            try host.lock.withLock { try limited(perTest: true) { _ = try function.call([.integer(id)]) } }
-            return nil
+            var results: [LuaValue] = []
+            try host.lock.withLock { try limited(perTest: true) { results = try function.call(arguments) } }
+            return (results, nil)
         } catch let error as LuaError {
-            return error
+            return ([], error)
         } catch {
-            return LuaError(.runtime, message: "\(error)")
+            return ([], LuaError(.runtime, message: "\(error)"))
         }
+    }
+
+    /// The names of block `id`.
+    private func blockNames(_ id: Int) -> [String] {
+        (try? host.lock.withLock { try prelude.names.call([.integer(id)]) })?.first?
+            .tableValue?.array.compactMap(Self.text) ?? []
+    }
+
+    /// The entry of a hook that failed: an error, as busted counts it.
+    private func hookError(_ error: LuaError, file: String, names: [String], prefix: String = "") -> ScenarioResult {
+        ScenarioResult(
+            file: file, names: names,
+            outcome: .error(message: prefix + error.message, traceback: error.traceback.map(Self.withoutPreludeFrames)),
+            duration: .zero)
     }
 
     /// Runs `body` under the time limit that applies now, if any.
@@ -224,53 +272,88 @@ public final class ScenarioRunner {
         try host.lua.withTimeLimit(seconds: limit.seconds, reason: limit.reason, body)
     }
 
-    private func run(_ test: Test, setupFailure: String?) -> ScenarioResult {
+    /// Runs one test with its hooks: its result, then an entry for each after_each that failed. A
+    /// test inside a block whose setup or lazy setup failed has none (the setup's entry stands for it).
+    private func run(_ test: Test, setupFailed: Bool) -> [ScenarioResult] {
         var result = ScenarioResult(file: test.file, names: test.names, outcome: .passed, duration: .zero)
         if let error = test.loadError {
             let location = error.location
             result.outcome = .errored(
                 message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames),
                 line: location?.chunk == test.file ? location?.line : nil)
-            return result
+            return [result]
         }
         if test.isPending {
             result.outcome = .skipped
-            return result
+            return [result]
         }
-        if let setupFailure {
-            result.outcome = .failed(message: setupFailure, traceback: nil)
-            return result
+        if setupFailed || test.isBlockOnly { return [] }
+        if let message = test.blockError {
+            result.outcome = .error(message: message, traceback: nil)
+            return [result]
         }
         let clock = ContinuousClock()
         let start = clock.now
-        var failure: ScenarioOutcome?
-        func attempt(_ function: LuaFunctionRef, _ arguments: [LuaValue] = [], as stage: String?) {
-            // Once the run's limit has passed, nothing more of it runs, its after_each hooks included.
-            if limits.runHasExpired, failure != nil { return }
-            do {
-                try host.lock.withLock { try limited(perTest: true) { _ = try function.call(arguments) } }
-            } catch let error as LuaError {
-                if failure == nil {
-                    let message = stage.map { "\($0) failed: \(error.message)" } ?? error.message
-                    failure = .failed(message: message, traceback: error.traceback.map(Self.withoutPreludeFrames))
+        // Once the run's limit has passed, nothing more of the test runs, its after_each hooks included.
+        var stopped = false
+        func attempt(_ function: LuaFunctionRef, _ arguments: [LuaValue] = []) -> (results: [LuaValue], error: LuaError?) {
+            if stopped { return ([], nil) }
+            let outcome = call(function, arguments)
+            if outcome.error != nil, limits.runHasExpired { stopped = true }
+            return outcome
+        }
+        for id in test.blocks {
+            let (results, error) = attempt(prelude.start, [.integer(id)])
+            if let error {
+                return [hookError(error, file: test.file, names: blockNames(id) + ["(lazy_setup)"])]
+            }
+            if results.first?.boolValue == false { return [] }
+        }
+        var entries: [ScenarioResult] = []
+        var failedDepth: Int?
+        for (index, hook) in test.before.enumerated() {
+            guard let error = attempt(hook).error else { continue }
+            result.outcome = .error(
+                message: "before_each failed: \(error.message)", traceback: error.traceback.map(Self.withoutPreludeFrames))
+            failedDepth = index < test.beforeDepths.count ? test.beforeDepths[index] : 0
+            break
+        }
+        if failedDepth == nil, let body = test.body {
+            _ = attempt(prelude.begin, [.integer(test.blocks.last ?? 0)])
+            let bodyError = attempt(body).error
+            let message = bodyError.map { LuaValue.string($0.message) } ?? .nil
+            let (ended, finallyError) = attempt(prelude.finish, [.boolean(bodyError != nil), message])
+            if let bodyError {
+                let traceback = bodyError.traceback.map(Self.withoutPreludeFrames)
+                switch ended.first?.stringValue {
+                case "pending": result.outcome = .skipped
+                case "failure": result.outcome = .failed(message: bodyError.message, traceback: traceback)
+                case _ where Self.raisedByAssertions(bodyError):
+                    result.outcome = .failed(message: bodyError.message, traceback: traceback)
+                default: result.outcome = .error(message: bodyError.message, traceback: traceback)
                 }
-            } catch {
-                if failure == nil { failure = .failed(message: "\(error)", traceback: nil) }
+            } else if let finallyError {
+                result.outcome = .error(message: finallyError.message, traceback: finallyError.traceback.map(Self.withoutPreludeFrames))
             }
         }
-        for id in test.blocks where failure == nil { attempt(prelude.start, [.integer(id)], as: nil) }
-        for hook in test.before where failure == nil { attempt(hook, as: "before_each") }
-        if failure == nil, let body = test.body {
-            attempt(prelude.begin, as: nil)
-            attempt(body, as: nil)
-            // `finally` callbacks run whether the body passed or not.
-            attempt(prelude.finish, as: nil)
-        }
         // after_each runs even when the test failed: it is where scenarios clean up.
-        for hook in test.after { attempt(hook, as: "after_each") }
+        for (index, hook) in test.after.enumerated() {
+            if let failedDepth, index < test.afterDepths.count, test.afterDepths[index] > failedDepth { continue }
+            if let error = attempt(hook).error {
+                entries.append(hookError(error, file: test.file, names: test.names + ["(after_each)"], prefix: "after_each failed: "))
+            }
+        }
         result.duration = clock.now - start
-        result.outcome = failure ?? .passed
-        return result
+        return [result] + entries
+    }
+
+    /// Whether `error` was raised by the assertion library itself (its first frame below `error` is
+    /// one of the luassert parts): a failure, as busted counts luassert's errors.
+    static func raisedByAssertions(_ error: LuaError) -> Bool {
+        guard let traceback = error.traceback else { return false }
+        let frame = traceback.split(separator: "\n").dropFirst().first { !$0.hasPrefix("\t[C]:") }
+        guard let frame else { return false }
+        return ScenarioPrelude.isPartFrame(frame) && !frame.contains("\t" + ScenarioPrelude.chunkPrefix + "busted.lua:")
     }
 
     /// The traceback without the frames of the assertion library, so it starts at the scenario's line.

@@ -1,5 +1,6 @@
-/// The Test Anything Protocol (version 13): a plan line `1..N`, then `ok` / `not ok` lines, with the
-/// failure in a YAML block and pending tests marked `# SKIP`. A file that failed at its top level is a
+/// The Test Anything Protocol (version 13): `ok` / `not ok` lines, with the failure in a YAML block
+/// (`severity: error` for an error that is not an assertion's) and pending tests marked `# SKIP`, then
+/// the plan line `1..N`. A file that failed at its top level is a
 /// `not ok` line of its own, named after the file.
 ///
 /// Every test is one line whatever its name: in a description a line feed shows as `\n`, a backslash
@@ -16,7 +17,6 @@ public final class TAPReporter: ScenarioReporter {
 
     public func runWillStart(testCount: Int) {
         write("TAP version 13")
-        write("1..\(testCount)")
     }
 
     public func testDidFinish(_ result: ScenarioResult) {
@@ -30,6 +30,9 @@ public final class TAPReporter: ScenarioReporter {
         case .failed(let message, let traceback):
             write("not ok \(number) - \(name)")
             writeDiagnostics(message, traceback)
+        case .error(let message, let traceback):
+            write("not ok \(number) - \(name)")
+            writeDiagnostics(message, traceback, severity: "error")
         case .errored(let message, let traceback, let line):
             let place = Self.description(result.file) + (line.map { ":\($0)" } ?? "")
             write("not ok \(number) - \(place) (the file failed outside any test; its tests did not run)")
@@ -40,6 +43,9 @@ public final class TAPReporter: ScenarioReporter {
     public func runDidFinish(_ summary: ScenarioSummary) {
         // A run stopped early has fewer lines than its plan: TAP's way to say so is to bail out.
         if let reason = summary.stopReason { write("Bail out! \(ReportText.oneLine(reason))") }
+        // The plan comes last (as busted writes it): a hook that fails adds a line of its own, so the
+        // number of lines is known only at the end.
+        write("1..\(number)")
         write("# \(summary.line)")
     }
 
@@ -50,8 +56,10 @@ public final class TAPReporter: ScenarioReporter {
             text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#"))
     }
 
-    private func writeDiagnostics(_ message: String, _ traceback: String?) {
+    /// The YAML block; `severity: error` marks an error that is not an assertion's failure.
+    private func writeDiagnostics(_ message: String, _ traceback: String?, severity: String? = nil) {
         write("  ---")
+        if let severity { write("  severity: \(severity)") }
         YAMLText.lines(key: "message", message, indent: 2).forEach(write)
         if let traceback { YAMLText.lines(key: "traceback", traceback, indent: 2).forEach(write) }
         write("  ...")

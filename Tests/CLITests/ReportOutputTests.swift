@@ -61,7 +61,7 @@ import Glibc
         let bare = try scratch.run("run", "--format", "tap", "--output", "r", "math.lua")
         #expect(bare.status == 0, "a one-letter file name: \(bare.standardError)")
         let written = try String(contentsOf: scratch.url.appendingPathComponent("r"), encoding: .utf8)
-        #expect(written == "TAP version 13\n1..1\nok 1 - math adds\n# 1 passed, 0 failed\n")
+        #expect(written == "TAP version 13\nok 1 - math adds\n1..1\n# 1 passed, 0 failed\n")
     }
 
     @Test func standardOutputAsAPathKeepsWhatWasPrintedBefore() throws {
@@ -69,6 +69,6 @@ import Glibc
         try scratch.write("math.lua", Self.passing)
         let outcome = try scratch.run("run", "--format", "tap", "--output", "/dev/stdout", "math.lua")
         #expect(outcome.status == 0, "\(outcome.standardError)")
-        #expect(outcome.standardOutput == "loaded\nTAP version 13\n1..1\nok 1 - math adds\n# 1 passed, 0 failed\n")
+        #expect(outcome.standardOutput == "loaded\nTAP version 13\nok 1 - math adds\n1..1\n# 1 passed, 0 failed\n")
     }
 }

@@ -70,7 +70,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         try terminal.press("C-c")
         let screen = try await terminal.waitFor("[exit 0]", timeout: .seconds(30))
-        #expect(screen.contains("FAIL spins"), "\(screen)")
+        #expect(screen.contains("ERROR spins"), "\(screen)")
         #expect(screen.contains("interrupted"), "\(screen)")
     }
 }

@@ -177,8 +177,11 @@ describe("the lifecycle", function()
     assert.is_nil(shared_setting)
   end)
 
+  -- As in busted, a global a test sets is the test's own; one an expose body sets is the block's
+  -- around it (and `_G` changes outlive the insulation right around it).
   expose("an exposed block", function()
-    it("sets a global that outlives it", function() exposed_setting = "kept" end)
+    exposed_setting = "kept"
+    it("sets a global that outlives it", function() assert.equals("kept", exposed_setting) end)
   end)
 
   it("sees the exposed global", function()

@@ -1,21 +1,47 @@
--- The declarations of busted: `describe` (and `context`), `insulate`, `expose`, `it`, `pending`,
--- `before_each`, `after_each`, `setup`/`teardown` (strict: they run when the block is entered and
--- left), `lazy_setup`/`lazy_teardown` (only around a block where a test runs), `strict_setup`,
--- `strict_teardown`, and `finally(fn)` inside a test.
+-- busted's runner surface: the declarations (`describe`/`context`, `insulate`, `expose`, `it`/`spec`/
+-- `test`, `pending`, `before_each`, `after_each`, `setup`/`teardown` and their `strict_` names,
+-- `lazy_setup`/`lazy_teardown`, `randomize`), `finally` and `pending` inside a test, and the module
+-- `require 'busted'` returns.
 --
 -- Loading a file only collects: describe bodies run at once, `it` records its function. The runner
 -- (ScenarioRunner.swift) then enters and leaves the blocks around the tests it runs through the
 -- functions this chunk returns, each call its own entry into Lua.
 --
--- Globals: each scenario file, and each `insulate` block, is insulated (a plain script, which declares
--- nothing, is not): what it sets in `_G` and
--- `loaded_modules` — while it loads and while its tests run — is undone when it is left. An
--- `expose` block's changes outlive the insulation around it.
--- The modules `require` has loaded, when the sandbox shows them (it may not: then only globals are
--- insulated).
+-- Where a scenario file's globals live, as busted keeps them. Every file `envscript run` runs has
+-- `scope` (below) as its _ENV, a table that stays empty and sends each read and write to where the
+-- code running now keeps its globals:
+--   * a file's own top level reads `layer` (then `_G`) and writes `_G`, so a plain script is plain Lua;
+--   * a block (`describe`...) has a table of its own, read through to the block around it: what its
+--     body sets is seen by its tests and inner blocks, never by its siblings;
+--   * a test writes into a table of its own, dropped when it ends; a hook writes into its block's;
+--   * an `expose` body writes two blocks up (busted's way): past the block around it;
+--   * inside a test or a hook the declarations are refused with busted's words.
+-- `_G` itself and `package.loaded` (and `_G`'s metatable) are insulated by files and `insulate`
+-- blocks: what changes in them while such a block loads or runs is undone when it is left; an `expose`
+-- block directly inside one carries its changes past it.
+-- luassert's `assert`, spies, stubs, mocks and matchers, and its engine, whose `fail` raises every
+-- assertion failure (replaced here so that a test's failures are told from its errors).
+local luassert, spy, stub, mock, match, engine = ...
+
 local loaded_modules = rawget(_G, "package") and package.loaded or {}
 
+-- What every scenario file reads before `_G`: luassert's `assert` while a scenario file loads or runs
+-- (plain scripts keep Lua's own), and what an `expose` at a file's top level exposed.
+local layer = setmetatable({}, { __index = _G })
+
+local scope_meta = { __index = layer, __newindex = _G }
+local scope = setmetatable({}, scope_meta)
+
+local function use(read, write)
+  scope_meta.__index = read
+  scope_meta.__newindex = write
+end
+
 local blocks = {}
+local collector = {}
+-- Set once the tests run: from then on no declaration is taken.
+local running = false
+
 local function new_block(parent, name, kind)
   local names = {}
   if parent then for i, n in ipairs(parent.names) do names[i] = n end end
@@ -24,148 +50,329 @@ local function new_block(parent, name, kind)
     id = #blocks + 1, parent = parent, names = names, kind = kind, children = {},
     before = {}, after = {}, setup = {}, teardown = {}, lazy_setup = {}, lazy_teardown = {},
   }
+  -- The file's own globals are `_G`'s; a block's are a table of its own over its parent's.
+  if parent then
+    block.env = setmetatable({}, { __index = parent.env or layer })
+  end
   blocks[block.id] = block
   return block
 end
 
-local collector = {}
+-- Where code in `block` reads and writes its globals.
+local function reads(block) return block.env or layer end
+local function writes(block) return block.env or _G end
 
--- A snapshot of the globals and loaded modules, to undo what happens after it.
+local function is_insulated(block) return block.kind == "file" or block.kind == "insulate" end
+
+-- A snapshot of the globals, their metatable and the loaded modules, to undo what happens after it.
 local function snapshot()
   local globals, loaded = {}, {}
-  for k, v in pairs(_G) do globals[k] = v end
-  for k, v in pairs(loaded_modules) do loaded[k] = v end
-  return { globals = globals, loaded = loaded }
+  for k, v in next, _G do globals[k] = v end
+  for k, v in next, loaded_modules do loaded[k] = v end
+  return { globals = globals, loaded = loaded, meta = getmetatable(_G) }
 end
 
--- What changed in `t` since `before`: keys to values (`false` marks a removal, kept apart).
+-- What changed in `t` since `before`: keys to values, and the keys removed.
 local function changes(t, before)
   local set, removed = {}, {}
-  for k, v in pairs(t) do if before[k] ~= v then set[k] = v end end
-  for k in pairs(before) do if rawget(t, k) == nil then removed[k] = true end end
+  for k, v in next, t do if before[k] ~= v then set[k] = v end end
+  for k in next, before do if rawget(t, k) == nil then removed[k] = true end end
   return { set = set, removed = removed }
 end
 
 local function restore(t, before)
-  for k in pairs(t) do if before[k] == nil then rawset(t, k, nil) end end
-  for k, v in pairs(before) do if rawget(t, k) ~= v then rawset(t, k, v) end end
+  for k in next, t do if before[k] == nil then rawset(t, k, nil) end end
+  for k, v in next, before do if rawget(t, k) ~= v then rawset(t, k, v) end end
 end
 
 local function apply(t, diff)
-  for k in pairs(diff.removed) do rawset(t, k, nil) end
-  for k, v in pairs(diff.set) do rawset(t, k, v) end
+  for k in next, diff.removed do rawset(t, k, nil) end
+  for k, v in next, diff.set do rawset(t, k, v) end
 end
 
-local function is_insulated(block) return block.kind == "file" or block.kind == "insulate" end
+local function set_global_meta(meta)
+  if getmetatable(_G) ~= meta then pcall(setmetatable, _G, meta) end
+end
 
--- Begins a block's declaration; an insulated block remembers what its body changes.
-local function tracks(block) return is_insulated(block) or block.kind == "expose" end
+local function restore_snapshot(shot)
+  restore(_G, shot.globals)
+  restore(loaded_modules, shot.loaded)
+  set_global_meta(shot.meta)
+end
 
--- Carries an `expose` block's changes (since `shot`) into the snapshots of the insulated blocks
--- around it, so that undoing those blocks keeps them.
-local function expose_changes(block, shot, field)
-  local globals, loaded = changes(_G, shot.globals), changes(loaded_modules, shot.loaded)
-  local outer = block.parent
-  while outer do
-    local outer_shot = outer[field]
-    if outer_shot then
-      apply(outer_shot.globals, globals)
-      apply(outer_shot.loaded, loaded)
-    end
-    outer = outer.parent
+local function changes_since(shot)
+  return { globals = changes(_G, shot.globals), loaded = changes(loaded_modules, shot.loaded),
+           meta = getmetatable(_G), old_meta = shot.meta }
+end
+
+local function apply_changes(diff)
+  apply(_G, diff.globals)
+  apply(loaded_modules, diff.loaded)
+  if diff.meta ~= diff.old_meta then set_global_meta(diff.meta) end
+end
+
+-- busted's expose: leaving it, the insulated block right around it takes the state as it is now as
+-- the state to go back to, so what the expose did outlives that one block (and no more).
+local function carry_exposed(block, field)
+  local parent = block.parent
+  if parent and is_insulated(parent) and parent[field] then parent[field] = snapshot() end
+end
+
+-- Marks the file being loaded as a scenario file: from now on it reads luassert's `assert`.
+local function declares()
+  local root = collector.root
+  if not root.scenario then
+    root.scenario = true
+    layer.assert = luassert
   end
 end
 
+local function refuse(fname)
+  error(("'%s' not supported inside current context block"):format(fname), 3)
+end
+
 local function open(block)
-  if tracks(block) then block.load_snapshot = snapshot() end
+  if is_insulated(block) then block.load_snapshot = snapshot() end
   collector.current = block
+  if block.kind == "expose" then
+    -- busted's expose writes two blocks up: past the block around it.
+    local target = block.parent and block.parent.parent
+    use(reads(block), target and writes(target) or layer)
+  else
+    use(reads(block), writes(block))
+  end
 end
 
 local function close(block)
   local shot = block.load_snapshot
-  if shot and is_insulated(block) then
-    block.load_changes = { globals = changes(_G, shot.globals), loaded = changes(loaded_modules, shot.loaded) }
-    restore(_G, shot.globals)
-    restore(loaded_modules, shot.loaded)
-  elseif shot then
-    expose_changes(block, shot, "load_snapshot")
+  if shot then
+    block.load_changes = changes_since(shot)
+    restore_snapshot(shot)
+  elseif block.kind == "expose" then
+    carry_exposed(block, "load_snapshot")
   end
   block.load_snapshot = nil
   collector.current = block.parent
+  if block.parent then use(reads(block.parent), writes(block.parent)) end
 end
 
 local function start_file()
   local root = new_block(nil, nil, "file")
   collector.root = root
+  layer.assert = nil
   open(root)
 end
 
-local function check_name(fname, name, fn, needs_fn)
+local function check_name(fname, name)
   if type(name) ~= "string" then
-    error(("bad argument #1 to '%s' (string expected, got %s)"):format(fname, type(name)), 3)
+    error(("bad argument #1 to '%s' (string expected, got %s)"):format(fname, type(name)), 4)
   end
-  if needs_fn and type(fn) ~= "function" then
-    error(("bad argument #2 to '%s' (function expected, got %s)"):format(fname, type(fn)), 3)
+end
+
+-- busted's calling forms: `f(name, fn)`, `f(fn)`, and the curried `f 'name' (fn)`, which returns the
+-- function that takes `fn`. `declare(name, fn)` does the work.
+local function curried(fname, declare, default_fn)
+  return function(name, fn)
+    if running then refuse(fname) end
+    -- No tail calls below: the error levels count this frame.
+    if fn == nil and type(name) == "function" then
+      declare(nil, name)
+    elseif fn == nil and default_fn then
+      declare(name, default_fn)
+    elseif fn == nil then
+      return function(later)
+        if running then refuse(fname) end
+        declare(name, later)
+      end
+    else
+      declare(name, fn)
+    end
   end
+end
+
+local function add_child(parent, child)
+  parent.children[#parent.children + 1] = child
 end
 
 local function declare_block(kind)
-  return function(name, fn)
-    check_name(kind, name, fn, true)
+  return curried(kind, function(name, fn)
+    check_name(kind, name)
+    if type(fn) ~= "function" then
+      error(("bad argument #2 to '%s' (function expected, got %s)"):format(kind, type(fn)), 3)
+    end
+    declares()
     local parent = collector.current
     local block = new_block(parent, name, kind)
-    parent.children[#parent.children + 1] = { block = block }
+    add_child(parent, { block = block })
     open(block)
     local ok, err = pcall(fn)
     close(block)
-    if not ok then error(err, 0) end
+    -- As in busted, a body that fails is an error of its block, whose tests do not run; the blocks
+    -- around it and after it still do.
+    if not ok then block.body_error = err == nil and "nil" or tostring(err) end
+  end)
+end
+
+local function declare_test(fname)
+  return curried(fname, function(name, fn)
+    check_name(fname, name)
+    if type(fn) ~= "function" then
+      error(("bad argument #2 to '%s' (function expected, got %s)"):format(fname, type(fn)), 3)
+    end
+    declares()
+    add_child(collector.current, { test = { name = name, fn = fn } })
+  end)
+end
+
+local function declare_pending(name)
+  check_name("pending", name)
+  declares()
+  add_child(collector.current, { test = { name = name, pending = true } })
+end
+
+-- Runs `fn` as a hook of `block`: it reads through its block (with the declarations refused) and
+-- writes into its block's globals, as busted's support functions do.
+local hook_layer
+
+local function as_hook(block, fn)
+  return function()
+    running = true
+    use(hook_layer(block), writes(block))
+    return fn()
   end
 end
+
+local function declare_hook(list_name, fname)
+  return curried(fname, function(name, fn)
+    if fn == nil then fn = name end
+    if type(fn) ~= "function" then
+      error(("bad argument #1 to '%s' (function expected, got %s)"):format(fname, type(fn)), 3)
+    end
+    declares()
+    local block = collector.current
+    table.insert(block[list_name], as_hook(block, fn))
+    -- A place among the block's children, so `randomize` shuffles as busted does (hooks included).
+    add_child(block, { hook = true })
+  end)
+end
+
+-- `randomize()`, `randomize(seed)`, `randomize(true, seed)`, `randomize(false)`: the order of this
+-- block's children is shuffled with `math.random` seeded by `seed`, as busted does.
+local run_seed
+
+local function randomize(...)
+  if running then refuse("randomize") end
+  declares()
+  local block = collector.current
+  local on = select("#", ...) == 0 or (...)
+  if on then
+    local a, b = ...
+    block.seed = tonumber(a) or tonumber(b) or block.seed or run_seed
+  else
+    block.seed = nil
+  end
+end
+
+local api = {}
+
+--- A main chunk with `scope` as its _ENV: the runner gives every run file the same.
+api.scope = load("return", "=[envscript]/scope", "t", scope)
+
 describe = declare_block("describe")
-context = describe
+context = declare_block("context")
 insulate = declare_block("insulate")
 expose = declare_block("expose")
-
-function it(name, fn)
-  check_name("it", name, fn, true)
-  local parent = collector.current
-  parent.children[#parent.children + 1] = { test = { name = name, fn = fn } }
+it = declare_test("it")
+spec = declare_test("spec")
+test = declare_test("test")
+pending = function(name, fn)
+  if running then refuse("pending") end
+  declare_pending(name)
 end
-spec = it
-test = it
+before_each = declare_hook("before", "before_each")
+after_each = declare_hook("after", "after_each")
+setup = declare_hook("setup", "setup")
+teardown = declare_hook("teardown", "teardown")
+strict_setup = declare_hook("setup", "strict_setup")
+strict_teardown = declare_hook("teardown", "strict_teardown")
+lazy_setup = declare_hook("lazy_setup", "lazy_setup")
+lazy_teardown = declare_hook("lazy_teardown", "lazy_teardown")
+_G.randomize = randomize
 
-function pending(name)
-  check_name("pending", name, nil, false)
-  local parent = collector.current
-  parent.children[#parent.children + 1] = { test = { name = name, pending = true } }
+-- What a test or a hook finds under the declarations' names: busted's refusal.
+local refused_names = {
+  "describe", "context", "insulate", "expose", "it", "spec", "test", "pending", "before_each", "after_each",
+  "setup", "teardown", "strict_setup", "strict_teardown", "lazy_setup", "lazy_teardown", "randomize",
+}
+local refusals = {}
+for _, fname in ipairs(refused_names) do
+  refusals[fname] = function() error(("'%s' not supported inside current context block"):format(fname), 2) end
 end
 
-local function hook(list_name, fname)
-  return function(fn)
-    if type(fn) ~= "function" then error(("bad argument #1 to '%s' (function expected)"):format(fname), 2) end
-    table.insert(collector.current[list_name], fn)
+-- The test running now: its globals, its `finally` callbacks, and how it ended early (`pending`,
+-- `fail`).
+local current
+
+-- How a test ended early: `pending(reason)` and failures (luassert's, `fail`) are recorded with the
+-- text they raise, so that `finish` can tell them apart from errors by the text the runner saw.
+local function test_pending(message)
+  if current == nil or current.in_finally then
+    error("'pending' not supported inside current context block", 2)
+  end
+  local text = message == nil and "" or tostring(message)
+  current.ended = { kind = "pending", text = text }
+  error(text, 0)
+end
+
+local function is_callable(value)
+  if type(value) == "function" then return true end
+  local meta = getmetatable(value)
+  return type(meta) == "table" and meta.__call ~= nil
+end
+
+local function test_finally(fn)
+  if not is_callable(fn) then error("bad argument #1 to 'finally' (function expected)", 2) end
+  if current == nil then error("'finally' not supported inside current context block", 2) end
+  current.finals[#current.finals + 1] = fn
+end
+
+local function with_refusals(block, extra)
+  local t = {}
+  for k, v in next, refusals do t[k] = v end
+  for k, v in next, extra do t[k] = v end
+  return setmetatable(t, { __index = reads(block) })
+end
+
+hook_layer = function(block)
+  local found = block.hook_layer
+  if not found then
+    found = with_refusals(block, {})
+    block.hook_layer = found
+  end
+  return found
+end
+
+local function test_layer(block)
+  local found = block.test_layer
+  if not found then
+    found = with_refusals(block, { pending = test_pending, finally = test_finally })
+    block.test_layer = found
+    block.test_meta = { __index = found }
+  end
+  return block.test_meta
+end
+
+-- busted's order: `math.randomseed(seed)`, then a Fisher-Yates from the end with `math.random`.
+local function shuffle(list, seed)
+  math.randomseed(seed)
+  for n = #list, 2, -1 do
+    local k = math.random(n)
+    list[n], list[k] = list[k], list[n]
   end
 end
-before_each = hook("before", "before_each")
-after_each = hook("after", "after_each")
-setup = hook("setup", "setup")
-teardown = hook("teardown", "teardown")
-strict_setup = hook("setup", "strict_setup")
-strict_teardown = hook("teardown", "strict_teardown")
-lazy_setup = hook("lazy_setup", "lazy_setup")
-lazy_teardown = hook("lazy_teardown", "lazy_teardown")
 
--- `finally` callbacks of the test that is running; nil outside a test.
-local finals
-
-function finally(fn)
-  if type(fn) ~= "function" then error("bad argument #1 to 'finally' (function expected)", 2) end
-  if finals == nil then error("finally can only be called inside a test (it)", 2) end
-  finals[#finals + 1] = fn
-end
-
--- A small generator of its own, so that a seed gives the same order on every machine and the
--- script's own math.random is left alone.
+-- A small generator of its own for `run --shuffle`, so that a seed gives the same order on every
+-- machine and the script's own math.random is left alone.
 local function shuffler(seed)
   local state = seed % 2147483647
   if state <= 0 then state = state + 2147483646 end
@@ -178,41 +385,67 @@ local function shuffler(seed)
   end
 end
 
--- Every test with its hooks and the blocks around it (outermost first), in order.
-local function flatten(block, before, after, chain, out, shuffle)
+-- Every test with its hooks and the blocks around it (outermost first), in order. A hook's depth is
+-- the place of its block in `blocks`, so that after a before_each fails only the after_each hooks of
+-- that block and those around it run, as in busted.
+local function flatten(block, before, after, chain, out, run_shuffle)
+  local depth = #chain + 1
   local befores, afters = {}, {}
-  for _, f in ipairs(before) do befores[#befores + 1] = f end
-  for _, f in ipairs(block.before) do befores[#befores + 1] = f end
-  for _, f in ipairs(block.after) do afters[#afters + 1] = f end
-  for _, f in ipairs(after) do afters[#afters + 1] = f end
+  for _, h in ipairs(before) do befores[#befores + 1] = h end
+  for _, f in ipairs(block.before) do befores[#befores + 1] = { fn = f, depth = depth } end
+  for _, f in ipairs(block.after) do afters[#afters + 1] = { fn = f, depth = depth } end
+  for _, h in ipairs(after) do afters[#afters + 1] = h end
+  local before_fns, before_depths, after_fns, after_depths = {}, {}, {}, {}
+  for i, h in ipairs(befores) do before_fns[i], before_depths[i] = h.fn, h.depth end
+  for i, h in ipairs(afters) do after_fns[i], after_depths[i] = h.fn, h.depth end
   local ids = {}
   for i, id in ipairs(chain) do ids[i] = id end
   ids[#ids + 1] = block.id
   local children = block.children
-  if shuffle then
+  if block.seed or run_shuffle then
     children = {}
     for i, child in ipairs(block.children) do children[i] = child end
-    shuffle(children)
+    if block.seed then shuffle(children, block.seed) else run_shuffle(children) end
   end
+  local first = #out + 1
   for _, child in ipairs(children) do
-    if child.block then
-      flatten(child.block, befores, afters, ids, out, shuffle)
-    else
+    if child.block and child.block.body_error then
+      out[#out + 1] = { names = child.block.names, body_error = child.block.body_error, blocks = ids,
+                        before = {}, after = {} }
+    elseif child.block then
+      flatten(child.block, befores, afters, ids, out, run_shuffle)
+    elseif child.test then
       local names = {}
       for i, n in ipairs(block.names) do names[i] = n end
       names[#names + 1] = child.test.name
-      out[#out + 1] = { names = names, fn = child.test.fn, pending = child.test.pending == true,
-                        before = befores, after = afters, blocks = ids }
+      out[#out + 1] = {
+        names = names, fn = child.test.fn, pending = child.test.pending == true,
+        before = before_fns, before_depths = before_depths, after = after_fns, after_depths = after_depths,
+        blocks = ids,
+      }
     end
+  end
+  -- busted enters every block, one without tests too: an entry without a test has the runner enter
+  -- and leave it where it stands, for its strict setups and teardowns.
+  if #out < first and (#block.setup > 0 or #block.teardown > 0) then
+    out[#out + 1] = { names = block.names, block_only = true, blocks = ids, before = {}, after = {} }
   end
   return out
 end
 
-local api = {}
-
 --- Starts collecting the first file. Called once everything the scripts see is defined, since what a
---- file changes in the globals is measured from here.
-api.reset = start_file
+--- file changes in the globals is measured from here. Returns the table every run file has as _ENV.
+function api.reset(seed)
+  run_seed = seed or os.time()
+  start_file()
+  return scope
+end
+
+--- Called before a file loads: a file named like busted's specs (`*_spec.lua`) reads luassert's
+--- `assert` from its first line; any other from its first declaration.
+function api.open_file(is_spec)
+  if is_spec then declares() end
+end
 
 --- The tests the file just loaded declared (shuffled within their blocks with `seed`, if given); the
 --- next file starts afresh.
@@ -221,6 +454,7 @@ function api.collect(seed)
   -- A plain script (one that declared nothing) is not insulated: the scripts after it see its globals.
   if not api.declared() then root.load_snapshot = nil end
   close(root)
+  use(layer, _G)
   local tests = flatten(root, {}, {}, {}, {}, seed and shuffler(seed) or nil)
   start_file()
   return tests
@@ -228,12 +462,10 @@ end
 
 --- Whether the file being loaded has declared anything: an error then is a scenario load error.
 function api.declared()
-  local root = collector.root
-  return #root.children > 0 or #root.before > 0 or #root.after > 0 or #root.setup > 0
-    or #root.teardown > 0 or #root.lazy_setup > 0 or #root.lazy_teardown > 0
+  return collector.root.scenario == true
 end
 
-local function run_all(list, what)
+local function run_all(block, list, what)
   for _, fn in ipairs(list) do
     local ok, err = pcall(fn)
     if not ok then error(what .. " failed: " .. tostring(err), 0) end
@@ -243,28 +475,29 @@ end
 --- Enters block `id` before the first of its tests runs: restores what it set while loading (when
 --- insulated) and runs its strict setups.
 function api.enter(id)
+  running = true
   local block = blocks[id]
-  if tracks(block) then block.run_snapshot = snapshot() end
-  if is_insulated(block) and block.load_changes then
-    apply(_G, block.load_changes.globals)
-    apply(loaded_modules, block.load_changes.loaded)
-  end
+  if block.kind == "file" and block.scenario then layer.assert = luassert end
+  if is_insulated(block) then block.run_snapshot = snapshot() end
+  if is_insulated(block) and block.load_changes then apply_changes(block.load_changes) end
   block.started = false
-  block.lazy_error = nil
-  run_all(block.setup, "setup")
+  block.lazy_failed = false
+  run_all(block, block.setup, "setup")
 end
 
---- Runs the lazy setups of block `id` once, before the first test in it that runs.
+--- Runs the lazy setups of block `id` once, before the first test in it that runs. Returns false
+--- when they failed before (the test is then left out, as busted does), raises when they fail now.
 function api.start(id)
   local block = blocks[id]
-  if block.lazy_error then error(block.lazy_error, 0) end
-  if block.started then return end
+  if block.lazy_failed then return false end
+  if block.started then return true end
   block.started = true
-  local ok, err = pcall(run_all, block.lazy_setup, "lazy_setup")
+  local ok, err = pcall(run_all, block, block.lazy_setup, "lazy_setup")
   if not ok then
-    block.lazy_error = err
+    block.lazy_failed = true
     error(err, 0)
   end
+  return true
 end
 
 --- Leaves block `id`: its lazy teardowns (when a test ran in it), its strict teardowns, then undoes
@@ -272,34 +505,198 @@ end
 function api.leave(id)
   local block = blocks[id]
   local ok, err = true, nil
-  if block.started then ok, err = pcall(run_all, block.lazy_teardown, "lazy_teardown") end
+  if block.started then ok, err = pcall(run_all, block, block.lazy_teardown, "lazy_teardown") end
   block.started = false
-  block.lazy_error = nil
-  local ok2, err2 = pcall(run_all, block.teardown, "teardown")
+  block.lazy_failed = false
+  local ok2, err2 = pcall(run_all, block, block.teardown, "teardown")
   local shot = block.run_snapshot
   block.run_snapshot = nil
-  if shot and is_insulated(block) then
-    restore(_G, shot.globals)
-    restore(loaded_modules, shot.loaded)
-  elseif shot then
-    expose_changes(block, shot, "run_snapshot")
+  if shot then
+    restore_snapshot(shot)
+  elseif block.kind == "expose" then
+    carry_exposed(block, "run_snapshot")
   end
+  if block.kind == "file" then layer.assert = nil end
   if not ok then error(err, 0) end
   if not ok2 then error(err2, 0) end
 end
 
---- The names of block `id` (for a teardown's failure).
+--- The names of block `id` (for a hook's failure).
 function api.names(id) return blocks[id].names end
 
---- Called around each test body: `begin` opens its `finally` list, `finish` runs it.
-function api.begin() finals = {} end
-function api.finish()
-  local list = finals or {}
-  finals = nil
+--- Called around each test body: `begin(id)` gives the test of block `id` its own globals,
+--- `finish(failed)` runs its `finally` callbacks and says how a failed body ended: "pending" (with the
+--- reason) or "failure" when it raised through `pending` or `fail`, nothing otherwise.
+function api.begin(id)
+  running = true
+  local block = blocks[id]
+  local env = setmetatable({}, test_layer(block))
+  current = { finals = {}, env = env }
+  use(env, env)
+end
+
+function api.finish(failed, message)
+  local test_now = current
+  if test_now == nil then return end
+  test_now.in_finally = true
+  local list = test_now.finals
+  local problem
   for i = #list, 1, -1 do
     local ok, err = pcall(list[i])
-    if not ok then error("finally failed: " .. tostring(err), 0) end
+    if not ok and problem == nil then problem = err end
   end
+  current = nil
+  if problem ~= nil then error("finally failed: " .. tostring(problem), 0) end
+  local ended = test_now.ended
+  if failed and ended and ended.text == message then
+    return ended.kind, ended.text
+  end
+end
+
+-- busted's `fail(message, level)`, and luassert's failures: the message with the caller's place, raised
+-- as text and recorded as a failure of the running test.
+local function fail(message, level)
+  level = type(level) == "number" and level > 0 and level or 1
+  local _, text = pcall(error, message, level + 2)
+  if current then current.ended = { kind = "failure", text = tostring(text) } end
+  error(text, 0)
+end
+if engine then engine.fail = fail end
+
+-- luassert's callable `assert(v, message[, assert:level(n)])` fails as its chains do (busted binds its
+-- `error` to `fail`): a failure, not an error.
+local assert_meta = getmetatable(luassert)
+if type(assert_meta) == "table" and assert_meta.__call then
+  assert_meta.__call = function(self, value, message, level, ...)
+    if not value then
+      local depth = type(self.get_level) == "function" and self:get_level(level) or 1
+      fail(message or "assertion failed!", depth + 1)
+    end
+    return value, message, level, ...
+  end
+end
+
+-- A small publish/subscribe of busted's shape: channels are lists of names; a message published on
+-- {"a", "b"} reaches the subscribers of {"a", "b"}, then those of {"a"}.
+local channels = { subscribers = {}, children = {} }
+local next_subscriber = 0
+
+local function channel(path, create)
+  local node = channels
+  for _, name in ipairs(path or {}) do
+    local child = node.children[name]
+    if child == nil then
+      if not create then return nil end
+      child = { subscribers = {}, children = {}, parent = node }
+      node.children[name] = child
+    end
+    node = child
+  end
+  return node
+end
+
+local function subscribe(path, fn, options)
+  next_subscriber = next_subscriber + 1
+  local subscriber = { id = next_subscriber, fn = fn, options = options or {}, channel = path }
+  local list = channel(path, true).subscribers
+  list[#list + 1] = subscriber
+  return subscriber
+end
+
+local function unsubscribe(id, path)
+  local node = channel(path, false)
+  while node do
+    for i, subscriber in ipairs(node.subscribers) do
+      if subscriber.id == id or subscriber.fn == id then
+        table.remove(node.subscribers, i)
+        return subscriber
+      end
+    end
+    -- Without a channel, every channel is searched (as busted's mediator does).
+    if path ~= nil then break end
+    node = nil
+  end
+end
+
+local function publish(path, ...)
+  local node = channel(path, false)
+  while node do
+    for _, subscriber in ipairs({ table.unpack(node.subscribers) }) do
+      local predicate = subscriber.options.predicate
+      if predicate == nil or predicate(...) then
+        local result, continue = subscriber.fn(...)
+        if continue == false then return result end
+      end
+    end
+    node = node.parent
+  end
+end
+
+-- busted's `bindfenv(fn, name, value)`: `fn` sees `value` under the global `name`. It needs to reach
+-- the function's _ENV, which only the `debug` library can (`run --allow debug`).
+local function bindfenv(callable, name, value)
+  local debug_lib = rawget(_G, "debug")
+  if debug_lib == nil then
+    error("bindfenv needs the debug library (run with --allow debug)", 2)
+  end
+  local meta = getmetatable(callable)
+  local fn = type(callable) == "function" and callable or (type(meta) == "table" and meta.__call)
+  for i = 1, math.huge do
+    local upname, env = debug_lib.getupvalue(fn, i)
+    if upname == nil then return end
+    if upname == "_ENV" then
+      local bound = setmetatable({ [name] = value }, { __index = env })
+      debug_lib.upvaluejoin(fn, i, function() return bound end, 1)
+      return
+    end
+  end
+end
+
+local function sleep(seconds)
+  -- The sandbox has no way to wait without working: a busy wait on the processor clock.
+  local deadline = os.clock() + (tonumber(seconds) or 0)
+  while os.clock() < deadline do end
+end
+
+local function block_of(element)
+  if type(element) == "table" and element.id and blocks[element.id] == element then return element end
+end
+
+local exported = {
+  describe = describe, context = context, insulate = insulate, expose = expose,
+  it = it, spec = spec, test = test, pending = pending,
+  setup = setup, teardown = teardown, strict_setup = strict_setup, strict_teardown = strict_teardown,
+  lazy_setup = lazy_setup, lazy_teardown = lazy_teardown, before_each = before_each, after_each = after_each,
+  assert = luassert, spy = spy, stub = stub, mock = mock, match = match,
+  publish = publish, subscribe = subscribe, unsubscribe = unsubscribe,
+  bindfenv = bindfenv, fail = fail,
+  gettime = os.time,
+  monotime = os.clock,
+  sleep = sleep,
+  parent = function(element) local b = block_of(element) return b and b.parent end,
+  children = function(element)
+    local b = block_of(element)
+    local list = {}
+    if b then for _, child in ipairs(b.children) do if child.block then list[#list + 1] = child.block end end end
+    return list
+  end,
+  version = "2.1.1",
+}
+
+--- `require 'busted'`: busted's exported functions, the same values as the globals; read-only.
+api.module = setmetatable({}, {
+  __index = exported,
+  __newindex = function() error("Attempt to modify busted", 2) end,
+  __metatable = false,
+})
+
+if rawget(_G, "package") then
+  package.preload.busted = function() return api.module end
+  package.loaded.busted = api.module
+  -- `require 'busted.runner'()` starts a standalone spec under busted; here the runner is already
+  -- running it.
+  local function runner() return function() end end
+  package.preload["busted.runner"] = runner
 end
 
 return api
