@@ -36,7 +36,10 @@ public final class ReplSession {
         self.host = host
         _ = try ScenarioPrelude.load(into: host)
         let api = try host.lock.withLock {
-            try Self.luaPart.load(into: host.lua).call().first
+            // Lines typed here are tried as a scenario's would be: `assert` is luassert's (a plain
+            // script's is Lua's own).
+            try host.lua.execute("assert = require('luassert')", chunkName: "=" + ScenarioPrelude.chunkPrefix + "repl")
+            return try Self.luaPart.load(into: host.lua).call().first
         }
         guard case .function(let run) = api?["run"], case .function(let complete) = api?["complete"] else {
             throw LuaScriptError("the REPL's Lua part did not return its functions")

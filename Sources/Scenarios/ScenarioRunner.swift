@@ -110,9 +110,13 @@ public final class ScenarioRunner {
     private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
         try host.lock.withLock {
             do {
-                // busted's scope for the file's globals (see busted.lua).
-                try chunk.setEnvironment(like: prelude.scope)
-                try prelude.openFile.call([.boolean(Self.isSpecFile(file))])
+                // busted's scope for the file's globals (see busted.lua), from its first declaration.
+                let scope = prelude.scope
+                let enterScope = try host.lua.reference(to: LuaFunction("enter_scope") { _ in
+                    try chunk.setEnvironment(like: scope)
+                    return 0
+                })
+                try prelude.openFile.call([.boolean(Self.isSpecFile(file)), .function(enterScope)])
                 try limited(perTest: false) { _ = try chunk.call() }
             } catch let error as LuaError {
                 let inScenarios = (try? prelude.declared.call().first?.boolValue) ?? false

@@ -303,4 +303,29 @@ import Testing
         #expect(mixed.standardOutput.contains("after\tfunction\tnil"), "\(mixed.standardOutput)")
         #expect(summary(mixed.standardOutput) == "2 passed, 0 failed")
     }
+
+    /// Lua's own tests check `_ENV == _G` in a plain script; busted's scope (a block's globals of its
+    /// own) begins at a file's first declaration, or at the first line of a `*_spec.lua` file.
+    @Test func aPlainScriptRunsInGlobalsThemselvesAndAScenarioFileFromItsFirstDeclarationOn() throws {
+        let scratch = try Scratch()
+        try scratch.write("plain.lua", "print('plain', _ENV == _G)\n")
+        try scratch.write("scenario.lua", """
+            print('before', _ENV == _G)
+            describe('d', function()
+              x = 1
+              it('t', function() assert.equals(1, x) end)
+            end)
+            describe('sibling', function()
+              it('does not see x', function() assert.is_nil(x) end)
+            end)
+            print('after', _ENV == _G)
+            """)
+        try scratch.write("first_spec.lua", "print('spec', _ENV == _G)\nit('t', function() end)\n")
+        let run = try scratch.run("run", "--no-init", "plain.lua", "scenario.lua", "first_spec.lua", "plain.lua")
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("plain") } == ["plain\ttrue", "plain\ttrue"], "\(run.standardOutput)")
+        #expect(lines.contains("before\ttrue") && lines.contains("after\tfalse") && lines.contains("spec\tfalse"), "\(run.standardOutput)")
+        #expect(summary(run.standardOutput) == "3 passed, 0 failed")
+    }
 }

@@ -124,6 +124,8 @@ local function declares()
   if not root.scenario then
     root.scenario = true
     layer.assert = luassert
+    -- The file's _ENV becomes `scope` from here on (its functions share the chunk's _ENV).
+    if root.enter_scope then root.enter_scope() end
   end
 end
 
@@ -441,9 +443,12 @@ function api.reset(seed)
   return scope
 end
 
---- Called before a file loads: a file named like busted's specs (`*_spec.lua`) reads luassert's
---- `assert` from its first line; any other from its first declaration.
-function api.open_file(is_spec)
+--- Called before a file loads, with the function that makes `scope` its _ENV. Until then the file
+--- runs in `_G` itself (`_ENV == _G`, as in stock Lua), so a plain script is plain Lua. A file named
+--- like busted's specs (`*_spec.lua`) enters the scope, and reads luassert's `assert`, from its first
+--- line; any other from its first declaration.
+function api.open_file(is_spec, enter_scope)
+  collector.root.enter_scope = enter_scope
   if is_spec then declares() end
 end
 
