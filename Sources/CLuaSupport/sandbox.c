@@ -149,58 +149,41 @@ static int esl_create_with_hook(lua_State *L) {
    runs. A coroutine that the error leaves (no pcall inside it to catch it) keeps its hooks off for
    good, so closing it afterwards (coroutine.close, or coroutine.wrap, which closes a coroutine that
    failed) would run its pending __close handlers out of reach of every limit, even in a later call
-   into Lua, once the limit's flag has been cleared. Such a coroutine is remembered (a weak set in the
-   registry) and is never closed: its handlers do not run, and coroutine.close answers false and why. */
-static const char *const esl_stopped_threads_key = "envscript.threads stopped by a limit";
-
-static void esl_push_stopped_threads(lua_State *L) {
-    if (lua_getfield(L, LUA_REGISTRYINDEX, esl_stopped_threads_key) == LUA_TTABLE) return;
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 1);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, LUA_REGISTRYINDEX, esl_stopped_threads_key);
-}
-
-/* Remembers `thread` when it failed because a limit was hit (its hooks are off for good). */
+   into Lua, once the limit's flag has been cleared. Such a coroutine is marked (a bit of its extra
+   space, so that marking allocates nothing and cannot fail under an exceeded memory cap) and is never
+   closed: its handlers do not run, and coroutine.close answers false and why. */
 static void esl_note_if_stopped_by_limit(lua_State *L, lua_State *thread) {
-    if (!esl_limit_exceeded(L)) return;
-    esl_push_stopped_threads(L);
-    lua_pushthread(thread);
-    lua_xmove(thread, L, 1);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
+    if (esl_limit_exceeded(L)) *(uintptr_t *)lua_getextraspace(thread) |= 1;
 }
 
-static int esl_was_stopped_by_limit(lua_State *L, lua_State *thread) {
-    esl_push_stopped_threads(L);
-    lua_pushthread(thread);
-    lua_xmove(thread, L, 1);
-    int stopped = lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 2);
-    return stopped;
+static int esl_was_stopped_by_limit(lua_State *thread) {
+    return (*(uintptr_t *)lua_getextraspace(thread) & 1) != 0;
 }
 
 /* coroutine.resume, noting a coroutine a limit stopped. */
 static int esl_resume_noting_limits(lua_State *L) {
     lua_State *thread = lua_tothread(L, 1);
-    luaL_argexpected(L, thread != NULL, 1, "coroutine");
-    lua_pushvalue(L, lua_upvalueindex(1));
+    luaL_argexpected(L, thread != NULL, 1, "thread");
+    /* The coroutine stays on the stack below the results: nothing else may keep it alive. */
+    lua_pushvalue(L, 1);
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    if (!lua_toboolean(L, 1)) esl_note_if_stopped_by_limit(L, thread);
-    return lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 2);
+    lua_call(L, lua_gettop(L) - 2, LUA_MULTRET);
+    if (!lua_toboolean(L, 2)) esl_note_if_stopped_by_limit(L, thread);
+    return lua_gettop(L) - 1;
 }
 
-/* coroutine.close, refusing a coroutine a limit stopped: see above. */
+/* coroutine.close, refusing a coroutine a limit stopped: see above. The running and normal cases
+   are told here, where the error names the script's line. */
 static int esl_close_unless_stopped(lua_State *L) {
     lua_State *thread = lua_tothread(L, 1);
-    luaL_argexpected(L, thread != NULL, 1, "coroutine");
-    if (esl_was_stopped_by_limit(L, thread)) {
+    luaL_argexpected(L, thread != NULL, 1, "thread");
+    lua_Debug frame;
+    if (thread == L) return luaL_error(L, "cannot close a running coroutine");
+    if (lua_status(thread) == LUA_OK && lua_getstack(thread, 0, &frame))
+        return luaL_error(L, "cannot close a normal coroutine");
+    if (esl_was_stopped_by_limit(thread)) {
         lua_pushboolean(L, 0);
         lua_pushliteral(L, "cannot close a coroutine stopped by a limit (its to-be-closed variables are not closed)");
         return 2;
@@ -236,7 +219,7 @@ static int esl_wrapped_resume(lua_State *L) {
     }
     int status = lua_status(thread);
     if (status != LUA_OK && status != LUA_YIELD) {
-        if (esl_limit_exceeded(L) || esl_was_stopped_by_limit(L, thread)) {
+        if (esl_limit_exceeded(L) || esl_was_stopped_by_limit(thread)) {
             /* Not closed (see above); a limit's message already names its position. */
             esl_note_if_stopped_by_limit(L, thread);
             return lua_error(L);

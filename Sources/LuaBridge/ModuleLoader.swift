@@ -97,15 +97,15 @@ enum ModuleLoader {
         let core = call.core
         let roots = RootSet(core.scriptRoots)
         let templates = callerTemplates(thread, roots: roots) + (try pathTemplates(thread))
-        switch search(name.replacingOccurrences(of: ".", with: "/"), templates: templates, roots: roots) {
+        switch try search(name.replacingOccurrences(of: ".", with: "/"), templates: templates, roots: roots) {
         case .notFound(let tried):
             LuaStateCore.pushString(tried.joined(separator: "\n\t"), onto: thread)
             return 1
         case .leadsOut(let candidate):
             throw LuaScriptError(
-                "module '\(name)': '\(candidate)' leads outside the script roots (through a symbolic link); require loads only files under \(roots.listed)")
-        case .found(let candidate):
-            guard let data = FileManager.default.contents(atPath: candidate) else {
+                "module '\(name)': '\(candidate)' leads outside the script roots or to nothing (through a symbolic link); require loads only files under \(roots.listed)")
+        case .found(let candidate, let file):
+            guard let data = FileManager.default.contents(atPath: file) else {
                 throw LuaScriptError("module '\(name)': cannot read '\(candidate)'")
             }
             let status = data.withUnsafeBytes { esl_load_text(thread, $0.baseAddress, $0.count, "@" + candidate) }
@@ -128,12 +128,11 @@ enum ModuleLoader {
         let replacement = try call.argument(4, as: String?.self) ?? "/"
         let roots = RootSet(call.core.scriptRoots)
         let replaced = separator.isEmpty ? name : name.replacingOccurrences(of: separator, with: replacement)
-        let templates = path.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        switch search(replaced, templates: templates, roots: roots) {
-        case .found(let candidate):
+        switch try search(replaced, templates: try templates(of: path, keepingEmpty: true), roots: roots) {
+        case .found(let candidate, _):
             return try call.results(.string(candidate))
         case .leadsOut(let candidate):
-            return try call.results(.nil, .string("'\(candidate)' leads outside the script roots (through a symbolic link)"))
+            return try call.results(.nil, .string("'\(candidate)' leads outside the script roots or to nothing (through a symbolic link)"))
         case .notFound(let tried):
             return try call.results(.nil, .string(tried.joined(separator: "\n\t")))
         }
@@ -141,29 +140,51 @@ enum ModuleLoader {
 
     /// What a search of templates found.
     private enum SearchResult {
-        case found(String)
+        /// The candidate as written, and the resolved file to read.
+        case found(String, file: String)
         /// A file whose real path lies outside every root.
         case leadsOut(String)
         /// The lines of what was tried, in stock Lua's words (`no file 'x'`).
         case notFound([String])
     }
 
-    /// The first template, `?` replaced by `name`, that names a regular file inside the roots. A
-    /// candidate outside every root, as written, is never looked at.
-    private static func search(_ name: String, templates: [String], roots: RootSet) -> SearchResult {
+    /// The most templates one search tries: the search runs in Swift, beyond the instruction budget.
+    static let maximumTemplates = 1000
+
+    /// The templates of a `;`-separated path, refused when there are more than ``maximumTemplates``.
+    static func templates(of path: String, keepingEmpty: Bool) throws -> [String] {
+        let count = path.utf8.reduce(1) { $1 == UInt8(ascii: ";") ? $0 + 1 : $0 }
+        guard count <= maximumTemplates else {
+            throw LuaScriptError("a search path of \(count) templates: at most \(maximumTemplates) are searched")
+        }
+        return path.split(separator: ";", omittingEmptySubsequences: !keepingEmpty).map(String.init)
+    }
+
+    /// The first template, `?` replaced by `name`, that names a regular file inside the roots.
+    ///
+    /// A candidate outside every root as written (or holding a zero byte, which the kernel would cut
+    /// it at) is never looked at. One inside is looked up from its folder's real path, so a symbolic
+    /// link followed by `..` cannot lead the lookup out; a folder that leads out answers as a missing
+    /// one, and a file that is a link leading out (or nowhere) as such whether its target exists or
+    /// not: nothing tells whether a file outside the roots exists.
+    private static func search(_ name: String, templates: [String], roots: RootSet) throws -> SearchResult {
         var tried: [String] = []
         for template in templates {
+            let marks = template.utf8.reduce(0) { $1 == UInt8(ascii: "?") ? $0 + 1 : $0 }
+            guard template.utf8.count + marks * name.utf8.count <= Int(PATH_MAX) else {
+                tried.append("no file '\(template)' with '?' as '\(name.prefix(40))...' (longer than a path can be)")
+                continue
+            }
             let candidate = template.replacingOccurrences(of: "?", with: name)
-            guard roots.containsLexically(candidate) else {
+            guard !candidate.utf8.contains(0), roots.containsLexically(candidate) else {
                 tried.append("no file '\(candidate)' (outside the script roots)")
                 continue
             }
-            guard isRegularFile(candidate) else {
-                tried.append("no file '\(candidate)'")
-                continue
+            switch roots.lookUp(candidate) {
+            case .missing: tried.append("no file '\(candidate)'")
+            case .leadsOut: return .leadsOut(candidate)
+            case .file(let file): return .found(candidate, file: file)
             }
-            guard roots.containsReally(candidate) else { return .leadsOut(candidate) }
-            return .found(candidate)
         }
         return .notFound(tried)
     }
@@ -192,21 +213,19 @@ enum ModuleLoader {
 
     /// The templates of `package.path`, read raw (no metamethod runs under a Swift frame).
     ///
-    /// - Throws: as stock Lua, when `package.path` is not a string.
+    /// - Throws: as stock Lua, when `package.path` is not a string (or a number, which stock Lua reads
+    ///   as one).
     private static func pathTemplates(_ thread: OpaquePointer) throws -> [String] {
         guard pushPackageTable(thread) else { return [] }
         defer { lua_settop(thread, lua_gettop(thread) - 2) }
         LuaStateCore.pushString("path", onto: thread)
-        guard lua_rawget(thread, -2) == LUA_TSTRING, let text = lua_tolstring(thread, -1, nil) else {
+        let type = lua_rawget(thread, -2)
+        guard type == LUA_TSTRING || type == LUA_TNUMBER, let text = lua_tolstring(thread, -1, nil) else {
             throw LuaScriptError("'package.path' must be a string")
         }
-        return String(cString: text).split(separator: ";").map(String.init).filter { !$0.isEmpty }
+        return try templates(of: String(cString: text), keepingEmpty: false)
     }
 
-    private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
 
     // MARK: Host modules
 
@@ -252,6 +271,37 @@ private struct RootSet {
     func containsLexically(_ path: String) -> Bool {
         let path = Self.normalised(path)
         return (lexical + real).contains { Self.contains(path, in: $0) }
+    }
+
+    /// What `path` (inside a root as written) names, looked up from its folder's real path.
+    enum Found {
+        case missing
+        /// A symbolic link whose target lies outside every root, or does not exist.
+        case leadsOut
+        /// A regular file inside a root: its real path.
+        case file(String)
+    }
+
+    func lookUp(_ path: String) -> Found {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !base.isEmpty, base != ".", base != "..", let realFolder = Self.realPath(folder),
+              real.contains(where: { Self.contains(realFolder, in: $0) })
+        else { return .missing }
+        let inFolder = (realFolder == "/" ? "" : realFolder) + "/" + base
+        var info = stat()
+        guard lstat(inFolder, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return .file(inFolder)
+        case S_IFLNK:
+            guard let target = Self.realPath(inFolder), real.contains(where: { Self.contains(target, in: $0) }) else { return .leadsOut }
+            guard stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .missing }
+            return .file(target)
+        default:
+            return .missing
+        }
     }
 
     /// Whether the real path of the existing `path` lies in a root.

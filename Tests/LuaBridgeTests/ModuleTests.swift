@@ -159,6 +159,45 @@ import Testing
         #expect(bad.message.contains("'package.path' must be a string"))
     }
 
+    /// Found in review: a zero byte (the kernel reads up to it) or a symbolic link followed by `..`
+    /// made the answer tell whether a file outside the roots exists. Both answers must now read alike.
+    @Test func nothingTellsWhetherAFileOutsideTheRootsExists() throws {
+        let root = try temporaryFolder()
+        let outsideName = "outside-\(UUID().uuidString)"
+        let outside = NSTemporaryDirectory() + outsideName
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        try "x".write(toFile: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/self", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: root + "/zq1", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: root + "/zq2", withDestinationPath: outside + "-missing")
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
+        func answer(_ name: String, _ path: String) throws -> String {
+            let values = try lua.execute("return package.searchpath(...)", arguments: [.string(name), .string(path), ""])
+            return (values.last?.stringValue ?? "").replacingOccurrences(of: name, with: "NAME")
+        }
+        // Up to '/', into the temporary folder; after the zero byte, back up and into the root.
+        let climb = String(repeating: "../", count: 12) + NSTemporaryDirectory().dropFirst()
+        let back = String(repeating: "/..", count: 40) + root
+        let existing = outsideName, missing = outsideName + "-missing"
+        #expect(try answer(existing, "\(root)/self/../?") == answer(missing, "\(root)/self/../?"))
+        #expect(try answer("\(climb)/\(existing)\u{0}\(back)", "\(root)/?") == answer("\(climb)/\(missing)\u{0}\(back)", "\(root)/?"))
+        #expect(try answer("zq1", "\(root)/?") == answer("zq2", "\(root)/?"))
+        #expect(try answer("zq1", "\(root)/?").contains("leads outside the script roots or to nothing"))
+    }
+
+    /// Found in review: the search runs in Swift, beyond the instruction budget and the memory cap.
+    @Test func aSearchIsBoundedWhateverThePathOrTheName() throws {
+        let lua = try LuaState(options: LuaOptions(scriptRoots: [NSTemporaryDirectory()]))
+        let many = try #require(throws: LuaError.self) { try lua.execute("return package.searchpath('x', ('./?;'):rep(3e6))") }
+        #expect(many.message.contains("a search path of 3000001 templates: at most 1000 are searched"))
+        let long = try lua.execute("return package.searchpath(('n'):rep(1 << 20), ('?'):rep(300))")
+        #expect(long.first == .nil)
+        #expect(long.last?.stringValue?.contains("longer than a path can be") == true)
+    }
+
     @Test func aModuleRequiredThroughPcallFindsItsNeighbours() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -101,6 +101,38 @@ import Testing
         #expect(try lua.execute("return coroutine.status(co)") == ["dead"])
     }
 
+    /// Found in review: once the memory cap was exceeded, remembering the coroutine needed memory
+    /// itself, failed, and a later call closed it with hooks off.
+    @Test func aCoroutineStoppedAfterTheMemoryCapIsNeverClosedEither() throws {
+        let lua = try LuaState(options: LuaOptions(memoryLimit: 8 << 20, instructionLimit: 1_000_000))
+        try lua.execute("""
+            co = coroutine.create(function()
+              local x <close> = setmetatable({}, {__close = function() while true do end end})
+              pcall(function() local t = {} for i = 1, math.huge do t[i] = ('x'):rep(1000) .. i end end)
+              while true do end
+            end)
+            """)
+        #expect(throws: LuaError.self) { try lua.execute("coroutine.resume(co)") }
+        lua.collectGarbage()
+        #expect(try lua.execute("return coroutine.close(co)")
+            == [false, "cannot close a coroutine stopped by a limit (its to-be-closed variables are not closed)"])
+    }
+
+    /// Found in review: the coroutine given to resume was no longer on the stack when it was marked,
+    /// and a collection could free it first (AddressSanitizer runs these tests in CI).
+    @Test func aCoroutineStoppedByALimitIsMarkedWhileStillAlive() throws {
+        let lua = try LuaState(options: LuaOptions(instructionLimit: 100_000))
+        for _ in 0..<20 {
+            #expect(throws: LuaError.self) {
+                try lua.execute("""
+                    collectgarbage('incremental', 1, 1000, 40) collectgarbage()
+                    coroutine.resume(coroutine.create(function() while true do end end))
+                    """)
+            }
+        }
+        #expect(try lua.execute("return select('#', coroutine.resume(coroutine.create(function(...) return ... end), 1, 2, 3))") == [4])
+    }
+
     @Test func aToBeClosedHandlerRunAfterALimitIsStoppedToo() throws {
         let lua = try LuaState(options: LuaOptions(instructionLimit: 1_000_000))
         let error = try #require(throws: LuaError.self) {

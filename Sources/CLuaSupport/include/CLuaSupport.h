@@ -68,7 +68,9 @@ typedef struct esl_runtime {
 lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release);
 /* The runtime of a state (or of any of its threads). */
 static inline esl_runtime *esl_runtime_of(lua_State *L) {
-    return *(esl_runtime **)lua_getextraspace(L);
+    /* The extra space holds the runtime's pointer; its lowest bit (a runtime is aligned) marks a
+       coroutine stopped by a limit (sandbox.c), set without allocating anything. */
+    return (esl_runtime *)(*(uintptr_t *)lua_getextraspace(L) & ~(uintptr_t)1);
 }
 /* Closes the state (running finalizers) and frees its runtime. */
 void esl_close(lua_State *L);
