@@ -287,7 +287,7 @@ private struct RootSet {
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard !base.isEmpty, base != ".", base != "..", let realFolder = Self.realPath(folder),
-              real.contains(where: { Self.contains(realFolder, in: $0) })
+              holds(real: realFolder)
         else { return .missing }
         let inFolder = (realFolder == "/" ? "" : realFolder) + "/" + base
         var info = stat()
@@ -296,7 +296,7 @@ private struct RootSet {
         case S_IFREG:
             return .file(inFolder)
         case S_IFLNK:
-            guard let target = Self.realPath(inFolder), real.contains(where: { Self.contains(target, in: $0) }) else { return .leadsOut }
+            guard let target = Self.realPath(inFolder), holds(real: target) else { return .leadsOut }
             guard stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .missing }
             return .file(target)
         default:
@@ -306,8 +306,12 @@ private struct RootSet {
 
     /// Whether the real path of the existing `path` lies in a root.
     func containsReally(_ path: String) -> Bool {
-        guard let path = Self.realPath(path) else { return false }
-        return real.contains { Self.contains(path, in: $0) }
+        Self.realPath(path).map(holds(real:)) ?? false
+    }
+
+    /// Whether `path`, a real path already, lies in a root.
+    private func holds(real path: String) -> Bool {
+        real.contains { Self.contains(path, in: $0) }
     }
 
     /// `path` made absolute against the current folder, with `.`, `..` and empty components removed.
