@@ -309,6 +309,7 @@ static int esl_open_sandbox_protected(lua_State *L) {
     esl_require_library(L, LUA_TABLIBNAME, luaopen_table);
     esl_require_library(L, LUA_STRLIBNAME, luaopen_string);
     esl_budget_pattern_functions(L);
+    esl_bound_long_calls(L);
     esl_require_library(L, LUA_MATHLIBNAME, luaopen_math);
     esl_require_library(L, LUA_UTF8LIBNAME, luaopen_utf8);
     esl_require_library(L, LUA_COLIBNAME, luaopen_coroutine);

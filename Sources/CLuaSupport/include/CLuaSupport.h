@@ -112,6 +112,10 @@ void esl_check_limits(lua_State *L, int level);
    every step of the pattern matcher charged to the instruction budget and checked against the time
    limit. The sandbox puts them in the string library; tests compare them with stock Lua's. */
 void esl_push_pattern_functions(lua_State *L);
+/* Replaces string.rep, table.move, table.insert, table.remove, table.concat and table.sort (already
+   opened) with versions that give stock Lua's results and charge every step of their loops to the
+   instruction budget, checking the other limits: stock ones loop in C out of reach of the count hook. */
+void esl_bound_long_calls(lua_State *L);
 
 /* The message handler of every call from Swift: adds a traceback to the message. */
 int esl_message_handler(lua_State *L);
