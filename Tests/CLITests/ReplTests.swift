@@ -106,6 +106,18 @@ import Testing
         #expect(!screen.contains("[exit"), "the REPL must not have ended: \(screen)")
     }
 
+    @Test func ctrlCStopsALongCallOfLuasOwn() async throws {
+        let scratch = try Self.project()
+        let repl = try Self.repl(scratch)
+        try await repl.waitFor("Tab completes")
+        try repl.typeLine("table.move({}, 1, math.maxinteger - 1, 2)")
+        try await Task.sleep(for: .milliseconds(500))
+        try repl.press("C-c")
+        try await repl.waitFor("interrupted")
+        try repl.typeLine("shop.checkout()")
+        try await repl.waitFor("\"paid\"")
+    }
+
     @Test func theHistoryOutlivesASessionAndCtrlDLeaves() async throws {
         let scratch = try Self.project()
         let first = try Self.repl(scratch)
