@@ -188,7 +188,9 @@ public final class AppContainer: Sendable {
     ///
     /// While another process holds the home's lock, this one waits holding neither the serializer nor
     /// the gate: that process may be asking this one to take part in its change, which runs this
-    /// host's hooks under the serializer.
+    /// host's hooks under the serializer. A hold the caller itself has on the serializer (a control
+    /// request of the runtime, run under its lock) is let go for the wait too, where the serializer
+    /// allows it (``ChangeSerializer/lettingGo(while:)``).
     func exclusively<Result: Sendable>(
         _ operation: String, initialize: Bool = true, serialized: Bool = true,
         _ body: (inout CompletedSwitch?) throws -> Result
@@ -197,7 +199,12 @@ public final class AppContainer: Sendable {
             if let result = try exclusivelyIfFree(operation, initialize: initialize, serialized: serialized, body) {
                 return result
             }
-            try HomeLock.waitUntilFree(layout)
+            // Not even a caller's hold on the serializer is kept while waiting (see the note above).
+            if serialized, let serializer = changeSerializer {
+                try serializer.lettingGo { try HomeLock.waitUntilFree(layout) }
+            } else {
+                try HomeLock.waitUntilFree(layout)
+            }
         }
     }
 

@@ -3,4 +3,21 @@
 public protocol ChangeSerializer: Sendable {
     /// Runs `body` holding the lock.
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result
+
+    /// Runs `wait` — a wait for another process's change of the home to end — without the lock, when the
+    /// calling thread holds it (at whatever depth) and may let go of it; takes it back as deep as before.
+    ///
+    /// The other process may be asking this one to take part in its change, which runs hooks under this
+    /// lock: a thread keeping the lock while it waits would keep that process waiting for its timeout.
+    /// By default the lock is kept (`wait` runs as it is).
+    ///
+    /// - Throws: what `wait` throws, or the serializer's own error when the lock, taken back, no longer
+    ///   allows the change (the runtime closed meanwhile, say).
+    func lettingGo(while wait: () throws -> Void) throws
+}
+
+extension ChangeSerializer {
+    public func lettingGo(while wait: () throws -> Void) throws {
+        try wait()
+    }
 }

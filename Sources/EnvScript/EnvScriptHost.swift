@@ -121,6 +121,14 @@ public final class EnvScriptHost: @unchecked Sendable {
         storeAnnouncer = announcer
         storeCoordinator.observeWrites { announcer.noteWrite() }
         if configuration.makesApplicationCurrent { application.makeCurrent() }
+        // A control request (or the app's own Swift code) holding the lock while its change waits for
+        // another process's lets go of it meanwhile: that process may need this host's hooks. A script
+        // calling container.activate keeps it, standing on the Lua state.
+        lock.allowLettingGo(LettingGoRule(
+            allowsLettingGo: { [weak self] in self.map { !$0.lua.isInCall } ?? false },
+            checkAfterTakingBack: { [weak self] in
+                guard let self, lua.isOpen, !isClosing.withLock({ $0 }) else { throw ControlError.hostClosed }
+            }))
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
 

@@ -7,6 +7,11 @@ import Foundation
 /// uses them. The lock is recursive because Lua calls Swift, which may call Lua again on the same thread.
 public final class HostLock: ChangeSerializer, @unchecked Sendable {
     private let lock = NSRecursiveLock()
+    /// How many times the thread holding ``lock`` holds it; read and written only by that thread.
+    private var depth = 0
+    /// When a thread holding the lock may let go of it to wait for another process's change, and what
+    /// it checks once it has the lock back; set once by the host before it is shared.
+    private var rule = LettingGoRule.never
 
     /// Creates an unlocked lock.
     public init() {}
@@ -14,7 +19,48 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
     /// Runs `body` holding the lock.
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock.lock()
-        defer { lock.unlock() }
+        depth += 1
+        defer {
+            depth -= 1
+            lock.unlock()
+        }
         return try body()
     }
+
+    /// Runs `wait` without the lock when this thread holds it and ``rule`` allows: a control request
+    /// waiting for another process's switch then lets that process's request for this host's part (its
+    /// hooks take this lock) through, instead of holding it up until its timeout. A thread inside a call
+    /// into Lua never lets go: the script stands on the state.
+    public func lettingGo(while wait: () throws -> Void) throws {
+        // Succeeds at once when this thread holds the lock already (it is recursive) or nobody does.
+        guard lock.try() else { return try wait() }
+        let held = depth
+        guard held > 0, rule.allowsLettingGo() else {
+            lock.unlock()
+            return try wait()
+        }
+        depth = 0
+        for _ in 0...held { lock.unlock() }
+        let waited = Result { try wait() }
+        for _ in 0..<held { lock.lock() }
+        depth = held
+        try waited.get()
+        try rule.checkAfterTakingBack()
+    }
+
+    /// Sets when a holder may let go while it waits (see ``lettingGo(while:)``); called by the host
+    /// before the lock is used by any other thread.
+    func allowLettingGo(_ rule: LettingGoRule) {
+        withLock { self.rule = rule }
+    }
+}
+
+/// When a thread holding a ``HostLock`` may let go of it for a wait, and what it checks when it has the
+/// lock back; both are called with the lock held.
+struct LettingGoRule {
+    var allowsLettingGo: () -> Bool
+    var checkAfterTakingBack: () throws -> Void
+
+    /// Holders never let go.
+    static var never: LettingGoRule { LettingGoRule(allowsLettingGo: { false }, checkAfterTakingBack: {}) }
 }
