@@ -29,8 +29,13 @@ struct UICommand: ParsableCommand {
         valueName: "address"))
     var bindAddress: String = "127.0.0.1"
 
-    @Flag(help: "Open the panel in the default browser (xdg-open).")
+    @Flag(help: "Open the panel in the default browser (xdg-open), through a private page that holds the token (the browser's command line does not).")
     var open = false
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Close a connection that sends no request for this many seconds, or takes as long to send a request's head.",
+        valueName: "seconds"))
+    var idleTimeout: Double = 30
 
     @Option(help: ArgumentHelp(
         "The folder of scenario files the Scenarios page runs (default: scenarios/ when it exists). Each run gets a fresh temporary home, as envscript run does.",
@@ -42,6 +47,9 @@ struct UICommand: ParsableCommand {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
         if bindAddress.isEmpty { throw ValidationError("--bind needs an address, such as 127.0.0.1") }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be a number of seconds above 0 and at most 86400, got \(idleTimeout)")
+        }
         if let scenarios, !Self.isFolder(scenarios) {
             throw ValidationError("--scenarios: \(scenarios) is not a folder; give the folder that holds the scenario files")
         }
@@ -72,7 +80,9 @@ struct UICommand: ParsableCommand {
                     try runtime.openHost(home: home, scripts: files, writesApplicationData: true)
                 }
             }
-            panel = try host.servePanel(port: port, bindHost: bindAddress, scenarios: scenarios, followsApplication: true)
+            panel = try host.servePanel(
+                port: port, bindHost: bindAddress, scenarios: scenarios, followsApplication: true,
+                limits: ServerLimits(idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))))
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitStatus.failure)
         }
@@ -85,18 +95,31 @@ struct UICommand: ParsableCommand {
         print("Open \(panel.url.absoluteString)")
         print("Stop with Ctrl-C.")
         flushStandardOutput()
-        if open { openInBrowser(panel.url) }
+        let redirect = open ? openInBrowser(panel.url) : nil
+        defer { redirect?.remove() }
         InterruptSignal.wait()
     }
 
-    private func openInBrowser(_ url: URL) {
+    /// Opens `url` in the default browser through a private page that leads to it (the browser's
+    /// command line, which every local user can read, never holds the token); returns the page, to
+    /// be removed when the panel stops.
+    private func openInBrowser(_ url: URL) -> PanelRedirectFile? {
+        let page: PanelRedirectFile
+        do {
+            page = try PanelRedirectFile(leadingTo: url)
+        } catch {
+            let reason = (error as? CommandFailure)?.message ?? "\(error)"
+            printError("warning: could not open a browser (\(reason)); open the address above yourself")
+            return nil
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url.absoluteString]
+        process.arguments = ["xdg-open", page.url.absoluteString]
         do {
             try process.run()
         } catch {
             printError("warning: could not open a browser (\(error)); open the address above yourself")
         }
+        return page
     }
 }

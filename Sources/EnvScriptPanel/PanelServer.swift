@@ -26,13 +26,13 @@ public final class PanelServer: Sendable {
     /// Ends the local event streams when the application shown comes or goes, so pages reconnect to it.
     private let targetWatch: Task<Void, Never>?
 
-    /// Serves the panel of `host` on `port` of `bindHost` (0: any free port).
+    /// Serves the panel of `host` on `port` of `bindHost` (0: any free port), within `limits`.
     ///
     /// - Throws: ``PanelError/cannotListen(address:reason:)`` when the port is taken or the address
     ///   cannot be bound.
     init(
         host: EnvScriptHost, bindHost: String, port requestedPort: Int, scenarios: PanelScenarios?,
-        followsApplication: Bool
+        followsApplication: Bool, limits: ServerLimits
     ) throws {
         // The router needs the token and the token names the port: bind first, on a router whose guard
         // reads the access once it is known.
@@ -53,7 +53,8 @@ public final class PanelServer: Sendable {
         if let scenarioRuns { PanelScenarioRoutes.register(on: router, board: scenarioRuns) }
         do {
             server = try BackgroundServer(
-                router: router, address: .hostname(bindHost, port: requestedPort), serverName: "envscript-panel")
+                router: router, address: .hostname(bindHost, port: requestedPort), serverName: "envscript-panel",
+                limits: limits)
         } catch {
             try? forwardingClient?.syncShutdown()
             throw PanelError.cannotListen(address: "\(bindHost):\(requestedPort)", reason: error.reason)

@@ -15,13 +15,14 @@ final class PanelFixture: @unchecked Sendable {
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
     /// A panel without scenarios: an application's own, or — `followsApplication` — a tool's (as
-    /// `envscript ui` serves it) that shows the application attached to the home while there is one.
-    init(followsApplication: Bool = false) throws {
+    /// `envscript ui` serves it) that shows the application attached to the home while there is one;
+    /// served within `limits`.
+    init(followsApplication: Bool = false, limits: ServerLimits = ServerLimits()) throws {
         folder = try TemporaryFolder()
         var configuration = HostConfiguration(home: folder.url.appendingPathComponent("home"))
         if followsApplication { configuration.role = .tool }
         host = try EnvScriptHost(configuration: configuration)
-        panel = try host.servePanel(followsApplication: followsApplication)
+        panel = try host.servePanel(followsApplication: followsApplication, limits: limits)
     }
 
     var home: URL { host.configuration.home }

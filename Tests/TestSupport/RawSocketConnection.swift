@@ -1,10 +1,30 @@
 import Foundation
 
-/// A client connection to a Unix domain socket that sends bytes exactly as given — a request cut in
-/// the middle, say — and reads what comes back. For tests of what a server does with a request under
-/// way; an HTTP client would never leave one half sent.
+/// A client connection to a Unix domain socket, or to a TCP port of 127.0.0.1, that sends bytes exactly
+/// as given — a request cut in the middle, say — and reads what comes back. For tests of what a server
+/// does with a request under way, or with a connection that sends nothing; an HTTP client would never
+/// leave one half sent.
 public final class RawSocketConnection: @unchecked Sendable {
     private let descriptor: Int32
+
+    /// Connects to `port` of 127.0.0.1.
+    public init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Self.failure("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw Self.failure("connect to 127.0.0.1:\(port)")
+        }
+    }
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Locking
+import NIOCore
 import ServiceLifecycle
 
 /// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and
@@ -12,7 +14,7 @@ import ServiceLifecycle
 /// pool, so starting it from a thread of that pool (a test, an async app) cannot starve it. Hummingbird
 /// starts its graceful shutdown in an unstructured task, which does need that pool: hence ``stop()``
 /// never blocks a thread of it.
-/// Used for a host's control socket and for the control panel.
+/// Used for a host's control socket and for the control panel, each within its ``ServerLimits``.
 public final class BackgroundServer: Sendable {
     /// The TCP port the server listens on; nil for a Unix domain socket.
     public let port: Int?
@@ -24,20 +26,27 @@ public final class BackgroundServer: Sendable {
     /// Where the servers' tasks run, off Swift's cooperative pool.
     private static let executor = EventLoopTaskExecutor()
 
-    /// Starts serving `router` on `address` and returns once the server listens.
+    /// Starts serving `router` on `address` within `limits` and returns once the server listens.
     ///
     /// - Throws: ``BackgroundServerError`` when the address cannot be bound.
     public init<Context: RequestContext>(
-        router: Router<Context>, address: BindAddress, serverName: String
+        router: Router<Context>, address: BindAddress, serverName: String, limits: ServerLimits = ServerLimits()
     ) throws(BackgroundServerError) where Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: "envscript.server")
         logger.logLevel = .critical // a cancelled connection at shutdown is not worth a message
         let ready = DispatchSemaphore(value: 0)
         let failure = Locked<(any Error)?>(nil)
         let boundPort = Locked<Int?>(nil)
+        let requestTimeout = TimeAmount(limits.requestTimeout)
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [MalformedRequestAnswer(), RequestDeadline(timeout: requestTimeout)],
+            idleTimeout: TimeAmount(limits.idleTimeout))
         let application = Application(
             router: router,
-            configuration: ApplicationConfiguration(address: address, serverName: serverName),
+            server: .http1(configuration: http),
+            configuration: ApplicationConfiguration(
+                address: address, serverName: serverName,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.connectionCap)),
             onServerRunning: { channel in
                 boundPort.withLock { $0 = channel.localAddress?.port }
                 ready.signal()

@@ -47,7 +47,8 @@ extension ControlError {
     private static func mapping(_ error: TweakError) -> ControlError {
         switch error {
         case .notFound: return ControlError(.notFound, error.description)
-        case .unknownProvider, .providerNotMutable, .typeMismatch: return ControlError(.badRequest, error.description)
+        // A value of another type than the flag's, a provider the stack lacks: what the client sent is wrong.
+        case .unknownProvider, .providerNotMutable, .typeMismatch, .typeRefused: return ControlError(.badRequest, error.description)
         case .noMutableProvider: return ControlError(.conflict, error.description)
         default: return ControlError(.failed, error.description)
         }

@@ -22,6 +22,9 @@ public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringCon
         /// 403: the request may not come in — the control panel's access rules refused it before
         /// anything ran (no token, another Host, another site's Origin).
         case forbidden
+        /// 405: the path is one of the API's, but not with this method; the `Allow` header lists the
+        /// methods it takes.
+        case methodNotAllowed = "method_not_allowed"
 
         /// The HTTP status of the code.
         public var status: Int {
@@ -31,6 +34,7 @@ public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringCon
             case .refused, .conflict: return 409
             case .failed: return 500
             case .forbidden: return 403
+            case .methodNotAllowed: return 405
             }
         }
     }

@@ -33,17 +33,11 @@ package struct ControlRequestBody: Sendable {
         guard String(validating: data, as: UTF8.self) != nil else {
             throw ControlError(.badRequest, "the request body is not valid UTF-8; send JSON encoded as UTF-8, such as \(example)")
         }
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error.localizedDescription)"
-            throw ControlError(.badRequest, "the request body is not valid JSON (\(reason)); send a JSON object such as \(example)")
-        }
         let value: ScriptValue
         do {
-            value = try JSONDecoder().decode(ScriptValue.self, from: data)
+            value = try StrictJSONParser.parse(data)
         } catch {
-            throw ControlError(.badRequest, "the request body could not be read as JSON values; send a JSON object such as \(example)")
+            throw ControlError(.badRequest, "the request body is not valid JSON (\(error)); send a JSON object such as \(example)")
         }
         guard case .object(let fields) = value else {
             throw ControlError(.badRequest, "the request body must be a JSON object, not \(value.jsonTypeName); for example \(example)")

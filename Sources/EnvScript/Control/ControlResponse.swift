@@ -22,12 +22,18 @@ package enum ControlResponse {
 
     /// The JSON error answer of `error`.
     package static func error(_ error: ControlError) -> Response {
-        do {
-            return try json(ControlErrorBody(error: error), status: HTTPResponse.Status(code: error.code.status))
-        } catch {
-            // Encoding two strings does not fail; answer with the status alone if it ever did.
-            return Response(status: .internalServerError)
-        }
+        let data = errorBody(error)
+        return Response(
+            status: HTTPResponse.Status(code: error.code.status),
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The body of the JSON error answer of `error`: `{"error": {"code": "...", "message": "..."}}`.
+    package static func errorBody(_ error: ControlError) -> Data {
+        // Encoding two strings does not fail; should it ever, the code alone still says what happened.
+        (try? encoder().encode(ControlErrorBody(error: error)))
+            ?? Data(#"{"error":{"code":"\#(error.code.rawValue)","message":""}}"#.utf8)
     }
 
     /// Runs a handler's `body`, answering any error it throws as JSON (see ``ControlError/init(describing:)``).

@@ -33,12 +33,12 @@ extension ControlRoutes {
         router.post("/v1/containers/import") { request, _ in
             await ControlResponse.handling {
                 let name = request.uri.queryParameters.get("name")
-                let body = try await request.body.collect(upTo: importedArchiveMaximumSize)
+                let file = try TemporaryArchive()
+                defer { file.remove() }
+                // Written as it arrives, without the host's lock: only a whole archive waits for it.
+                try await file.receive(request.body, upTo: importedArchiveMaximumSize)
                 let created = try await host.run { host in
-                    let file = try TemporaryArchive()
-                    defer { file.remove() }
-                    try Data(body.readableBytesView).write(to: file.url)
-                    return try ContainerPayload(
+                    try ContainerPayload(
                         try host.containers.importContainer(from: file.url, name: name), in: host.containers)
                 }
                 return try ControlResponse.json(created, status: .created)
@@ -82,6 +82,50 @@ struct TemporaryArchive {
         }
         folder = URL(fileURLWithPath: String(cString: made))
         url = folder.appendingPathComponent("container.zip")
+        // mkdtemp's 0700 passes through the umask: set it whatever the umask.
+        guard chmod(folder.path, 0o700) == 0 else {
+            let reason = String(cString: strerror(errno))
+            remove()
+            throw ControlError(.failed, "cannot make the archive's temporary folder private: \(reason)")
+        }
+    }
+
+    /// Writes `body` to the file (mode 0600) as it arrives, in pieces of a few MiB written off the
+    /// event loop; a body past `limit` bytes is refused, `bad_request`.
+    func receive(_ body: RequestBody, upTo limit: Int) async throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ControlError(.failed, "cannot create the archive's temporary file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var received = 0
+        var pending: [UInt8] = []
+        for try await buffer in body {
+            received += buffer.readableBytes
+            guard received <= limit else {
+                throw ControlError(.badRequest, "the archive is larger than \(limit >> 20) MiB, the most the control API imports; import it with envscript container import")
+            }
+            pending += buffer.readableBytesView
+            if pending.count >= 4 << 20 {
+                try await Self.append(pending, to: descriptor)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        try await Self.append(pending, to: descriptor)
+    }
+
+    private static func append(_ bytes: [UInt8], to descriptor: Int32) async throws {
+        guard !bytes.isEmpty else { return }
+        try await BlockingWork.run {
+            var rest = bytes[...]
+            while !rest.isEmpty {
+                let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                guard written > 0 else {
+                    throw ControlError(.failed, "cannot write the archive's temporary file: \(String(cString: strerror(errno)))")
+                }
+                rest = rest.dropFirst(written)
+            }
+        }
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }

@@ -15,7 +15,8 @@ public enum ControlRoutes {
     /// The version of the API, the `v1` of its paths.
     public static let version = 1
 
-    /// Adds the container, tweak, state and event routes for `host` to `router`.
+    /// Adds the container, tweak, state and event routes for `host` to `router`, and the answer 405 to
+    /// a method a path does not take (see ``ControlError/Code/methodNotAllowed``).
     ///
     /// The routes hold the host weakly: they do not keep it alive, and answer `failed` once it is gone
     /// or closed. Call once per router. Give a server of its own an `eventStreams` group to end its
@@ -30,5 +31,6 @@ public enum ControlRoutes {
         registerStateRoutes(on: router, host: host)
         registerEventRoutes(on: router, host: host)
         registerParticipationRoutes(on: router, host: host)
+        router.add(middleware: MethodNotAllowedMiddleware(router: router))
     }
 }

@@ -1,0 +1,142 @@
+import AsyncHTTPClient
+@testable import EnvScript
+import Foundation
+import Testing
+import TestSupport
+
+/// What the control API does with input a fuzzer or an attacker sends, over a real socket: a client's
+/// mistake is a 4xx JSON error, never a 500; input that would cost the host seconds of CPU is refused
+/// at once and holds up no other request.
+@Suite struct ControlAPIBadInputTests {
+    @Test func aTweakWrittenWithAnotherTypeThanItsOwnIsABadRequest() async throws {
+        try await ControlAPIFixture.with { api in
+            let first = try await api.send("PUT", "/v1/tweaks/checkout/retries", body: #"{"value": 3}"#)
+            #expect(first.status == 200, "\(first)")
+            for value in [#""three""#, "[1, 2]", #"{"a": 1}"#, "true"] {
+                let refused = try await api.send("PUT", "/v1/tweaks/checkout/retries", body: #"{"value": \#(value)}"#)
+                #expect(refused.status == 400, "\(value): \(refused)")
+                #expect(refused.errorCode == "bad_request")
+                #expect(refused.errorMessage?.contains("'checkout.retries' is an int") == true, "\(refused)")
+            }
+        }
+    }
+
+    @Test func bodiesThatAreNotStrictJSONAreRefusedNamingWhatIsWrong() async throws {
+        try await ControlAPIFixture.with { api in
+            let cases: [(body: String, says: String)] = [
+                (#"{"name": "x",}"#, "no trailing commas"),
+                (#"{"name": "x", "name": "y"}"#, #"the field "name" appears twice"#),
+                (#"{"name": 01}"#, "leading zero"),
+                (#"{"name": "\ud800"}"#, "high surrogate"),
+                ("{\"name\": \"a\tb\"}", "control character"),
+                (#"{"name": "x"} x"#, "unexpected text after the value"),
+                (#"{'name': 'x'}"#, "field name in double quotes"),
+            ]
+            for (body, says) in cases {
+                let answer = try await api.send("POST", "/v1/containers", body: body)
+                #expect(answer.status == 400, "\(body): \(answer)")
+                #expect(answer.errorMessage?.contains(says) == true, "\(body): \(answer)")
+            }
+            #expect(try api.host.containers.containers.map(\.name) == ["DEFAULT"])
+        }
+    }
+
+    @Test func aMethodAPathDoesNotTakeIs405WithTheMethodsItTakes() async throws {
+        try await ControlAPIFixture.with { api in
+            let response = try await api.client.execute(api.request("TRACE", "/v1/containers"), timeout: .seconds(30))
+            let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            #expect(response.status.code == 405, "\(body)")
+            #expect(response.headers.first(name: "Allow") == "GET, POST")
+            #expect(body.contains(#""code":"method_not_allowed""#), "\(body)")
+            let reset = try await api.send("PUT", "/v1/containers/reset")
+            #expect(reset.status == 405)
+            #expect(reset.errorMessage?.contains("it takes POST") == true, "\(reset)")
+            // A path the API does not have is still 404.
+            let missing = try await api.send("TRACE", "/v1/nothing/here")
+            #expect(missing.status == 404)
+        }
+    }
+
+    /// 20 MiB that are not a zip archive: refused before ZIPFoundation (which would look for the end of
+    /// the archive byte by byte, seconds of CPU under the host's lock), while other requests go on.
+    @Test func aBodyThatIsNotAZipArchiveIsRefusedAtOnceAndStallsNoOtherRequest() async throws {
+        try await ControlAPIFixture.with { api in
+            var generator = SystemRandomNumberGenerator()
+            let words = (0..<(20 << 20) / 8).map { _ in generator.next() as UInt64 }
+            let noise = words.withUnsafeBytes { Data($0) }
+            let (client, request) = (api.client, api.request("POST", "/v1/containers/import?name=Noise", body: noise, contentType: "application/zip"))
+            let imported = Task {
+                let response = try await client.execute(request, timeout: .seconds(120))
+                return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
+            }
+            let clock = ContinuousClock()
+            for _ in 0..<5 {
+                let started = clock.now
+                let list = try await api.send("GET", "/v1/containers")
+                #expect(list.status == 200)
+                #expect(clock.now - started < .seconds(5), "GET /v1/containers waited \(clock.now - started) beside the import")
+            }
+            let (status, body) = try await imported.value
+            #expect(status == 400, "\(body)")
+            #expect(body.contains("no end-of-archive record"), "\(body)")
+            #expect(try api.host.containers.containers.map(\.name) == ["DEFAULT"])
+        }
+    }
+
+    @Test func jsonNestedJustUnderTheCapIsReadAndTheNextRequestServed() async throws {
+        try await ControlAPIFixture.with { api in
+            let depth = StrictJSONParser.maximumDepth - 1
+            let nested = String(repeating: "[", count: depth - 1) + "1" + String(repeating: "]", count: depth - 1)
+            let set = try await api.send("PUT", "/v1/tweaks/deep/list", body: #"{"value": \#(nested)}"#)
+            #expect(set.status == 200, "\(set.status)")
+            let list = try await api.send("GET", "/v1/containers")
+            #expect(list.status == 200)
+            let tooDeep = String(repeating: "[", count: depth + 1) + String(repeating: "]", count: depth + 1)
+            let refused = try await api.send("PUT", "/v1/tweaks/deep/list", body: #"{"value": \#(tooDeep)}"#)
+            #expect(refused.status == 400)
+            #expect(refused.errorMessage?.contains("nested deeper than 512 levels") == true, "\(refused)")
+        }
+    }
+}
+
+/// The cost of reading a request body grows with its length, not with the square (or worse) of its
+/// depth: timed in one process, a body nested five times deeper takes about five times as long.
+@Suite struct RequestBodyCostTests {
+    /// The fastest of several rounds of reading `body` 50 times, which leaves out a busy machine's pauses.
+    private func cost(of body: Data) throws -> Duration {
+        let clock = ContinuousClock()
+        var best = Duration.seconds(1000)
+        for _ in 0..<7 {
+            let started = clock.now
+            for _ in 0..<50 { _ = try ControlRequestBody.parse(body, allowed: ["value"], example: "{}") }
+            best = min(best, clock.now - started)
+        }
+        return best
+    }
+
+    private func nested(_ depth: Int) -> Data {
+        Data((#"{"value": "# + String(repeating: #"{"a": "#, count: depth) + "1" + String(repeating: "}", count: depth) + "}").utf8)
+    }
+
+    @Test func nestingFiveTimesDeeperCostsAboutFiveTimesAsMuch() throws {
+        let shallow = try cost(of: nested(100))
+        let deep = try cost(of: nested(500))
+        let ratio = deep / shallow
+        // Linear: about 5. Quadratic would be 25, what Foundation's decoding cost about 100.
+        #expect(ratio < 12, "depth 500 cost \(deep), depth 100 \(shallow): \(ratio)×")
+    }
+
+    @Test func numbersReadAsTheyAlwaysHave() throws {
+        let body = try ControlRequestBody.parse(
+            Data(#"{"a": 3, "b": 3.0, "c": 3e2, "d": 1.5, "e": -0.0, "f": 9223372036854775808, "g": {"$float": "2"}, "h": "\u00e9\ud83d\ude00"}"#.utf8),
+            allowed: ["a", "b", "c", "d", "e", "f", "g", "h"], example: "{}")
+        #expect(body.fields["a"] == .int(3))
+        #expect(body.fields["b"] == .int(3))
+        #expect(body.fields["c"] == .int(300))
+        #expect(body.fields["d"] == .double(1.5))
+        #expect(body.fields["e"] == .int(0))
+        #expect(body.fields["f"] == .double(9_223_372_036_854_775_808))
+        #expect(body.fields["g"] == .double(2))
+        #expect(body.fields["h"] == .string("é😀"))
+    }
+}
