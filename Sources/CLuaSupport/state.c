@@ -1,4 +1,5 @@
-/* The state and its runtime: the accounting allocator that enforces the memory cap. */
+/* The state and its runtime: the accounting allocator that enforces the memory cap (on the Lua heap and
+   what the host keeps for the script together). */
 #include "CLuaSupport.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ static void *esl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     /* Once the cap is hit, every growth fails until control is back in Swift: a script's pcall
        may catch the memory error, but it cannot go on allocating. */
     if (rt->memory_limit && rt->enforcing && nsize > old &&
-        (rt->memory_exceeded || rt->bytes_in_use - old + nsize > rt->memory_limit)) {
+        (rt->memory_exceeded || rt->bytes_in_use - old + nsize + rt->host_kept_bytes > rt->memory_limit)) {
         rt->memory_exceeded = 1;
         return NULL; /* Lua raises a memory error inside its own protected call */
     }

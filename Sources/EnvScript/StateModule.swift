@@ -13,6 +13,9 @@ enum StateModule {
     static func make(host: EnvScriptHost) -> LuaModule {
         var module = LuaModule("state")
         let application = host.application
+        // What the script hands over is charged to its memory limit: a declaration's initial value for
+        // as long as the key is declared, a value set until it is reset or replaced.
+        let kept = KeptValueLedger(host: host)
 
         /// Argument `position` as a value state can hold, or an argument error saying why not.
         func storable(_ call: LuaCall, _ position: Int32) throws -> ScriptValue {
@@ -27,7 +30,9 @@ enum StateModule {
         func declare(_ call: LuaCall, _ kind: StateKind, _ make: (String, ScriptValue) throws -> Void) throws -> Int32 {
             let key = try call.argument(1, as: String.self)
             let initial = try storable(call, 2)
-            if application.kind(ofKey: key) != kind { try make(key, initial) }
+            if application.kind(ofKey: key) != kind {
+                try kept.keep(KeptValueLedger.size(of: initial), at: "state initial \(key)", by: "state.\(kind)") { try make(key, initial) }
+            }
             call.push(try ScriptValue(swift: application.value(forKey: key)).luaValue)
             return 1
         }
@@ -41,15 +46,21 @@ enum StateModule {
             return 1
         }
         module.function("set") { call in
-            try application.setScriptValue(try storable(call, 2), forKey: try call.argument(1, as: String.self))
+            let value = try storable(call, 2)
+            let key = try call.argument(1, as: String.self)
+            try kept.keep(KeptValueLedger.size(of: value), at: "state value \(key)", by: "state.set") {
+                try application.setScriptValue(value, forKey: key)
+            }
             return 0
         }
         module.function("reset") { call in
-            try application.reset(key: try call.argument(1, as: String.self))
+            let key = try call.argument(1, as: String.self)
+            try kept.release("state value \(key)", by: "state.reset") { try application.reset(key: key) }
             return 0
         }
         module.function("reset_all") { _ in
             try application.resetAll()
+            try kept.releaseAll(startingWith: "state value ", by: "state.reset_all")
             return 0
         }
         module.function("keys") { call in

@@ -13,6 +13,11 @@ enum TweakModule {
     static func make(host: EnvScriptHost) -> LuaModule {
         var module = LuaModule("tweak")
         let tweaks = host.tweaks
+        let kept = KeptValueLedger(host: host)
+        /// Where a value set by the script is kept: a provider's feature and variable.
+        func place(_ feature: String, _ variable: String, _ provider: String?) -> String {
+            "tweak \(provider ?? "") \(feature) \(variable)"
+        }
 
         module.function("stack") { [unowned host] call in
             let list = try call.table(1)
@@ -168,14 +173,18 @@ enum TweakModule {
             let variable = try call.argument(2, as: String.self)
             let value = try TweakValue(argument: 3, of: call)
             let provider = try call.argument(4, as: String?.self)
-            try tweaks.set(value, feature: feature, variable: variable, provider: provider)
+            try kept.keep(KeptValueLedger.size(of: value), at: place(feature, variable, provider), by: "tweak.set") {
+                try tweaks.set(value, feature: feature, variable: variable, provider: provider)
+            }
             return 0
         }
         module.function("delete") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
             let provider = try call.argument(3, as: String?.self)
-            try tweaks.delete(feature: feature, variable: variable, provider: provider)
+            try kept.release(place(feature, variable, provider), by: "tweak.delete") {
+                try tweaks.delete(feature: feature, variable: variable, provider: provider)
+            }
             return 0
         }
         module.function("list") { call in

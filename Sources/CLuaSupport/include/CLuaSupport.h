@@ -46,6 +46,8 @@ typedef struct esl_runtime {
     size_t bytes_in_use;
     size_t peak_bytes;
     size_t memory_limit;          /* 0: no cap */
+    size_t host_kept_bytes;       /* what the host keeps for the script (values a host function kept),
+                                     counted with bytes_in_use against memory_limit */
     int enforcing;                /* 1 while Lua code runs with no Swift frame on top */
     int memory_exceeded;          /* an allocation was refused for the cap during this entry */
     long long instruction_limit;  /* per entry into Lua from Swift; 0: none */

@@ -1,0 +1,74 @@
+import Locking
+import LuaBridge
+import Tweaks
+
+/// What the host keeps for a script, by place ("an override of feature.variable", "state key"): a value
+/// a host function kept is charged to the script's memory limit with the Lua heap
+/// (``LuaState/keep(_:insteadOf:by:)``), and a value replaced or let go gives its charge back.
+///
+/// A kept value costs the host several times its size (the store's copy, its encoded file, the copy
+/// written), so the charge is what the script handed over, the least the host holds for it: with it,
+/// what a script makes the host hold grows with its limit, not with how often it calls.
+final class KeptValueLedger: Sendable {
+    /// The host whose state is charged (unowned: the host owns its modules, and they own this).
+    private unowned let host: EnvScriptHost
+    private let charges = Locked<[String: Int]>([:])
+    private var lua: LuaState { host.lua }
+
+    init(host: EnvScriptHost) {
+        self.host = host
+    }
+
+    /// Charges `bytes` kept at `place` (replacing what was kept there) before `body` keeps the value;
+    /// gives the charge back if `body` throws.
+    func keep<Result>(_ bytes: Int, at place: String, by function: String, _ body: () throws -> Result) throws -> Result {
+        let previous = charges.withLock { $0[place] ?? 0 }
+        try lua.keep(bytes, insteadOf: previous, by: function)
+        do {
+            let result = try body()
+            charges.withLock { $0[place] = bytes }
+            return result
+        } catch {
+            try? lua.keep(previous, insteadOf: bytes, by: function)
+            throw error
+        }
+    }
+
+    /// Gives back the charge of what was kept at `place`, once `body` has let it go.
+    func release<Result>(_ place: String, by function: String, _ body: () throws -> Result) throws -> Result {
+        let result = try body()
+        if let previous = charges.withLock({ $0.removeValue(forKey: place) }) {
+            try lua.keep(0, insteadOf: previous, by: function)
+        }
+        return result
+    }
+
+    /// Gives back the charges of every place whose name starts with `prefix` (a whole store reset).
+    func releaseAll(startingWith prefix: String, by function: String) throws {
+        let released = charges.withLock { charges -> Int in
+            let places = charges.keys.filter { $0.hasPrefix(prefix) }
+            return places.reduce(0) { total, place in total + (charges.removeValue(forKey: place) ?? 0) }
+        }
+        if released > 0 { try lua.keep(0, insteadOf: released, by: function) }
+    }
+
+    /// About the bytes a value takes in the host: its text and a word per scalar, key and element.
+    static func size(of value: TweakValue) -> Int {
+        switch value {
+        case .bool, .int, .double: return 16
+        case .string(let text): return 16 + text.utf8.count
+        case .array(let elements): return elements.reduce(16) { $0 + size(of: $1) }
+        case .object(let fields): return fields.reduce(16) { $0 + 16 + $1.key.utf8.count + size(of: $1.value) }
+        }
+    }
+
+    /// About the bytes a value takes in the host, as ``size(of:)-(TweakValue)``.
+    static func size(of value: ScriptValue) -> Int {
+        switch value {
+        case .null, .bool, .int, .double: return 16
+        case .string(let text): return 16 + text.utf8.count
+        case .array(let elements): return elements.reduce(16) { $0 + size(of: $1) }
+        case .object(let fields): return fields.reduce(16) { $0 + 16 + $1.key.utf8.count + size(of: $1.value) }
+        }
+    }
+}
