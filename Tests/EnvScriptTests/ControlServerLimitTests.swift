@@ -54,6 +54,18 @@ import TestSupport
         try await served.stop()
     }
 
+    /// Served as a host's socket is, by a router gone once its server is built.
+    @Test func aMethodAPathDoesNotTakeIs405() async throws {
+        let served = try Served(limits: ServerLimits())
+        let connection = try RawSocketConnection(path: served.socketPath)
+        try connection.send("TRACE /v1/containers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let answer = connection.readToEnd(timeout: 10)
+        #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer)")
+        #expect(answer.contains("Allow: GET, POST"), "\(answer)")
+        #expect(answer.contains(#""code":"method_not_allowed""#), "\(answer)")
+        try await served.stop()
+    }
+
     @Test func idleConnectionsPastTheCapAreClosedInTurnAndARealRequestIsServed() async throws {
         let served = try Served(limits: ServerLimits(maximumConnections: 4, idleTimeout: .seconds(1)))
         let socketPath = served.socketPath

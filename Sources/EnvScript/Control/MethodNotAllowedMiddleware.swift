@@ -6,20 +6,23 @@ import Hummingbird
 ///
 /// ``ControlRoutes/register(on:host:eventStreams:)`` adds it after its routes, where Hummingbird applies
 /// it to the router's "not found" answer (and to routes added later), so that both servers of the
-/// control API — a host's socket and the panel — answer alike.
+/// control API — a host's socket and the panel — answer alike. It knows the routes registered before
+/// it: the control API's, and whatever the router had already.
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The router whose routes are looked at, held weakly: the router holds this middleware.
-    private let router: WeakRouter<Context>
+    /// The routes of the router when the middleware was made — the router itself is gone once its
+    /// server is built, and holding it here would keep it alive through its own middleware.
+    private let routes: [(template: [String], method: HTTPRequest.Method)]
 
+    /// A middleware answering for the routes `router` has now.
     init(router: Router<Context>) {
-        self.router = WeakRouter(router)
+        routes = router.routes.map { (template: $0.path.components.map(\.description), method: $0.method) }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError where error.status == .notFound && !(error is ControlError) {
-            let allowed = router.methods(servingPath: request.uri.path)
+            let allowed = methods(servingPath: request.uri.path)
             guard !allowed.isEmpty, !allowed.contains(request.method) else { throw error }
             let names = allowed.map(\.rawValue).sorted()
             var response = ControlResponse.error(ControlError(
@@ -29,31 +32,16 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         }
     }
-}
-
-/// A router held weakly, and the methods it serves a path with.
-///
-/// Unchecked: the reference is set once, and a weak reference is read atomically; the router's routes
-/// are only read, once its server runs.
-private final class WeakRouter<Context: RequestContext>: @unchecked Sendable {
-    private weak var router: Router<Context>?
-
-    init(_ router: Router<Context>) {
-        self.router = router
-    }
 
     /// The methods of the path template that serves `path` (a `{parameter}` or `*` matches any one
     /// segment, `**` the rest): of those that match, the one the router picks, whose segments are
     /// literal the furthest (`/v1/containers/reset` rather than `/v1/containers/{id}`).
-    func methods(servingPath path: String) -> Set<HTTPRequest.Method> {
-        guard let routes = router?.routes else { return [] }
+    private func methods(servingPath path: String) -> Set<HTTPRequest.Method> {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var best: [Bool]?
         var methods: Set<HTTPRequest.Method> = []
-        for route in routes {
-            let template = route.path.components.map(\.description)
-            guard Self.template(template, matches: segments) else { continue }
-            let literal = template.map { !$0.hasPrefix("{") && !$0.hasPrefix("*") }
+        for route in routes where Self.template(route.template, matches: segments) {
+            let literal = route.template.map { !$0.hasPrefix("{") && !$0.hasPrefix("*") }
             if let current = best, current != literal {
                 guard current.lexicographicallyPrecedes(literal, by: { !$0 && $1 }) else { continue }
                 methods = []

@@ -22,7 +22,8 @@ extension ControlRoutes {
 
         router.post("/v1/participation/prepare") { request, _ -> Response in
             await ControlResponse.handling {
-                let message = try await decodeParticipation(ParticipationMessages.Prepare.self, from: request)
+                let message = try await decodeParticipation(
+                    ParticipationMessages.Prepare.self, fields: ["switch_id", "kind", "to", "from", "asker_pid"], from: request)
                 try await host.runTakingPart { host in
                     guard let kind = HomeChange.Kind(rawValue: message.kind) else {
                         throw ControlError(.badRequest, "kind must be 'switch' or 'clean', not '\(message.kind)'")
@@ -59,7 +60,7 @@ extension ControlRoutes {
 
         router.post("/v1/participation/containers-changed") { request, _ -> Response in
             await ControlResponse.handling {
-                let change = try await decodeParticipation(ContainerListChange.self, from: request)
+                let change = try await decodeParticipation(ContainerListChange.self, fields: ["kind", "uuid"], from: request)
                 try host.withHostTakingPart { host in host.containers.hearListChange(change) }
                 return try ControlResponse.json(ParticipationMessages.Done())
             }
@@ -67,18 +68,25 @@ extension ControlRoutes {
 
         router.post("/v1/participation/finish") { request, _ -> Response in
             await ControlResponse.handling {
-                _ = try await decodeParticipation(ParticipationMessages.Finish.self, from: request)
+                _ = try await decodeParticipation(ParticipationMessages.Finish.self, fields: ["switch_id", "committed"], from: request)
                 try await host.runTakingPart { host in _ = try host.containers.synchronizeWithHome() }
                 return try ControlResponse.json(ParticipationMessages.Done())
             }
         }
     }
 
-    /// The request's JSON body as `T`; a malformed one is a `bad_request` naming what is wrong.
-    private static func decodeParticipation<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+    /// The request's JSON body as `T`, an object of the named `fields` only, none of them null; a
+    /// malformed one is a `bad_request` naming what is wrong. Read first as strict JSON (see
+    /// ``StrictJSONParser``), which Foundation's decoder alone is not.
+    private static func decodeParticipation<T: Decodable>(_ type: T.Type, fields: [String], from request: Request) async throws -> T {
         let buffer = try await request.body.collect(upTo: 1 << 20)
+        let data = Data(buffer.readableBytesView)
+        let body = try ControlRequestBody.parse(data, allowed: fields, example: "a participation message (openapi/envscript-control.json)")
+        if let null = body.fields.keys.sorted().first(where: { body.fields[$0] == .null }) {
+            throw ControlError(.badRequest, "field '\(null)' of the participation message is null; give its value or leave it out")
+        }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch {
             throw ControlError(.badRequest, "the request body is not a valid participation message: \(error)")
         }
