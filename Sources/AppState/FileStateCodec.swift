@@ -11,7 +11,7 @@ struct FileStateCodec<Value: Codable & Sendable>: Sendable {
     /// The value as JSON, exactly: a number stays a number and a string a string, so nothing is guessed
     /// when reading it back.
     static var json: FileStateCodec {
-        FileStateCodec(permissions: 0o644, encode: encodeJSON, decode: decodeJSON)
+        FileStateCodec(permissions: 0o600, encode: encodeJSON, decode: decodeJSON)
     }
 
     /// The value as JSON, sealed with AES-GCM under the key from `keys`; files are private to the user.

@@ -36,7 +36,7 @@ struct ArchiveUnpacker {
     func unpack() throws {
         let entries = reader.manifest.entries
         if entries.contains(where: { $0.path.hasPrefix("hidden/") }) {
-            try writer.makeDirectory("hidden", mode: 0o755)
+            try writer.makeDirectory("hidden", mode: 0o700)
         }
         // Links last, so no entry is ever written through one.
         var links: [ArchiveManifest.Entry] = []

@@ -88,7 +88,7 @@ extension AppContainer {
             steps = planner.steps
         } else {
             steps.append(.move(from: HomeLayout.dataFolder(uuid), to: joinPath(trash, "data")))
-            steps.append(.makeDirectory(path: HomeLayout.dataFolder(uuid), mode: 0o755))
+            steps.append(.makeDirectory(path: HomeLayout.dataFolder(uuid), mode: 0o700))
         }
         steps.append(.move(from: HomeLayout.hiddenFolder(uuid), to: joinPath(trash, "hidden")))
         try run(Journal(
@@ -137,7 +137,7 @@ extension AppContainer {
                     try TreeCopier.copy(layout.dataFolder(source.uuid), into: writer, at: "data")
                 }
                 if try FileSystem.kind(at: layout.hiddenFolder(source.uuid)) == .directory {
-                    try writer.makeDirectory("hidden", mode: 0o755)
+                    try writer.makeDirectory("hidden", mode: 0o700)
                     try TreeCopier.copy(layout.hiddenFolder(source.uuid), into: writer, at: "hidden")
                 }
             }
@@ -191,7 +191,7 @@ extension AppContainer {
             // The running hosts stay attached: their records (and the locks they hold) come back.
             let removedHosts = layout.removedBookkeeping + "/hosts"
             if try FileSystem.exists(removedHosts) {
-                try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
+                try FileSystem.makePrivateDirectory(layout.bookkeeping)
                 try FileSystem.rename(removedHosts, to: layout.hosts)
             }
             try ApplicationRecord.discardRemovedBookkeeping(layout)
@@ -243,7 +243,7 @@ extension AppContainer {
         let staging = layout.absolute(try makeTrashFolder())
         do {
             let writer = TreeWriter(root: staging)
-            try writer.makeDirectory("data", mode: 0o755)
+            try writer.makeDirectory("data", mode: 0o700)
             try fill(writer)
             try writer.finish()
             try FileSystem.writeAtomically(store.encode(container), to: staging + "/container.json")

@@ -79,7 +79,7 @@ struct ApplicationRecord: Codable, Sendable, Equatable {
     /// under the lock after this ran there (``AppContainer/exclusively(_:initialize:_:)`` runs it first).
     static func discardRemovedBookkeeping(_ layout: HomeLayout) throws {
         if try FileSystem.kind(at: layout.removedApplicationRecord) == .regularFile {
-            try FileSystem.makeDirectory(layout.bookkeeping)
+            try FileSystem.makePrivateDirectory(layout.bookkeeping)
             if systemLink(layout.removedApplicationRecord, layout.applicationRecord) == 0 {
                 try FileSystem.syncDirectory(layout.bookkeeping)
                 try FileSystem.syncDirectory(layout.home)

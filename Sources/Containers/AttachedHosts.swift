@@ -92,7 +92,8 @@ public struct AttachedHosts: Sendable {
 
     /// The socket path for attachment `id`: in the hosts folder, or — when that path is too long for a
     /// Unix domain socket (108 bytes on Linux) — in a per-user folder of the system's temporary
-    /// directory, named after the home and the id. The record always says which.
+    /// directory (`$TMPDIR/envscript-<uid>`), named after the id. The record always says which. Make
+    /// its folder with ``makeSocketFolder(for:)`` before listening there.
     public func socketPath(forID id: String) -> String {
         let preferred = layout.hosts + "/" + id + ".sock"
         if preferred.utf8.count < 100 { return preferred }
@@ -100,13 +101,31 @@ public struct AttachedHosts: Sendable {
         return temporary + "envscript-\(getuid())/" + id + ".sock"
     }
 
+    /// Makes the folder of `socketPath` (see ``socketPath(forID:)``) ready for a host's socket: a folder
+    /// of this user's alone, mode 700 whatever the umask. A folder that another user made first, a link in
+    /// its place, or one that others may write is refused, never used: whoever controls the folder could
+    /// put a socket of theirs in the host's place and refuse or watch every switch.
+    ///
+    /// - Throws: ``ContainerError/unsafeFolder(path:reason:)`` saying what is wrong and what to do.
+    package static func makeSocketFolder(for socketPath: String) throws {
+        try PrivateFolder.make((socketPath as NSString).deletingLastPathComponent)
+    }
+
+    /// Checks, before connecting to the socket of a host's record, that nobody but this user can have put
+    /// it there: its folder is this user's and nobody else may write in it.
+    ///
+    /// - Throws: ``ContainerError/unsafeFolder(path:reason:)`` saying what is wrong and what to do.
+    package static func checkSocketFolder(of socketPath: String) throws {
+        try PrivateFolder.check((socketPath as NSString).deletingLastPathComponent)
+    }
+
     /// Takes the liveness lock of a new attachment. Publish the record with ``Attachment/publish(_:)``
     /// once the socket listens.
     public func attach(id: String) throws -> Attachment {
-        try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
-        try FileSystem.makeDirectory(layout.hosts, mode: 0o755)
+        try FileSystem.makePrivateDirectory(layout.bookkeeping)
+        try PrivateFolder.make(layout.hosts)
         let lockPath = layout.hosts + "/" + id + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw ContainerError.io(path: lockPath, underlying: SystemCallError("open")) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let failure = SystemCallError("flock")
@@ -181,7 +200,7 @@ public final class Attachment: @unchecked Sendable {
             throw ContainerError.io(path: layout.hosts, underlying: error)
         }
         lock.withLock { socketPath = record.socketPath }
-        try FileSystem.makeDirectory(layout.hosts, mode: 0o755)
+        try PrivateFolder.make(layout.hosts)
         try FileSystem.writeAtomically(data, to: layout.hosts + "/" + id + ".json")
     }
 

@@ -49,6 +49,9 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     /// back by hand, or the home was copied while a change was under way), names a container that no
     /// longer exists, or is not a journal this version reads. `reason` says which.
     case refusedJournal(path: String, reason: String)
+    /// A folder that must be this user's alone (the per-user folder of control sockets, the folder of a
+    /// running host's socket) is not: `reason` says how (another owner, a link, access for others).
+    case unsafeFolder(path: String, reason: String)
 
     /// A message that says what failed and what to do about it.
     public var description: String {
@@ -90,6 +93,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "running hosts are attached to this home (\(list)) and could not take their part in the change; make it through EnvScript (an EnvScriptHost, or the envscript command), which reaches them, or stop them first"
         case .recoveryFailed(let journal, let underlying):
             return "an interrupted container switch recorded in '\(journal)' could be neither finished nor undone: \(underlying); fix the cause, then open the home again"
+        case .unsafeFolder(let path, let reason):
+            return "refusing to use the folder '\(path)' for control sockets: \(reason); another user could replace a socket there and refuse or watch every switch. Remove it (its owner or root can: rm -r '\(path)') or set TMPDIR to a folder of your own, then start again"
         case .refusedJournal(let path, let reason):
             return "refusing to replay the journal '\(path)': \(reason); nothing was changed — check that the home and the containers' folders hold what you expect, then move the journal away (for example to '\(path).refused') and open the home again"
         }

@@ -122,20 +122,39 @@ enum FileSystem {
         return true
     }
 
-    /// Creates the folder at `path` with `mode`; an existing folder is fine, anything else there is an error.
-    static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws {
-        if mkdir(path, mode) == 0 { return }
+    /// Creates the folder at `path` with exactly `mode` whatever the umask (the engine's own folders are
+    /// 700; a stash folder standing for one of the application's takes that folder's mode); an existing
+    /// folder is fine and keeps its mode, anything else there is an error.
+    static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws {
+        if mkdir(path, mode) == 0 {
+            guard chmod(path, mode) == 0 else {
+                throw ContainerError.io(path: path, underlying: SystemCallError("chmod"))
+            }
+            return
+        }
         let code = errno
         if code == EEXIST, try kind(at: path) == .directory { return }
         throw ContainerError.io(path: path, underlying: SystemCallError("mkdir", code: code))
     }
 
-    /// Creates the folder at `path` and its missing parents.
-    static func makeDirectories(_ path: String) throws {
-        if try kind(at: path) == .directory { return }
-        let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != path { try makeDirectories(parent) }
-        try makeDirectory(path)
+    /// Creates the folder at `path` with mode 700 whatever the umask, like ``makeDirectory(_:mode:)``;
+    /// an existing folder of this user's that others may read or enter (made by a version that left its
+    /// mode to the umask) is closed to them. For the bookkeeping folder, which holds every store's lock,
+    /// the journal and the hosts' records.
+    static func makePrivateDirectory(_ path: String) throws {
+        if mkdir(path, 0o700) == 0 {
+            guard chmod(path, 0o700) == 0 else {
+                throw ContainerError.io(path: path, underlying: SystemCallError("chmod"))
+            }
+            return
+        }
+        let code = errno
+        guard code == EEXIST, let info = try status(at: path), kind(ofMode: info.st_mode) == .directory else {
+            throw ContainerError.io(path: path, underlying: SystemCallError("mkdir", code: code))
+        }
+        if info.st_mode & 0o077 != 0, info.st_uid == geteuid(), chmod(path, info.st_mode & 0o700) != 0 {
+            throw ContainerError.io(path: path, underlying: SystemCallError("chmod"))
+        }
     }
 
     /// Removes the folder at `path` if it is empty; an absent or non-empty folder is left as it is, and
@@ -253,7 +272,8 @@ enum FileSystem {
         do {
             defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: temporary)
-            guard fchmod(descriptor, 0o644) == 0 else {
+            // The bookkeeping is this user's alone, whatever the umask.
+            guard fchmod(descriptor, 0o600) == 0 else {
                 throw ContainerError.io(path: temporary, underlying: SystemCallError("fchmod"))
             }
             guard fsync(descriptor) == 0 else {

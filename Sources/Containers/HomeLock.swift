@@ -51,8 +51,8 @@ enum HomeLock {
     /// otherwise returns `nil` at once when another process holds the lock.
     private static func acquire(_ path: String, layout: HomeLayout, waiting: Bool) throws -> Int32? {
         while true {
-            try FileSystem.makeDirectory(layout.bookkeeping, mode: 0o755)
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            try FileSystem.makePrivateDirectory(layout.bookkeeping)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             if descriptor < 0 {
                 // The folder may have just been removed by a reset in another process.
                 if errno == ENOENT { continue }

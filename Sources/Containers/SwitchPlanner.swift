@@ -58,7 +58,7 @@ struct SwitchPlanner {
                     reason: "is in the stash folder of \(owner), which must be empty while \(owner) is active")
             }
         } else {
-            steps.append(.makeDirectory(path: destination, mode: 0o755))
+            steps.append(.makeDirectory(path: destination, mode: 0o700))
         }
         steps += try moveOutSteps(folder: "", components: [], destination: destination).steps
     }
@@ -117,7 +117,7 @@ struct SwitchPlanner {
         if try FileSystem.kind(at: layout.absolute(data)) == .directory {
             try moveIn(source: data, live: "", hiddenRoot: hidden, isHidden: false)
         } else {
-            steps.append(.makeDirectory(path: data, mode: 0o755))
+            steps.append(.makeDirectory(path: data, mode: 0o700))
         }
     }
 
@@ -185,7 +185,7 @@ struct SwitchPlanner {
         if madeHiddenFolders.contains(folder) { return }
         let path = folder.isEmpty ? hiddenRoot : joinPath(hiddenRoot, folder)
         if try FileSystem.kind(at: layout.absolute(path)) == .directory, !vacatedHiddenPaths.contains(folder) { return }
-        steps.append(.makeDirectory(path: path, mode: 0o755))
+        steps.append(.makeDirectory(path: path, mode: 0o700))
         madeHiddenFolders.insert(folder)
     }
 }

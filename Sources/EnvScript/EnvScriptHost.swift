@@ -302,7 +302,9 @@ public final class EnvScriptHost: @unchecked Sendable {
             return
         }
         do {
+            // The home holds the stores and the bookkeeping: its user's alone, whatever the umask.
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: home.path)
         } catch {
             throw HostError.homeUnusable(path: home.path, reason: FileErrorReason.describe(error))
         }

@@ -15,17 +15,18 @@ import Darwin
 /// folder itself is flushed so the rename survives a power loss. A reader therefore sees either the
 /// old content or the new one, never a mix, and a crash leaves one of the two.
 public enum AtomicFile {
-    /// Writes `data` to `url` atomically, creating missing parent folders.
+    /// Writes `data` to `url` atomically, creating missing parent folders (mode 700).
     ///
-    /// - Parameter permissions: the mode of the new file (default `0o644`; use `0o600` for secrets).
+    /// - Parameter permissions: the mode of the new file, set exactly whatever the umask (default
+    ///   `0o600`: the stores' files are their user's alone).
     /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)`` naming the failed step.
-    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
         let path = url.path
         let folder = url.deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try PrivateFolders.make(folder)
         } catch {
-            throw PreferencesError.writeFailed(path: path, step: "create folder '\(folder)'", reason: "\(error)")
+            throw PreferencesError.writeFailed(path: path, step: "create folder '\(error.path)'", reason: error.reason)
         }
 
         var template = Array("\(folder)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)

@@ -47,8 +47,8 @@ public final class FileStore: Sendable {
 
     /// Stores `data` under `key`, atomically.
     ///
-    /// - Parameter permissions: the file's mode (`0o600` for values only this user may read).
-    public func write(_ data: Data, forKey key: String, permissions: mode_t = 0o644) throws {
+    /// - Parameter permissions: the file's mode (by default `0o600`: only this user may read it).
+    public func write(_ data: Data, forKey key: String, permissions: mode_t = 0o600) throws {
         try AtomicFile.write(data, to: url(forKey: key), permissions: permissions)
     }
 

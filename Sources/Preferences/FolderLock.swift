@@ -13,9 +13,9 @@ enum FolderLock {
     static func holding<Result>(_ folder: URL, _ body: () throws -> Result) throws -> Result {
         let path = folder.path
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try PrivateFolders.make(path)
         } catch {
-            throw PreferencesError.writeFailed(path: path, step: "create folder", reason: "\(error)")
+            throw PreferencesError.writeFailed(path: path, step: "create folder '\(error.path)'", reason: error.reason)
         }
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {

@@ -24,8 +24,13 @@ final class HostAttachment: Sendable {
         let id = "\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
         attachment = try hosts.attach(id: id)
         let socketPath = hosts.socketPath(forID: id)
-        try FileManager.default.createDirectory(
-            atPath: (socketPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            // Refuses a folder another user could have put a socket in (the per-user folder in /tmp).
+            try AttachedHosts.makeSocketFolder(for: socketPath)
+        } catch {
+            attachment.detach()
+            throw error
+        }
         unlink(socketPath)
         record = AttachedHostRecord(
             id: id, pid: getpid(), socketPath: socketPath, appID: host.appID, attachedAt: Date(),
@@ -39,6 +44,14 @@ final class HostAttachment: Sendable {
         } catch {
             attachment.detach()
             throw HostError.attachmentFailed(socket: socketPath, reason: error.reason)
+        }
+        // bind(2) left the socket's mode to the umask; its folder (700) kept others out meanwhile.
+        guard chmod(socketPath, 0o600) == 0 else {
+            let reason = String(cString: strerror(errno))
+            server.stop()
+            unlink(socketPath)
+            attachment.detach()
+            throw HostError.attachmentFailed(socket: socketPath, reason: "cannot make it private (chmod 600): \(reason)")
         }
         try attachment.publish(record)
     }

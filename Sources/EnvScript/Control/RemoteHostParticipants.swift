@@ -126,6 +126,8 @@ final class RemoteHostParticipants: RemoteParticipants {
     private func post<Body: Encodable>(
         _ body: Body, to path: String, of record: AttachedHostRecord
     ) throws -> EventLoopFuture<HTTPClient.Response> {
+        // A socket in a folder others may write could be anybody's, standing in for the host.
+        try AttachedHosts.checkSocketFolder(of: record.socketPath)
         guard let url = URL(httpURLWithSocketPath: record.socketPath, uri: path) else {
             throw ParticipationError.unreachable(pid: record.pid, socket: record.socketPath, reason: "not a usable socket path")
         }

@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a host makes in its home — the bookkeeping, the stores, the control socket — is its user's
+/// alone whatever the umask it runs under (issue #31, point 7): under `umask 000` another local user
+/// read secure state over the socket and switched containers.
+@Suite struct PrivateFilesTests {
+    /// Every entry under `root` (itself included) with group or other permission bits, as "path mode".
+    private func entriesOpenToOthers(under root: String) throws -> [String] {
+        var found: [String] = []
+        var info = stat()
+        guard lstat(root, &info) == 0 else { return ["\(root) missing"] }
+        if info.st_mode & 0o077 != 0, info.st_mode & S_IFMT != S_IFLNK {
+            found.append("\(root) \(String(info.st_mode & 0o7777, radix: 8))")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root) {
+                found += try entriesOpenToOthers(under: root + "/" + name)
+            }
+        }
+        return found
+    }
+
+    /// Every path under `root`, for the record of what the walk covered.
+    private func allEntries(under root: String) -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+    }
+
+    @Test func aHostUnderAnOpenUmaskMakesNothingOthersCanReach() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        // The host makes the home, and through its script every kind of store and bookkeeping there is:
+        // containers, a switch (journal, stash), stored, file and secure state, tweak overrides.
+        let host = try HostUnderOpenUmask(scratch, home: home, script: """
+            state.stored('stored', 'one')
+            state.file('file', 'two')
+            state.secure('secret')
+            state.set('stored', 'uno')
+            state.set('file', 'dos')
+            state.set('secret', 'the secret')
+            tweak.stack{ tweak.overrides() }
+            tweak.set('feature', 'variable', true)
+            container.create('B')
+            container.activate('B')
+            state.set('stored', 'b')
+            state.set('file', 'b')
+            container.clone('B', 'C')
+            container.activate('DEFAULT')
+            """)
+        #expect(host.isReady, "\(host.process.standardError)")
+        let other = try LocalUser()
+
+        let hosts = home + "/.envscript-containers/hosts"
+        let record = try #require(try FileManager.default.contentsOfDirectory(atPath: hosts).first { $0.hasSuffix(".json") })
+        let fields = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: hosts + "/" + record)))
+        // In the hosts folder, or in the per-user folder of the temporary directory when the path is too long.
+        let socket = try #require((fields as? [String: Any])?["socketPath"] as? String)
+        let made = allEntries(under: home)
+        #expect(made.contains { $0.hasSuffix(".plist") }, "the walk covers the preferences: \(made)")
+        #expect(made.contains { $0.contains("secret") }, "the walk covers the secure state: \(made)")
+        #expect(made.contains { $0.hasSuffix("state.json") }, "the walk covers the bookkeeping: \(made)")
+        #expect(try entriesOpenToOthers(under: home) == [])
+        let keys = scratch.url.appendingPathComponent("keys").path
+        #expect(try entriesOpenToOthers(under: keys) == [])
+        // The socket and its folder (which may hold other hosts' sockets too).
+        for path in [socket, (socket as NSString).deletingLastPathComponent] {
+            var info = stat()
+            #expect(lstat(path, &info) == 0)
+            #expect(info.st_mode & 0o077 == 0, "\(path) has mode \(String(info.st_mode & 0o7777, radix: 8))")
+        }
+
+        // Another user cannot reach the control socket at all.
+        #expect(try other.connect(toSocket: socket) == "EACCES")
+        host.stop()
+    }
+}
