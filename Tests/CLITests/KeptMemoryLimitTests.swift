@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// `--memory-limit` covers what the host keeps for a script (flag overrides, state values), not only
+/// the Lua heap: a script cannot park more in the host than its limit, and what it replaces or lets
+/// go is given back.
+@Suite struct KeptMemoryLimitTests {
+    /// The process's peak resident memory in MiB, read by the script itself.
+    static let peakMemory = """
+        local function peak_mib()
+          for line in io.lines('/proc/self/status') do
+            local kib = line:match('^VmHWM:%s*(%d+)')
+            if kib then return math.tointeger(kib) // 1024 end
+          end
+        end
+        """
+
+    static func run(_ arguments: String..., in scratch: Scratch) throws -> EnvScriptProcess.Outcome {
+        try EnvScriptProcess.run(arguments, in: scratch.url, timeout: 120)
+    }
+
+    @Test func flagOverridesCountAgainstTheMemoryLimit() throws {
+        let scratch = try Scratch()
+        try scratch.write("kept.lua", Self.peakMemory + """
+
+            local piece = string.rep('x', 4 << 20)
+            for i = 1, 40 do
+              tweak.set('big', 'v' .. i, piece)
+              print(i, peak_mib())
+            end
+            """)
+        let outcome = try Self.run("run", "--no-init", "--memory-limit", "32", "--allow", "io", "kept.lua", in: scratch)
+        #expect(outcome.status == 1, "\(outcome.standardOutput)")
+        #expect(outcome.standardError.contains(
+            "kept.lua:9: tweak.set would keep 4.0 MiB for the script in the host, beyond its memory limit of 32.0 MiB"),
+            "\(outcome.standardError)")
+        // 4 MiB in Lua leaves room for at most 7 values of 4 MiB in 32 MiB.
+        let kept = outcome.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(kept.count < 8, "\(outcome.standardOutput)")
+        let peak = kept.last.flatMap { Int($0[1]) } ?? .max
+        #expect(peak < 200, "peak resident memory \(peak) MiB")
+    }
+
+    @Test func stateValuesCountAgainstTheMemoryLimitAndAPcallGoesOn() throws {
+        let scratch = try Scratch()
+        try scratch.write("state.lua", """
+            local piece = string.rep('s', 4 << 20)
+            local kept = 0
+            for i = 1, 40 do
+              state.memory('key' .. i, '')
+              local ok, message = pcall(state.set, 'key' .. i, piece)
+              if not ok then print(message) break end
+              kept = i
+            end
+            print('kept ' .. kept)
+            """)
+        let outcome = try Self.run("run", "--no-init", "--memory-limit", "32", "state.lua", in: scratch)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("state.set would keep 4.0 MiB for the script in the host"), "\(outcome.standardOutput)")
+        let last = outcome.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        let kept = Int(last.dropFirst("kept ".count)) ?? .max
+        #expect(kept < 8, "\(outcome.standardOutput)")
+    }
+
+    @Test func replacedAndDeletedValuesAreGivenBack() throws {
+        let scratch = try Scratch()
+        try scratch.write("churn.lua", """
+            local piece = string.rep('y', 1 << 20)
+            for round = 1, 50 do
+              for i = 1, 8 do tweak.set('f', 'v' .. i, piece .. round) end
+              state.memory('s' .. round % 4, piece)
+              state.set('s' .. round % 4, piece .. round)
+            end
+            for i = 1, 8 do tweak.delete('f', 'v' .. i) end
+            for i = 0, 3 do state.reset('s' .. i) end
+            state.reset_all()
+            -- What the host kept is given back: Lua may hold nearly the whole limit again.
+            local big = {}
+            for i = 1, 20 do big[i] = string.rep('z', 1 << 20) .. i end
+            print('done')
+            """)
+        let outcome = try Self.run("run", "--no-init", "--memory-limit", "32", "churn.lua", in: scratch)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput == "done\n")
+    }
+}
