@@ -185,7 +185,14 @@ struct SwitchPlanner {
         if madeHiddenFolders.contains(folder) { return }
         let path = folder.isEmpty ? hiddenRoot : joinPath(hiddenRoot, folder)
         if try FileSystem.kind(at: layout.absolute(path)) == .directory, !vacatedHiddenPaths.contains(folder) { return }
-        steps.append(.makeDirectory(path: path, mode: 0o700))
+        // The hidden root is bookkeeping; a folder inside it may move into the home as a whole one day,
+        // so it takes the mode of the live folder it stands for.
+        var mode: UInt32 = folder.isEmpty ? 0o700 : 0o755
+        if !folder.isEmpty, let live = try FileSystem.status(at: layout.absolute(folder)),
+           FileSystem.kind(ofMode: live.st_mode) == .directory {
+            mode = UInt32(live.st_mode) & 0o7777
+        }
+        steps.append(.makeDirectory(path: path, mode: mode))
         madeHiddenFolders.insert(folder)
     }
 }

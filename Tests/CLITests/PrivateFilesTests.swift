@@ -78,4 +78,38 @@ import Glibc
         #expect(try other.connect(toSocket: socket) == "EACCES")
         host.stop()
     }
+
+    /// The modes of the entries under `root`, by path, as octal text.
+    private func modes(under root: String) -> [String: String] {
+        var found: [String: String] = [:]
+        for path in allEntries(under: root) where !path.hasPrefix(".envscript-containers") {
+            var info = stat()
+            if lstat(root + "/" + path, &info) == 0 { found[path] = String(info.st_mode & 0o7777, radix: 8) }
+        }
+        return found
+    }
+
+    @Test func theApplicationsOwnFilesKeepTheirModesThroughSwitchesAndCopies() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        let files = [("shared.txt", 0o644), ("group.txt", 0o664), ("open", 0o777), ("open/inner.txt", 0o666), ("private.txt", 0o600)]
+        try FileManager.default.createDirectory(atPath: home + "/open", withIntermediateDirectories: true)
+        for (path, mode) in files {
+            if path != "open" { try Data(path.utf8).write(to: URL(fileURLWithPath: home + "/" + path)) }
+            #expect(chmod(home + "/" + path, mode_t(mode)) == 0)
+        }
+        let before = modes(under: home)
+        #expect(before.count == files.count)
+        // The engine's own files are private; the application's are copied and moved as they are.
+        let outcome = try scratch.run(shell: """
+            umask 000
+            set -e
+            "$ENVSCRIPT" container clone DEFAULT Copy --home '\(home)' --no-init
+            "$ENVSCRIPT" container activate Copy --home '\(home)' --no-init
+            """)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(modes(under: home) == before, "the copy")
+        #expect(try scratch.run(shell: "umask 000; \"$ENVSCRIPT\" container activate DEFAULT --home '\(home)' --no-init").status == 0)
+        #expect(modes(under: home) == before, "the original, moved out and back")
+    }
 }
