@@ -5,15 +5,19 @@ import Foundation
 /// Foundation's `JSONSerialization` reports only a character offset and, once parsed, forgets positions
 /// and blurs `true` with `1`; tweak files need both errors and shape problems reported by line and column,
 /// and Booleans kept apart from numbers. Recursion is bounded so hostile input fails instead of crashing.
-struct JSONScanner {
+/// Strict RFC 8259 (no trailing comma, no duplicate key, no lone surrogate, no leading zero), in one pass
+/// whose cost grows with the text's length only; the control API reads request bodies with it too.
+package struct JSONScanner {
     /// A line and column, both counted from 1; columns count bytes.
-    struct Position: Sendable, Hashable {
-        var line: Int
-        var column: Int
+    package struct Position: Sendable, Hashable {
+        /// The line, from 1.
+        package var line: Int
+        /// The column in bytes, from 1.
+        package var column: Int
     }
 
     /// A parsed value and where it starts.
-    indirect enum Value {
+    package indirect enum Value {
         case object([Member])
         case array([Node])
         case string(String)
@@ -23,7 +27,7 @@ struct JSONScanner {
         case null
 
         /// The JSON type's name, for messages.
-        var typeName: String {
+        package var typeName: String {
             switch self {
             case .object: return "object"
             case .array: return "array"
@@ -36,24 +40,36 @@ struct JSONScanner {
         }
     }
 
-    struct Node {
-        var value: Value
-        var position: Position
+    /// A value and where it starts.
+    package struct Node {
+        /// The value.
+        package var value: Value
+        /// Where it starts.
+        package var position: Position
     }
 
-    struct Member {
-        var key: String
-        var keyPosition: Position
-        var node: Node
+    /// A member of an object, in the order of the text.
+    package struct Member {
+        /// The key.
+        package var key: String
+        /// Where the key starts.
+        package var keyPosition: Position
+        /// The value.
+        package var node: Node
     }
 
     /// A syntax error at a position.
-    struct SyntaxError: Error {
-        var position: Position
-        var message: String
+    package struct SyntaxError: Error, CustomStringConvertible {
+        /// Where.
+        package var position: Position
+        /// What is wrong there.
+        package var message: String
+
+        package var description: String { "\(message) at line \(position.line), column \(position.column)" }
     }
 
-    private static let maximumDepth = 512
+    /// The deepest nesting of arrays and objects read.
+    package static let maximumDepth = 512
 
     private let bytes: [UInt8]
     private var index = 0
@@ -65,7 +81,7 @@ struct JSONScanner {
     }
 
     /// Parses one JSON document (a leading UTF-8 byte-order mark is allowed).
-    static func parse(_ data: Data) throws(SyntaxError) -> Node {
+    package static func parse(_ data: Data) throws(SyntaxError) -> Node {
         var scanner = JSONScanner(bytes: [UInt8](data))
         if scanner.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             scanner.index = 3
@@ -164,6 +180,7 @@ struct JSONScanner {
             guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                try refuseTrailingComma(before: "}")
                 continue
             }
             if bytes[index] == UInt8(ascii: "}") {
@@ -189,6 +206,7 @@ struct JSONScanner {
             guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                try refuseTrailingComma(before: "]")
                 continue
             }
             if bytes[index] == UInt8(ascii: "]") {
@@ -196,6 +214,16 @@ struct JSONScanner {
                 return .array(elements)
             }
             throw error("unexpected \(describeCurrent()), expected ',' or ']'")
+        }
+    }
+
+    /// After a comma: refuses `closing` coming next, saying so (JSON has no trailing commas, which
+    /// JavaScript and many editors allow).
+    private mutating func refuseTrailingComma(before closing: Character) throws(SyntaxError) {
+        let comma = Position(line: line, column: index - lineStart)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == closing.asciiValue {
+            throw SyntaxError(position: comma, message: "trailing comma before '\(closing)'; JSON allows none, remove it")
         }
     }
 

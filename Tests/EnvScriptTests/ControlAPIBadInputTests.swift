@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 import TestSupport
+import Tweaks
 
 /// What the control API does with input a fuzzer or an attacker sends, over a real socket: a client's
 /// mistake is a 4xx JSON error, never a 500; input that would cost the host seconds of CPU is refused
@@ -24,13 +25,14 @@ import TestSupport
     @Test func bodiesThatAreNotStrictJSONAreRefusedNamingWhatIsWrong() async throws {
         try await ControlAPIFixture.with { api in
             let cases: [(body: String, says: String)] = [
-                (#"{"name": "x",}"#, "no trailing commas"),
-                (#"{"name": "x", "name": "y"}"#, #"the field "name" appears twice"#),
-                (#"{"name": 01}"#, "leading zero"),
-                (#"{"name": "\ud800"}"#, "high surrogate"),
+                (#"{"name": "x",}"#, "trailing comma before '}'; JSON allows none, remove it at line 1, column 13"),
+                (#"{"name": ["x",]}"#, "trailing comma before ']'"),
+                (#"{"name": "x", "name": "y"}"#, #"duplicate key "name""#),
+                (#"{"name": 01}"#, "leading zeros"),
+                (#"{"name": "\ud800"}"#, "unpaired UTF-16 surrogate"),
                 ("{\"name\": \"a\tb\"}", "control character"),
-                (#"{"name": "x"} x"#, "unexpected text after the value"),
-                (#"{'name': 'x'}"#, "field name in double quotes"),
+                (#"{"name": "x"} x"#, "after the end of the document"),
+                (#"{'name': 'x'}"#, "expected a quoted key"),
             ]
             for (body, says) in cases {
                 let answer = try await api.send("POST", "/v1/containers", body: body)
@@ -85,7 +87,7 @@ import TestSupport
 
     @Test func jsonNestedJustUnderTheCapIsReadAndTheNextRequestServed() async throws {
         try await ControlAPIFixture.with { api in
-            let depth = StrictJSONParser.maximumDepth - 1
+            let depth = JSONScanner.maximumDepth - 1
             let nested = String(repeating: "[", count: depth - 1) + "1" + String(repeating: "]", count: depth - 1)
             let set = try await api.send("PUT", "/v1/tweaks/deep/list", body: #"{"value": \#(nested)}"#)
             #expect(set.status == 200, "\(set.status)")
@@ -94,7 +96,7 @@ import TestSupport
             let tooDeep = String(repeating: "[", count: depth + 1) + String(repeating: "]", count: depth + 1)
             let refused = try await api.send("PUT", "/v1/tweaks/deep/list", body: #"{"value": \#(tooDeep)}"#)
             #expect(refused.status == 400)
-            #expect(refused.errorMessage?.contains("nested deeper than 512 levels") == true, "\(refused)")
+            #expect(refused.errorMessage?.contains("nesting deeper than 512 levels") == true, "\(refused)")
         }
     }
 }

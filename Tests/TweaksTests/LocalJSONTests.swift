@@ -56,6 +56,9 @@ import TestSupport
         #expect(invalid("{\"f\": {\"v\": {\"Value\": 1}}")?.reason.contains("end of file") == true)
         #expect(invalid("{\"f\": {\"v\": {\"Value\": \"unterminated}}}")?.reason.contains("unterminated") == true)
         #expect(invalid("{\"f\": 1} trailing")?.reason.contains("after the end") == true)
+        let trailingComma = invalid("{\"f\": {\"v\": {\"Value\": 1},\n  }\n}")
+        #expect(trailingComma?.reason == "trailing comma before '}'; JSON allows none, remove it")
+        #expect(trailingComma?.line == 1 && trailingComma?.column == 25)
         #expect(invalid("")?.line == 1)
     }
 

@@ -35,7 +35,7 @@ package struct ControlRequestBody: Sendable {
         }
         let value: ScriptValue
         do {
-            value = try StrictJSONParser.parse(data)
+            value = try ScriptValue(jsonText: data)
         } catch {
             throw ControlError(.badRequest, "the request body is not valid JSON (\(error)); send a JSON object such as \(example)")
         }
