@@ -27,7 +27,7 @@ struct ArchiveReader {
         }
         guard !isFolder.boolValue else { throw ArchiveError.unreadable(archive: name, reason: "it is a folder") }
         guard try ZipEndRecord.isPresent(in: url) else {
-            throw ArchiveError.unreadable(archive: name, reason: "not a zip archive: its last 64 KiB hold no end-of-archive record")
+            throw ArchiveError.unreadable(archive: name, reason: "not a zip archive, or a truncated or damaged one (its last 64 KiB hold no end-of-archive record)")
         }
         do {
             archive = try Archive(url: url, accessMode: .read)

@@ -44,6 +44,8 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
     }
 
     private func forward(_ request: Request, body: ByteBuffer, to application: AttachedHostRecord) async throws -> Response {
+        // A socket in a folder others may write could be anybody's, standing in for the application.
+        try AttachedHosts.checkSocketFolder(of: application.socketPath)
         guard let url = URL(httpURLWithSocketPath: application.socketPath, uri: request.uri.description) else {
             throw ControlError(.failed, "the socket path '\(application.socketPath)' cannot be used")
         }
