@@ -284,7 +284,10 @@ static int esl_bounded_sort(lua_State *L) {
     }
     lua_settop(L, 2);
     int lua_comparator = comparator_type == LUA_TFUNCTION && !lua_iscfunction(L, 2);
-    int direct = lua_comparator || (length >= 0 && length <= ESL_DIRECT_SORT_LENGTH);
+    int no_comparator = comparator_type == LUA_TNONE || comparator_type == LUA_TNIL;
+    /* A C comparator (string.upper on a long string, say) can cost far more than a step per call: it
+       is always charged call by call, however short the table. */
+    int direct = lua_comparator || (no_comparator && length >= 0 && length <= ESL_DIRECT_SORT_LENGTH);
     if (!direct) {
         lua_pushvalue(L, 2);
         *(long long *)lua_newuserdatauv(L, sizeof(long long), 0) = 0;

@@ -200,7 +200,8 @@ public final class AppContainer: Sendable {
                 return result
             }
             // Not even a caller's hold on the serializer is kept while waiting (see the note above).
-            if serialized, let serializer = changeSerializer {
+            // Never while announcing a switch: the observers after this one must still see it as the last.
+            if serialized, let serializer = changeSerializer, !ReentrancyGuard.isAnnouncing(home: layout.home) {
                 try serializer.lettingGo { try HomeLock.waitUntilFree(layout) }
             } else {
                 try HomeLock.waitUntilFree(layout)

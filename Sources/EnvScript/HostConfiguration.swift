@@ -46,6 +46,9 @@ public struct HostConfiguration: Sendable {
     /// application attached to its home. Tools that attach for a while, like the `envscript` command,
     /// say `AttachedHostRole.tool`.
     public var role: AttachedHostRole = .application
+    /// What one client may hold of the control socket of the attached host: connections at once, idle
+    /// and request timeouts (see ``ServerLimits``; the defaults suit the command line and a panel).
+    public var controlServerLimits = ServerLimits()
     /// How long one call of a container hook from Lua (`container.on_will_change`,
     /// `container.on_did_change`) may run; `nil` (the default) for no limit beyond the instruction
     /// budget. A will-change hook stopped by it cancels its switch, so a stuck hook never holds the

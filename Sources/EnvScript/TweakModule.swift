@@ -14,9 +14,10 @@ enum TweakModule {
         var module = LuaModule("tweak")
         let tweaks = host.tweaks
         let kept = KeptValueLedger(host: host)
-        /// Where a value set by the script is kept: a provider's feature and variable.
+        /// Where a value set by the script is kept: a provider's feature and variable, each part preceded by
+        /// its length, so that no two places are written alike (`"a b", "c"` and `"a", "b c"` are two).
         func place(_ feature: String, _ variable: String, _ provider: String?) -> String {
-            "tweak \(provider ?? "") \(feature) \(variable)"
+            ([provider ?? "", feature, variable].map { "\($0.utf8.count):\($0)" }).reduce("tweak ", +)
         }
 
         module.function("stack") { [unowned host] call in
@@ -204,7 +205,9 @@ enum TweakModule {
             return 1
         }
         module.function("reset_overrides") { call in
-            call.push(LuaValue.integer(try tweaks.removeAllOverrides().removed))
+            let removed = try tweaks.removeAllOverrides().removed
+            try kept.releaseAll(startingWith: "tweak ", by: "tweak.reset_overrides")
+            call.push(LuaValue.integer(removed))
             return 1
         }
         module.function("decryptor") { [unowned host] call in

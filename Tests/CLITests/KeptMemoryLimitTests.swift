@@ -41,6 +41,32 @@ import Testing
         #expect(peak < 200, "peak resident memory \(peak) MiB")
     }
 
+    /// Two places written alike once ("a b"/"c" and "a"/"b c") were charged as one; a reset of every
+    /// override gave nothing back.
+    @Test func everyOverrideIsChargedOnItsOwnAndAResetGivesAllBack() throws {
+        let scratch = try Scratch()
+        try scratch.write("places.lua", """
+            local piece = string.rep('x', 4 << 20)
+            local words = {}
+            for i = 1, 12 do words[i] = 'w' .. i end
+            local kept = 0
+            for split = 1, 11 do
+              local ok, message = pcall(tweak.set, table.concat(words, ' ', 1, split), table.concat(words, ' ', split + 1), piece)
+              if not ok then print(message) break end
+              kept = split
+            end
+            print('kept ' .. kept)
+            tweak.reset_overrides()
+            for i = 1, 5 do tweak.set('again', 'v' .. i, piece) end
+            print('after reset: 5 kept')
+            """)
+        let outcome = try Self.run("run", "--no-init", "--memory-limit", "32", "places.lua", in: scratch)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("tweak.set would keep 4.0 MiB"), "\(outcome.standardOutput)")
+        #expect(!outcome.standardOutput.contains("kept 11"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("after reset: 5 kept"), "\(outcome.standardOutput)")
+    }
+
     @Test func stateValuesCountAgainstTheMemoryLimitAndAPcallGoesOn() throws {
         let scratch = try Scratch()
         try scratch.write("state.lua", """

@@ -9,14 +9,7 @@ import TestSupport
 /// one, from a foreign Host or Origin, every request is answered 403 and nothing changes.
 @Suite struct PanelAccessTests {
     private func withPanel(_ body: (PanelFixture) async throws -> Void) async throws {
-        let fixture = try PanelFixture()
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.close()
-            throw error
-        }
-        await fixture.close()
+        try await PanelFixture.with(body)
     }
 
     private let create = #"{"name": "Intruder"}"#

@@ -12,14 +12,7 @@ import TestSupport
     private static let limits = ServerLimits(maximumConnections: 4, idleTimeout: .seconds(1), requestTimeout: .seconds(2))
 
     private func withPanel(_ body: (PanelFixture) async throws -> Void) async throws {
-        let fixture = try PanelFixture(limits: Self.limits)
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.close()
-            throw error
-        }
-        await fixture.close()
+        try await PanelFixture.with(limits: Self.limits, body)
     }
 
     @Test func idleConnectionsPastTheCapAreClosedInTurnAndARealRequestIsServed() async throws {
@@ -38,18 +31,10 @@ import TestSupport
         try await withPanel { panel in
             let slow = try RawSocketConnection(port: panel.panel.port)
             try slow.send("GET /v1/containers HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            let started = ContinuousClock.now
-            var closed = false
             // Keeps sending, never ending the head: activity that is not a request.
-            while ContinuousClock.now - started < .seconds(10) {
-                if slow.isClosedByPeer || (try? slow.send("a")) == nil {
-                    closed = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            #expect(closed, "a head that never ends kept its connection for 10 s")
-            #expect(ContinuousClock.now - started >= .milliseconds(500), "closed before the idle timeout")
+            let closedAfter = try await slow.dripUntilClosed(for: .seconds(10))
+            #expect(closedAfter != nil, "a head that never ends kept its connection for 10 s")
+            #expect(closedAfter.map { $0 >= .milliseconds(500) } ?? true, "closed before the idle timeout")
         }
     }
 
@@ -65,17 +50,9 @@ import TestSupport
                 \r
                 {"name": "
                 """)
-            let started = ContinuousClock.now
-            var closed = false
-            while ContinuousClock.now - started < .seconds(10) {
-                if slow.isClosedByPeer || (try? slow.send("a")) == nil {
-                    closed = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            #expect(closed, "a body sent a byte every 200 ms kept its connection for 10 s")
-            #expect(ContinuousClock.now - started >= .seconds(1), "closed before the request timeout")
+            let closedAfter = try await slow.dripUntilClosed(for: .seconds(10))
+            #expect(closedAfter != nil, "a body sent a byte every 200 ms kept its connection for 10 s")
+            #expect(closedAfter.map { $0 >= .seconds(1) } ?? true, "closed before the request timeout")
             #expect(try panel.containerNames() == ["DEFAULT"])
         }
     }

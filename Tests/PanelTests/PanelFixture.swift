@@ -27,6 +27,19 @@ final class PanelFixture: @unchecked Sendable {
 
     var home: URL { host.configuration.home }
 
+    /// Runs `body` with a panel as ``init(followsApplication:limits:)`` serves it, closed afterwards
+    /// whether `body` throws or not.
+    static func with(limits: ServerLimits = ServerLimits(), _ body: (PanelFixture) async throws -> Void) async throws {
+        let fixture = try PanelFixture(limits: limits)
+        do {
+            try await body(fixture)
+        } catch {
+            await fixture.close()
+            throw error
+        }
+        await fixture.close()
+    }
+
     /// A panel offering the scenario files `scenarios` (relative path → Lua source), written under the
     /// folder's `scenarios/`; `makeHost`, when given, opens each run's host instead of the default.
     init(

@@ -72,6 +72,19 @@ public final class RawSocketConnection: @unchecked Sendable {
         return result == 0
     }
 
+    /// Sends one byte every 200 ms — a client that is never done — until the server closes the
+    /// connection or `limit` passes; returns how long the server took to close it, or nil if it did not.
+    public func dripUntilClosed(for limit: Duration) async throws -> Duration? {
+        let started = ContinuousClock.now
+        while true {
+            // Looked at once more after the limit: on a loaded machine a sleep may end far past it.
+            let pastTheLimit = ContinuousClock.now - started >= limit
+            if isClosedByPeer || (try? send("a")) == nil { return ContinuousClock.now - started }
+            if pastTheLimit { return nil }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     /// Reads until the server closes the connection or `timeout` passes; returns what came.
     public func readToEnd(timeout: TimeInterval) -> String {
         let deadline = Date(timeIntervalSinceNow: timeout)

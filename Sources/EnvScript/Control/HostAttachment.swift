@@ -40,7 +40,9 @@ final class HostAttachment: Sendable {
         router.add(middleware: ControlErrorMiddleware())
         ControlRoutes.register(on: router, host: host)
         do {
-            server = try BackgroundServer(router: router, address: .unixDomainSocket(path: socketPath), serverName: "envscript")
+            server = try BackgroundServer(
+                router: router, address: .unixDomainSocket(path: socketPath), serverName: "envscript",
+                limits: host.configuration.controlServerLimits)
         } catch {
             attachment.detach()
             throw HostError.attachmentFailed(socket: socketPath, reason: error.reason)
