@@ -93,7 +93,7 @@ public struct AttachedHosts: Sendable {
     /// The socket path for attachment `id`: in the hosts folder, or — when that path is too long for a
     /// Unix domain socket (108 bytes on Linux) — in a per-user folder of the system's temporary
     /// directory (`$TMPDIR/envscript-<uid>`), named after the id. The record always says which. Make
-    /// its folder with ``makeSocketFolder(for:)`` before listening there.
+    /// its folder with `makeSocketFolder(for:)` (package) before listening there.
     public func socketPath(forID id: String) -> String {
         let preferred = layout.hosts + "/" + id + ".sock"
         if preferred.utf8.count < 100 { return preferred }

@@ -27,7 +27,7 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
         return try body()
     }
 
-    /// Runs `wait` without the lock when this thread holds it and ``rule`` allows: a control request
+    /// Runs `wait` without the lock when this thread holds it and the host's rule allows: a control request
     /// waiting for another process's switch then lets that process's request for this host's part (its
     /// hooks take this lock) through, instead of holding it up until its timeout. A thread inside a call
     /// into Lua never lets go: the script stands on the state.
