@@ -12,8 +12,11 @@ import Testing
 /// finishes in the background, and what it had not handed to the host yet is refused, not lost.
 @Suite struct HostCloseTests {
     @Test func closingFromATaskLeavesTheServerToFinishAndRefusesWhatComesLate() async throws {
-        // The half-sent request must outlast a loaded machine's pauses, not the request timeout.
-        let fixture = try HostFixture { $0.controlServerLimits.requestTimeout = .seconds(600) }
+        // The half-sent request must outlast a loaded machine's pauses, not the server's timeouts.
+        let fixture = try HostFixture {
+            $0.controlServerLimits.requestTimeout = .seconds(600)
+            $0.controlServerLimits.idleTimeout = .seconds(600)
+        }
         let socketPath = try #require(fixture.host.attachedHostRecord?.socketPath)
         let body = #"{"value": "red"}"#
         let connection = try RawSocketConnection(path: socketPath)
