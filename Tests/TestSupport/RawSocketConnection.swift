@@ -9,47 +9,42 @@ public final class RawSocketConnection: @unchecked Sendable {
 
     /// Connects to `port` of 127.0.0.1.
     public init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Self.failure("socket") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw Self.failure("connect to 127.0.0.1:\(port)")
-        }
+        descriptor = try Self.connected(to: address, family: AF_INET, naming: "127.0.0.1:\(port)")
     }
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Self.failure("socket") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            close(descriptor)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
             throw Self.failure("socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             buffer.copyBytes(from: path.utf8)
             buffer[path.utf8.count] = 0
         }
-        let connected = withUnsafePointer(to: &address) { pointer in
+        descriptor = try Self.connected(to: address, family: AF_UNIX, naming: path)
+    }
+
+    /// A stream socket of `family` connected to `address`; `name` says where, in an error.
+    private static func connected<Address>(to address: Address, family: Int32, naming name: String) throws -> Int32 {
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw failure("socket") }
+        let connected = withUnsafePointer(to: address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<Address>.size))
             }
         }
         guard connected == 0 else {
+            let error = failure("connect to \(name)")
             close(descriptor)
-            throw Self.failure("connect to \(path)")
+            throw error
         }
+        return descriptor
     }
 
     deinit { close(descriptor) }
