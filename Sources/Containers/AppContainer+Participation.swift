@@ -22,10 +22,14 @@ extension AppContainer {
         }
     }
 
-    /// Tells the processes that prepared how the change ended, and remembers who took part.
+    /// Tells the processes that prepared how the change ended, and remembers who took part and who did
+    /// not finish its part in time; call with the home's lock still held.
     func finishRemote(_ prepared: PreparedHomeChange, committed: Bool) {
-        remoteParticipants?.finish(prepared, committed: committed)
-        settings.withLock { $0.lastRemoteParticipants = committed ? prepared.participants : [] }
+        let late = remoteParticipants?.finish(prepared, committed: committed) ?? []
+        settings.withLock {
+            $0.lastRemoteParticipants = committed ? prepared.participants : []
+            $0.lastLateParticipants = committed ? late : []
+        }
     }
 
     /// Tells this instance's list hooks, then the other attached processes, that the list of containers
@@ -68,8 +72,10 @@ extension AppContainer {
     public func takePart(in change: HomeChange) throws {
         let claim = try ReentrancyGuard.claim(home: layout.home, operation: "change containers")
         defer { ReentrancyGuard.release(claim) }
-        // A change this instance missed (its asker died before telling it) is caught up with first.
-        try synchronizeWithHome()
+        // A change this instance missed (its asker died before telling it, or it was busy) is caught up
+        // with first, while the home is as that change left it — unless the runtime's lock is busy
+        // (a long script): the asker does not wait for that here, the catch-up comes later.
+        _ = try serialized(waitingAtMost: 0) { try synchronizeWithHome() }
         guard change.kind == .switch else { return }
         for callee in observers.callees() {
             switch callee {
@@ -81,11 +87,32 @@ extension AppContainer {
         for participant in observers.participants() { try participant.object.prepareForSwitch() }
     }
 
+    /// This instance's part after a change another process made, while that process still holds the
+    /// home's lock and waits for it: the participants reload and the did-change delegates and hooks run
+    /// with the home as the change left it (see ``synchronizeWithHome()``).
+    ///
+    /// The ``changeSerializer`` is waited for at most `seconds`: the asker waits only so long, and a part
+    /// done after it gave up could see the data of a later change. A hook that tries to change
+    /// containers meanwhile gets ``ContainerError/reentrantOperation(_:)`` at once rather than waiting
+    /// for the lock the asker holds.
+    ///
+    /// - Returns: false, having done nothing, when the serializer stayed busy (a long script, say); the
+    ///   catch-up then comes later, through ``waitForChangesToEnd()`` or the next change's preparation.
+    public func finishTakingPart(waitingAtMost seconds: Double) throws -> Bool {
+        let claim = try ReentrancyGuard.claim(home: layout.home, operation: "change containers")
+        defer { ReentrancyGuard.release(claim) }
+        return try serialized(waitingAtMost: seconds) { try synchronizeWithHome() } != nil
+    }
+
     /// Catches up with the home as it is now: when another process switched (or cleaned the active
     /// container) since this instance last looked, the participants reload and — for a switch — the
     /// did-change delegates and hooks run and the notification is posted, as if this instance had
-    /// switched. Does nothing when the home is where this instance left it, so it can be called as
-    /// often as wanted: on the asker's word, and when the asker vanished without a word.
+    /// switched, from the container this instance last saw to the one live now. Does nothing when the
+    /// home is where this instance left it, so it can be called as often as wanted.
+    ///
+    /// Call it while the home cannot change: holding its lock, or on the word of a process that holds it
+    /// (``finishTakingPart(waitingAtMost:)``, ``takePart(in:)``); otherwise the hooks could run while a
+    /// later change moves the data.
     ///
     /// - Returns: whether there was anything to catch up with.
     @discardableResult
@@ -99,7 +126,8 @@ extension AppContainer {
         guard let previous, previous != current else { return false }
         for participant in observers.participants() { participant.object.containerDidSwitch() }
         if previous.activeContainer != current.activeContainer {
-            let to = try activeContainer
+            // Both ends from the epochs, never from the home as it is by the time this line runs.
+            let to = try existing(current.activeContainer)
             let from = try store.container(previous.activeContainer)
             announce(CompletedSwitch(to: to, from: from))
         }
@@ -107,10 +135,20 @@ extension AppContainer {
     }
 
     /// Waits until no process holds the home's lock — the change under way, if any, is over or its
-    /// process died — then catches up with the home (see ``synchronizeWithHome()``). A crashed switch is
-    /// finished first.
+    /// process died — then catches up with the home (see ``synchronizeWithHome()``) holding the
+    /// ``changeSerializer`` and the home's lock, so no other change moves the data while the did-change
+    /// hooks run (a hook that tries to change containers meanwhile is refused at once). A crashed switch
+    /// is finished first.
     public func waitForChangesToEnd() throws {
-        try exclusively("wait for a change of the home to end", initialize: false, serialized: false) { _ in }
-        try synchronizeWithHome()
+        try exclusively("catch up with a change of the home", initialize: false) { _ in
+            _ = try synchronizeWithHome()
+        }
+    }
+
+    /// Runs `body` holding the ``changeSerializer`` if it can be had within `seconds` (nil otherwise),
+    /// or at once when there is none.
+    private func serialized<T>(waitingAtMost seconds: Double, _ body: () throws -> T) throws -> T? {
+        guard let serializer = changeSerializer else { return try body() }
+        return try serializer.withLock(waitingAtMost: seconds, body)
     }
 }

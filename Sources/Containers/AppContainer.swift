@@ -37,6 +37,8 @@ public final class AppContainer: Sendable {
         var knownEpoch: HomeEpoch?
         /// The processes that took part in this instance's last change.
         var lastRemoteParticipants: [Int32] = []
+        /// Those of them that did not finish their part (reload, did-change hooks) in time.
+        var lastLateParticipants: [Int32] = []
     }
 
     let settings = Locked(Settings())
@@ -85,6 +87,14 @@ public final class AppContainer: Sendable {
     /// The process ids of the other processes that took part in the last change this instance made.
     public var lastChangeParticipants: [Int32] {
         settings.withLock { $0.lastRemoteParticipants }
+    }
+
+    /// The process ids of the other processes that took part in the last change this instance made but
+    /// did not say in time that they had reloaded and run their did-change hooks (busy in a long script,
+    /// or stuck in a hook): they catch up once free, from the container they last saw to the one then
+    /// live.
+    public var lastChangeLateParticipants: [Int32] {
+        settings.withLock { $0.lastLateParticipants }
     }
 
     /// Path-suffix rules naming entries of the live home that are not part of any container: they stay
@@ -170,7 +180,7 @@ public final class AppContainer: Sendable {
     struct CompletedSwitch: Sendable {
         let to: Container
         let from: Container?
-        /// The other processes that prepared for it, told once the lock is released.
+        /// The other processes that prepared for it, told before the lock is released.
         var remote: PreparedHomeChange?
         /// Whether did-change delegates and hooks run (a clean only has participants reload).
         var announces = true
@@ -221,7 +231,6 @@ public final class AppContainer: Sendable {
             }
         }
         var completed: CompletedSwitch?
-        var finished: PreparedHomeChange?
         let outcome: Swift.Result<Result?, any Error>
         do {
             let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
@@ -232,15 +241,16 @@ public final class AppContainer: Sendable {
                         try repairLocked()
                         if initialize { try store.initializeIfNeeded(now: Date()) }
                         let result = try body(&completed)
-                        finished = completed?.remote
+                        // The other processes reload and run their did-change hooks while the home is
+                        // still as this change left it: no later change moves the data under them.
+                        defer { if let remote = completed?.remote { finishRemote(remote, committed: true) } }
                         try FileSystem.removeTree(layout.trash)
                         return result
                     }
                 }
             }
         }
-        // Outside the lock, so that other processes' did-change hooks, and ours, may change containers again.
-        if let finished { finishRemote(finished, committed: true) }
+        // Outside the lock, so that our did-change hooks may change containers again.
         if let completed, completed.announces { announce(completed) }
         return try outcome.get()
     }

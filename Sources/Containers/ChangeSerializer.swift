@@ -14,10 +14,22 @@ public protocol ChangeSerializer: Sendable {
     /// - Throws: what `wait` throws, or the serializer's own error when the lock, taken back, no longer
     ///   allows the change (the runtime closed meanwhile, say).
     func lettingGo(while wait: () throws -> Void) throws
+
+    /// Runs `body` holding the lock if the lock can be had within `seconds` (at once when it is 0);
+    /// returns nil, having run nothing, when it cannot — its holder is busy (a long script, say).
+    ///
+    /// A process taking its part in another process's change waits only so long: that process holds
+    /// the home's lock meanwhile and waits for it, so the part must be done while it still does, or
+    /// not at all. By default the lock is simply taken.
+    func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result?
 }
 
 extension ChangeSerializer {
     public func lettingGo(while wait: () throws -> Void) throws {
         try wait()
+    }
+
+    public func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result? {
+        try withLock(body)
     }
 }

@@ -33,8 +33,8 @@ public struct HomeChange: Sendable, Equatable {
 /// hosts through their control sockets.
 ///
 /// With the home locked, ``prepare(_:)`` asks each of them to flush and run its will-change hooks;
-/// after the change is committed (or abandoned) and the lock released, ``finish(_:committed:)`` lets
-/// them reload and run their did-change hooks.
+/// after the change is committed (or abandoned), still with the home locked, ``finish(_:committed:)``
+/// lets them reload and run their did-change hooks, so each hook sees its own change's data live.
 public protocol RemoteParticipants: Sendable {
     /// Asks every other attached process to prepare for `change`.
     ///
@@ -44,8 +44,14 @@ public protocol RemoteParticipants: Sendable {
     ///   be part of the thrown error's cleanup or of the returned value.
     func prepare(_ change: HomeChange) throws -> PreparedHomeChange
 
-    /// Tells the processes that prepared whether the change happened.
-    func finish(_ prepared: PreparedHomeChange, committed: Bool)
+    /// Tells the processes that prepared whether the change happened, and waits for each to reload and
+    /// run its did-change hooks (up to its timeout). Called while the home's lock is still held, so
+    /// their hooks see the home as this change left it.
+    ///
+    /// - Returns: the process ids of those that did not say, in time, that they had done their part
+    ///   (busy in a long script, or stuck in a hook); they catch up once free.
+    @discardableResult
+    func finish(_ prepared: PreparedHomeChange, committed: Bool) -> [Int32]
 
     /// Tells every other attached process that the list of containers changed (best effort, once the
     /// home's lock is released): they pass it to ``AppContainer/hearListChange(_:)``.

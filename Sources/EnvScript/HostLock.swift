@@ -27,6 +27,19 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` holding the lock if it can be had within `seconds`; nil, having run nothing, if not
+    /// (a script holds it for longer). A host takes its part in another process's change so, while
+    /// that process still waits for it.
+    public func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result? {
+        guard lock.lock(before: Date(timeIntervalSinceNow: max(0, seconds))) else { return nil }
+        depth += 1
+        defer {
+            depth -= 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
     /// Runs `wait` without the lock when this thread holds it and the host's rule allows: a control request
     /// waiting for another process's switch then lets that process's request for this host's part (its
     /// hooks take this lock) through, instead of holding it up until its timeout. A thread inside a call

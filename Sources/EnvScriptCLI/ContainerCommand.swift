@@ -199,4 +199,12 @@ func reportChange(_ what: String, _ host: EnvScriptHost) {
     case 1: print("\(what) (1 running host took part: pid \(pids[0]))")
     default: print("\(what) (\(pids.count) running hosts took part: \(pids.map { "pid \($0)" }.joined(separator: ", ")))")
     }
+    // Not plain success: the change is made, but these hosts' did-change hooks did not run with it.
+    for pid in host.containers.lastChangeLateParticipants {
+        printError("""
+            warning: the running host pid \(pid) did not reload and run its did-change hooks within the host \
+            timeout (--host-timeout): it is busy (in a long script, or stuck in a hook); it catches up once free, \
+            from the container it last saw to the one then live
+            """)
+    }
 }

@@ -15,7 +15,9 @@ import Glibc
         let folder: URL
         let process: ChildProcess
 
-        init(_ scratch: Scratch, name: String, home: String, script: String) throws {
+        /// Starts the host; unless `waitsUntilReady` is false (a script that keeps the host busy),
+        /// returns once its script has run.
+        init(_ scratch: Scratch, name: String, home: String, script: String, waitsUntilReady: Bool = true) throws {
             folder = scratch.url.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let prelude = """
@@ -29,6 +31,11 @@ import Glibc
             let path = folder.appendingPathComponent("host.lua").path
             try (prelude + script).write(toFile: path, atomically: true, encoding: .utf8)
             process = try EnvScriptProcess.start([home, path, folder.path], in: scratch.url, binary: "AttachedHostHelper")
+            if waitsUntilReady { waitUntilReady() }
+        }
+
+        /// Waits until the host's script has run.
+        func waitUntilReady() {
             ChildProcess.waitForFile(folder.appendingPathComponent("ready").path)
         }
 

@@ -16,14 +16,21 @@ enum ParticipationMessages {
         }
     }
 
-    /// `POST /v1/participation/finish`: the change happened (or not); catch up with the home.
+    /// `POST /v1/participation/finish`: the change happened (or not); catch up with the home while the
+    /// asker, holding the home's lock, waits for the answer.
     struct Finish: Codable, Sendable {
         var switchID: String
         var committed: Bool
+        /// How long the asker waits for the answer, in seconds; nil from an asker that does not say.
+        var waitSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
-            case switchID = "switch_id", committed
+            case switchID = "switch_id", committed, waitSeconds = "wait_seconds"
         }
+
+        /// How long the host waits for its Lua state to be free before it answers that it is busy:
+        /// half the asker's wait, so that the hooks have the other half and the answer comes in time.
+        var lockWaitSeconds: Double { (waitSeconds ?? 10) / 2 }
     }
 
     /// `{"ok": true}`.

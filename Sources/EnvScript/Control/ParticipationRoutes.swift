@@ -68,8 +68,18 @@ extension ControlRoutes {
 
         router.post("/v1/participation/finish") { request, _ -> Response in
             await ControlResponse.handling {
-                _ = try await decodeParticipation(ParticipationMessages.Finish.self, fields: ["switch_id", "committed"], from: request)
-                try await host.runTakingPart { host in _ = try host.containers.synchronizeWithHome() }
+                let message = try await decodeParticipation(
+                    ParticipationMessages.Finish.self, fields: ["switch_id", "committed", "wait_seconds"], from: request)
+                // The asker holds the home's lock until this answer: the hooks see the home as the change
+                // left it. A host whose Lua state stays busy (a long script) says so instead of running
+                // them once the asker has gone and a later change may have moved the data; it catches up
+                // under the home's lock of its own (the thread the prepare step started).
+                let done = try await host.runTakingPart { host in
+                    try host.containers.finishTakingPart(waitingAtMost: message.lockWaitSeconds)
+                }
+                guard done else {
+                    throw ControlError(.conflict, "the host is busy (its Lua state is in use, by a long script say) and could not reload and run its did-change hooks within \(String(format: "%g", message.lockWaitSeconds)) s; it catches up once free")
+                }
                 return try ControlResponse.json(ParticipationMessages.Done())
             }
         }

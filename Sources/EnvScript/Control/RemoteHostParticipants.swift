@@ -79,20 +79,30 @@ final class RemoteHostParticipants: RemoteParticipants {
         return outcome
     }
 
-    func finish(_ prepared: PreparedHomeChange, committed: Bool) {
-        guard !prepared.context.isEmpty else { return }
-        let message = ParticipationMessages.Finish(switchID: prepared.change.id, committed: committed)
+    @discardableResult
+    func finish(_ prepared: PreparedHomeChange, committed: Bool) -> [Int32] {
+        guard !prepared.context.isEmpty else { return [] }
+        let message = ParticipationMessages.Finish(
+            switchID: prepared.change.id, committed: committed, waitSeconds: timeout.inSeconds)
         let records = (try? hosts.live()) ?? []
-        let requests = records.filter { prepared.context.contains($0.id) }.compactMap { record in
-            (try? post(message, to: "/v1/participation/finish", of: record)).map { (record, $0) }
+        let requests = records.filter { prepared.context.contains($0.id) }.map { record in
+            (record, Result { try post(message, to: "/v1/participation/finish", of: record) })
         }
+        var late: [Int32] = []
         for (record, request) in requests {
             do {
-                _ = try request.wait()
+                let response = try request.get().wait()
+                guard response.status == .ok else {
+                    throw ParticipationError.refused(pid: record.pid, message: Self.failureMessage(response))
+                }
             } catch {
-                logger.debug("running host pid \(record.pid) was not told how the change ended: \(error); it catches up on its own")
+                // A host that died meanwhile has nothing left to do.
+                guard (try? hosts.live().contains { $0.id == record.id }) ?? true else { continue }
+                logger.debug("running host pid \(record.pid) did not finish its part in the change in time: \(error); it catches up once free")
+                late.append(record.pid)
             }
         }
+        return late
     }
 
     /// Asks every other attached host to adopt what this process wrote to the stores (best effort:
