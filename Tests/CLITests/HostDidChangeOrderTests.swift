@@ -100,25 +100,50 @@ import Testing
         #expect(visits.values.map(\.count).reduce(0, +) == 2 * switches, "\(visits)")
     }
 
+    @Test func aDidChangeHookChangingContainersForAnotherProcessFailsAtOnce() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        // The asker holds the home's lock until the hook has run: waiting for it would last until the
+        // asker's timeout.
+        let host = try RunningHost(scratch, name: "app", home: home, script: """
+            container.on_did_change(function(to)
+                local ok, message = pcall(container.create, 'Made by a hook')
+                mark('log', tostring(ok) .. ' ' .. tostring(message))
+            end)
+            """)
+        let outcome = try scratch.run("container", "activate", "B", "--home", home, "--no-init", "--host-timeout", "60")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError.isEmpty, "no host was late: \(outcome.standardError)")
+        let log = host.marks("log")
+        #expect(log.count == 1 && log.allSatisfy { $0.hasPrefix("false ") && $0.contains("cannot create a container") }, "\(log)")
+        #expect(host.stop().status == 0)
+    }
+
     @Test func aBusyHostIsReportedAndCatchesUpWhereTheDataIs() async throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path
         for name in ["B", "C"] {
             #expect(try scratch.run("container", "create", name, "--home", home, "--no-init").status == 0)
         }
-        // The script keeps the host's Lua state busy until the file `go` appears.
+        // The script keeps the host's Lua state busy until the file `go` appears; reading its own
+        // file on each turn keeps the loop well within the instruction budget of one call into Lua.
         let go = scratch.url.appendingPathComponent("go").path
+        let own = scratch.url.appendingPathComponent("busy/host.lua").path
         let host = try RunningHost(scratch, name: "busy", home: home, script: Self.script(name: "busy", home: home, willHook: false) + """
             mark('busy', 'yes')
             while true do
                 local file = io.open('\(go)')
                 if file then file:close() break end
+                file = assert(io.open('\(own)'))
+                file:read('a')
+                file:close()
             end
             """, waitsUntilReady: false)
         ChildProcess.waitForFile(host.folder.appendingPathComponent("busy").path)
 
         for target in ["B", "C"] {
-            let outcome = try scratch.run("container", "activate", target, "--home", home, "--no-init", "--host-timeout", "2")
+            let outcome = try scratch.run("container", "activate", target, "--home", home, "--no-init", "--host-timeout", "4")
             #expect(outcome.status == 0, "\(outcome.standardError)")
             #expect(outcome.standardOutput == "activated \(target) (1 running host took part: pid \(host.pid))\n")
             // Not a plain success: the host did not run its did-change hooks with this switch.
