@@ -11,6 +11,9 @@ public protocol AppContainerDelegate: AnyObject {
     /// ``ContainerError/reentrantOperation(_:)``.
     func containerWillChange(to: Container, from: Container?) throws
 
-    /// Called after the switch, once the lock is released; may change containers again.
+    /// Called after the switch. For a switch this instance made, once the lock is released: it may
+    /// change containers again. For another process's switch (see ``AppContainer/finishTakingPart(waitingAtMost:)``),
+    /// while that process still holds the home's lock, so the data of `to` is live: changing containers
+    /// from here throws ``ContainerError/reentrantOperation(_:)``.
     func containerDidChange(to: Container, from: Container?)
 }
