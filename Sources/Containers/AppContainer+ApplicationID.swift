@@ -4,7 +4,7 @@ extension AppContainer {
     /// The identifier of the application this home belongs to, as the first process to record one
     /// left it in `.envscript-containers/application.json`; nil when none was recorded.
     ///
-    /// Reading takes no lock. The record never changes once written, and survives switches and
+    /// Reading takes no lock. The identifier never changes once written, and survives switches and
     /// ``reset()``.
     ///
     /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when the record is unusable.
@@ -32,7 +32,7 @@ extension AppContainer {
     public func settleApplicationID(requested: String?, fallback: String, recording: Bool) throws -> String {
         let wanted = requested ?? fallback
         try ApplicationID.validate(wanted)
-        // The record never changes once written, so a record found without the lock is final.
+        // The identifier never changes once written, so one found without the lock is final.
         if let recorded = try recordedApplicationID { return try agreeing(recorded, with: requested) }
         guard recording else { return wanted }
         return try exclusively("record the application identifier", initialize: false) { _ in

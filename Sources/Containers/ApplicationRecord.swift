@@ -10,11 +10,13 @@ import Darwin
 
 /// The contents of `application.json` in a home's bookkeeping folder: the identifier of the application
 /// the home belongs to, which names that application's files in every container
-/// (`Library/Preferences/<identifier>.plist`, ...).
+/// (`Library/Preferences/<identifier>.plist`, ...), and the start-up script it loads.
 ///
-/// The first process that records one under the home's lock decides it; later ones read it. It lives in
-/// the bookkeeping folder, so it is never switched with the containers, and ``AppContainer/reset()``
-/// carries it over: a reset forgets the containers, not whose home it is.
+/// The first process that records an identifier under the home's lock decides it; later ones read it.
+/// The start-up script is written beside it (``AppContainer/recordStartupScript(_:replacing:)``) and
+/// may change: a project moves. The record lives in the bookkeeping folder, so it is never switched with
+/// the containers, and ``AppContainer/reset()`` carries it over: a reset forgets the containers, not
+/// whose home it is.
 struct ApplicationRecord: Codable, Sendable, Equatable {
     /// The name of the record in the bookkeeping folder.
     static let fileName = "application.json"
@@ -24,6 +26,9 @@ struct ApplicationRecord: Codable, Sendable, Equatable {
     var applicationID: String
     /// When it was recorded; absent from records written by hand.
     var recordedAt: Date?
+    /// The absolute path of the start-up script the application loads; absent until one is recorded
+    /// (an older version's record has none, and reads the same: JSON readers pass over unknown keys).
+    var startupScript: String?
 
     /// The record of `layout`'s home, or nil when none was written.
     ///
@@ -67,6 +72,9 @@ struct ApplicationRecord: Codable, Sendable, Equatable {
         }
         if let problem = ApplicationID.problem(with: record.applicationID) {
             throw ContainerError.corruptMetadata(path: path, reason: "its applicationID '\(record.applicationID)' \(problem); correct it")
+        }
+        if let script = record.startupScript, !script.hasPrefix("/") {
+            throw ContainerError.corruptMetadata(path: path, reason: "its startupScript '\(script)' is not an absolute path; correct it, or remove that key")
         }
         return record
     }

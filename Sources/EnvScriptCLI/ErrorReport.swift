@@ -30,6 +30,10 @@ enum ErrorReport {
             if case .switchCancelled(let underlying as ParticipationError) = container, case .noAnswer = underlying {
                 return .failure("\(container); --host-timeout SECONDS allows more time")
             }
+            // A hook that refused on purpose said why, at its file and line: its traceback is noise.
+            if case .switchCancelled(let hook as LuaError) = container, isDeliberateRefusal(hook), !showsTracebacks {
+                return .failure("\(ContainerError.switchCancelled(underlying: LuaError(hook.kind, message: hook.message)))")
+            }
             // A name that breaks the rules is bad input, like any other wrong argument; a name taken
             // (exactly or but for case) is a refusal.
             if case .invalidName = container { return .usage("\(container)") }
@@ -37,6 +41,19 @@ enum ErrorReport {
         default:
             return .failure(fileProblem(error) ?? "\(error)")
         }
+    }
+
+    /// Whether a Lua error is a script's deliberate refusal: a call of `error(...)`, whose traceback
+    /// starts in Lua's own `error`, rather than a mistake of the script (an index of nil, say).
+    static func isDeliberateRefusal(_ error: LuaError) -> Bool {
+        guard error.kind == .runtime, let traceback = error.traceback else { return false }
+        let frames = traceback.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        return frames.first == "stack traceback:" && frames.dropFirst().first == "[C]: in function 'error'"
+    }
+
+    /// Whether tracebacks are asked for even where they are noise: `ENVSCRIPT_LOG_LEVEL` debug or trace.
+    static var showsTracebacks: Bool {
+        ["debug", "trace"].contains(EnvironmentVariable.value("ENVSCRIPT_LOG_LEVEL") ?? "")
     }
 
     /// `'path': reason` for an error of Foundation's file operations (`nil` for any other error).

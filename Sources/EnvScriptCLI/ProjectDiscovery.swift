@@ -1,3 +1,4 @@
+import Containers
 import Foundation
 import Locking
 
@@ -36,7 +37,7 @@ struct ProjectDiscovery {
             var info = stat()
             if stat(script, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
                 if let problem = Self.trustProblem(info) {
-                    printError("warning: \(script) is not loaded: \(problem); change that (chown, chmod go-w) or pass --init \(script) to load it anyway")
+                    Self.warnNotTrusted(script, named: script, problem)
                 } else {
                     result = script
                 }
@@ -48,6 +49,12 @@ struct ProjectDiscovery {
         }
         Self.found.withLock { $0[start] = .some(result) }
         return result.map(display)
+    }
+
+    /// Says on standard error that `script` (`name` in the message) is not loaded because of `problem`,
+    /// and what to do.
+    private static func warnNotTrusted(_ script: String, named name: String, _ problem: String) {
+        printError("warning: \(name) is not loaded: \(problem); change that (chown, chmod go-w) or pass --init \(script) to load it anyway")
     }
 
     /// Why a start-up script found by searching is not trusted, or nil when it is: it belongs to this
@@ -68,6 +75,36 @@ struct ProjectDiscovery {
             if let found = startupScript(searchingUpFrom: folder.isEmpty ? "." : folder) { return found }
         }
         return startupScript(searchingUpFrom: ".")
+    }
+
+    /// What each look at a home's record found, by home path: as with ``found``, once per command.
+    private static let recorded = Locked<[String: String?]>([:])
+
+    /// The start-up script recorded for `home` (``AppContainer/recordedStartupScript(home:)``: the
+    /// application, or the command that first claimed the home, wrote it), shown as ``display(_:)``
+    /// does; nil when none is recorded, or when the one recorded is missing or not trusted, which is
+    /// said on standard error.
+    ///
+    /// Loading a script named by the home is safe: the bookkeeping folder that holds the record is
+    /// created 0700 and the record 0600, so only this user (or root) could have named it, as they could
+    /// have passed it with `--init`; and the script itself is checked as a found one is
+    /// (``trustProblem(_:)``). A record that cannot be read is left to the host, which reports it.
+    func recordedStartupScript(home: URL) -> String? {
+        let key = absolute(home.path)
+        if let known = Self.recorded.withLock({ $0[key] }) { return known.map(display) }
+        var result: String?
+        if let script = try? AppContainer.recordedStartupScript(home: URL(fileURLWithPath: key)) {
+            var info = stat()
+            if stat(script, &info) != 0 || (info.st_mode & S_IFMT) == S_IFDIR {
+                printError("warning: the start-up script \(script) recorded for this home is missing: loading none, so only the tweak overrides are seen and no hook runs; run envscript from the application's folder, or pass --init FILE")
+            } else if let problem = Self.trustProblem(info) {
+                Self.warnNotTrusted(script, named: "\(script), the start-up script recorded for this home,", problem)
+            } else {
+                result = script
+            }
+        }
+        Self.recorded.withLock { $0[key] = .some(result) }
+        return result.map(display)
     }
 
     /// Where a new or removed `envscript.lua` would change what ``startupScript(forFiles:)`` finds:
@@ -97,6 +134,7 @@ struct ProjectDiscovery {
     /// passes.
     static func forgetSearches() {
         found.withLock { $0.removeAll() }
+        recorded.withLock { $0.removeAll() }
     }
 
     /// `path` made absolute against the current folder, with `.`, `..` and repeated slashes resolved

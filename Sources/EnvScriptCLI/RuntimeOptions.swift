@@ -148,9 +148,16 @@ struct RuntimeOptions: ParsableArguments {
     }
 
     /// The `envscript.lua` a command given `files` loads (``ProjectDiscovery/startupScript(forFiles:)``),
-    /// nil with `--no-init` or when there is none.
+    /// nil with `--no-init` or when there is none. A command given no files (all but `run`, whose
+    /// scenarios belong to the project they sit in) that finds none loads the one recorded for the home
+    /// named with `--home` or `$ENVSCRIPT_HOME` (``ProjectDiscovery/recordedStartupScript(home:)``),
+    /// so that it sees the application's stack and hooks from any folder.
     func discoveredStartupScript(forFiles files: [String]) -> String? {
-        skipAutomaticInit ? nil : ProjectDiscovery().startupScript(forFiles: files)
+        guard !skipAutomaticInit else { return nil }
+        let discovery = ProjectDiscovery()
+        if let found = discovery.startupScript(forFiles: files) { return found }
+        guard files.isEmpty, let namedHome else { return nil }
+        return discovery.recordedStartupScript(home: namedHome)
     }
 
     /// What watch mode watches besides `files`: the start-up scripts, and where a new `envscript.lua`
@@ -253,18 +260,20 @@ struct RuntimeOptions: ParsableArguments {
             throw ErrorReport.failure(for: error)
         }
         opened(host)
+        let projectScript = discoveredStartupScript(forFiles: scripts)
         for script in startupScripts {
+            // The project's envscript.lua is recorded in the home (by a command that claims it); --init
+            // scripts are the command's own.
+            let run = { script == projectScript ? try host.runStartupScript(atPath: script) : try host.runScript(atPath: script) }
             do {
                 if let startupLimit {
                     // Under the host's lock, so a hook run meanwhile for another process cannot
                     // interleave its own limit with this one.
                     _ = try host.lock.withLock {
-                        try host.lua.withTimeLimit(seconds: startupLimit.seconds, reason: startupLimit.reason) {
-                            try host.runScript(atPath: script)
-                        }
+                        try host.lua.withTimeLimit(seconds: startupLimit.seconds, reason: startupLimit.reason) { try run() }
                     }
                 } else {
-                    try host.runScript(atPath: script)
+                    try run()
                 }
             } catch {
                 var failure = ErrorReport.failure(for: error)

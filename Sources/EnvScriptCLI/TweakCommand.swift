@@ -21,6 +21,7 @@ struct TweakCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
+                TweakStackNote.noteOverridesOnly(host, runtime: runtime)
                 let list = host.tweaks.list()
                 for failure in list.failures { printError("warning: \(failure)") }
                 if json {
@@ -56,7 +57,14 @@ struct TweakCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
-                let lookup = try host.tweaks.lookup(feature: feature, variable: variable)
+                TweakStackNote.noteOverridesOnly(host, runtime: runtime)
+                let lookup: TweakLookup
+                do {
+                    lookup = try host.tweaks.lookup(feature: feature, variable: variable)
+                } catch let error as TweakError {
+                    guard case .notFound = error else { throw error }
+                    throw CommandFailure.failure("\(error)" + TweakStackNote.didYouMean(feature, variable, in: host))
+                }
                 for failure in lookup.failures { printError("warning: \(failure)") }
                 if json {
                     try printJSON(TweakPayload(lookup.tweak))
@@ -77,7 +85,8 @@ struct TweakCommand: ParsableCommand {
                 (-0.5), or else a string; --string keeps it a string, --json reads it as JSON (an object or \
                 array for a structured flag, such as '{"columns": 3}'). A flag keeps its type: a value of \
                 another type than the one the stack answers with (as the other providers define it, else \
-                as it is now) is refused (exit 1) unless --force is given.
+                as it is now) is refused (exit 1) unless --force is given, and so is a flag no other provider \
+                of the stack defines (a mistyped name, for which the near names are suggested).
                 """)
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "The feature.") var feature: String
@@ -86,7 +95,7 @@ struct TweakCommand: ParsableCommand {
         @Flag(help: "Store the value as a string whatever it looks like.") var string = false
         @Flag(help: "Read the value as JSON: an object, an array, a number, a string in quotes, true or false.") var json = false
         @Option(help: "The provider to write to, by name.") var provider: String?
-        @Flag(help: "Store the value even when its type differs from the flag's: every reader then gets the new type.")
+        @Flag(help: "Store the value even when its type differs from the flag's (every reader then gets the new type), or when no other provider defines the flag.")
         var force = false
 
         var argumentsBeforeValue: [String] { [feature, variable] }
@@ -99,6 +108,7 @@ struct TweakCommand: ParsableCommand {
         func run() throws {
             let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
             try runtime.withHost(writesApplicationData: true) { host in
+                try checkDefinition(in: host)
                 do {
                     try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider, changingType: force)
                 } catch let refusal as TweakError {
@@ -106,7 +116,32 @@ struct TweakCommand: ParsableCommand {
                     throw CommandFailure.failure(
                         "refused: \(refusal), or add --force to store \(TweakError.withArticle(given.typeName)) anyway (every reader of the flag then gets one)")
                 }
+                let place = try placeDescription(in: host)
+                print("\(feature).\(variable) = \(parsed.jsonText) (\(place))")
             }
+        }
+
+        /// Refuses (or with --force, warns about) a flag no other provider of the stack defines: a
+        /// mistyped name would otherwise become an override nobody reads.
+        private func checkDefinition(in host: EnvScriptHost) throws {
+            switch try host.tweaks.definition(feature: feature, variable: variable, writingTo: provider) {
+            case .defined:
+                return
+            case .nothingDefinesFlags:
+                TweakStackNote.noteOverridesOnly(
+                    host, runtime: runtime, consequence: "nothing defines flags to check \(feature).\(variable) against, it is stored as given")
+            case .undefined(let near):
+                let problem = "no provider defines \(feature).\(variable)" + NearNames.didYouMean(near, quote: "")
+                guard force else { throw CommandFailure.failure("refused: \(problem) (--force sets it anyway)") }
+                printError("warning: \(problem); set anyway (--force)")
+            }
+        }
+
+        /// Where the value went: "override in container Debug", or "in provider NAME" for another one.
+        private func placeDescription(in host: EnvScriptHost) throws -> String {
+            let target = try TweakManager.writeTarget(named: provider, in: host.tweaks.providers)
+            guard target is OverridesTweakProvider else { return "in provider \(target.name)" }
+            return "override in container \(try host.containers.activeContainer.name)"
         }
     }
 
@@ -180,9 +215,12 @@ struct TweakCommand: ParsableCommand {
 
         func run() throws {
             var answered = false
+            var suggestion = ""
             try runtime.withHost(readsOnly: true) { host in
+                TweakStackNote.noteOverridesOnly(host, runtime: runtime)
                 let explanation = host.tweaks.explain(feature: feature, variable: variable)
                 answered = explanation.answer != nil
+                if !answered { suggestion = TweakStackNote.didYouMean(feature, variable, in: host) }
                 if json {
                     try printJSON(TweakExplanationPayload(explanation))
                 } else {
@@ -195,7 +233,7 @@ struct TweakCommand: ParsableCommand {
                     }
                 }
             }
-            if !answered { throw CommandFailure.failure("no provider answers \(feature).\(variable)") }
+            if !answered { throw CommandFailure.failure("no provider answers \(feature).\(variable)" + suggestion) }
         }
 
         /// One step in words; a sealed value's plain text is never printed.

@@ -23,6 +23,11 @@ do {
     exit(failure.status)
 } catch {
     let status = EnvScriptCommand.exitCode(for: error)
+    // ArgumentParser says "unexpected argument" of a mistyped subcommand: say what it is, and the near names.
+    if status != .success, let unknown = UnknownSubcommand.failure(in: Array(CommandLine.arguments.dropFirst())) {
+        printError(unknown.message)
+        exit(unknown.status)
+    }
     let message = EnvScriptCommand.fullMessage(for: error)
     if status == .success {
         print(message)

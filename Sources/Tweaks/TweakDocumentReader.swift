@@ -108,31 +108,9 @@ struct TweakDocumentReader {
 
     /// "unknown field 'Titel' (ignored when loading); did you mean 'Title'?"
     static func unknownFieldReason(_ name: String) -> String {
-        let lowered = name.lowercased()
-        let suggestion = knownFields.first { $0.lowercased() == lowered }
-            ?? knownFields.first { Self.distance($0.lowercased(), lowered) <= 2 }
-        var reason = "unknown field '\(name)', ignored when loading"
-        if let suggestion { reason += "; did you mean '\(suggestion)'?" } else {
-            reason += "; the fields are " + knownFields.joined(separator: ", ")
-        }
-        return reason
-    }
-
-    /// The edit distance of two short names (for suggestions).
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        // row[j]: the distance from the first i characters of a to the first j of b.
-        var row = Array(0...b.count)
-        for (i, character) in a.enumerated() {
-            var diagonal = row[0]
-            row[0] = i + 1
-            for j in b.indices {
-                let above = row[j + 1]
-                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (character == b[j] ? 0 : 1))
-                diagonal = above
-            }
-        }
-        return row[b.count]
+        let reason = "unknown field '\(name)', ignored when loading"
+        let suggestion = NearNames.suggestions(for: name, among: knownFields, limit: 1)
+        return reason + (suggestion.isEmpty ? "; the fields are " + knownFields.joined(separator: ", ") : NearNames.didYouMean(suggestion))
     }
 
     /// The tweak value of a parsed JSON value; a null, at any depth, is refused where it stands.

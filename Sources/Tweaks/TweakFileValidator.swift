@@ -1,4 +1,5 @@
 import Foundation
+import Preferences
 
 /// Checks tweak files without an app, for a team's CI (`envscript tweak validate`): every problem of
 /// every file at once, not just the first.
@@ -40,7 +41,7 @@ public enum TweakFileValidator {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
-                report.problems.append(.readFailed(file: file, reason: (error as NSError).localizedDescription))
+                report.problems.append(.readFailed(file: file, reason: FileErrorReason.describe(error)))
                 continue
             }
             let reader = TweakDocumentReader(data, file: file, source: file)

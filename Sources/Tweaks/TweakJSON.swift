@@ -1,4 +1,5 @@
 import Foundation
+import Preferences
 
 /// Reads tweak documents in JustTweak's format:
 ///
@@ -35,7 +36,7 @@ public enum TweakJSON {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TweakError.readFailed(file: url.path, reason: (error as NSError).localizedDescription)
+            throw TweakError.readFailed(file: url.path, reason: FileErrorReason.describe(error))
         }
         return try parse(data, file: url.path, source: source)
     }

@@ -397,19 +397,7 @@ public final class TweakManager: Sendable {
         feature: String, variable: String, provider name: String?, _ body: (any MutableTweakProvider) throws -> Void
     ) throws {
         let (providers, reporting) = state.withLock { ($0.providers, $0.reportingProviders) }
-        let target: any MutableTweakProvider
-        if let name {
-            guard let named = providers.first(where: { $0.name == name }) else {
-                throw TweakError.unknownProvider(name: name, available: providers.map(\.name))
-            }
-            guard let mutable = named as? any MutableTweakProvider else { throw TweakError.providerNotMutable(name: name) }
-            target = mutable
-        } else {
-            guard let first = providers.lazy.compactMap({ $0 as? any MutableTweakProvider }).first else {
-                throw TweakError.noMutableProvider(available: providers.map(\.name))
-            }
-            target = first
-        }
+        let target = try Self.writeTarget(named: name, in: providers)
         do {
             try body(target)
         } catch let error as TweakError {
@@ -422,6 +410,24 @@ public final class TweakManager: Sendable {
         if !reporting.contains(target.name) {
             emitChange(provider: target.name, key: TweakKey(feature: feature, variable: variable))
         }
+    }
+
+    /// The provider of `providers` a write goes to: the one named `name`, or the highest mutable one.
+    ///
+    /// - Throws: ``TweakError/unknownProvider(name:available:)``, ``TweakError/providerNotMutable(name:)``
+    ///   or ``TweakError/noMutableProvider(available:)``.
+    package static func writeTarget(named name: String?, in providers: [any TweakProvider]) throws -> any MutableTweakProvider {
+        if let name {
+            guard let named = providers.first(where: { $0.name == name }) else {
+                throw TweakError.unknownProvider(name: name, available: providers.map(\.name))
+            }
+            guard let mutable = named as? any MutableTweakProvider else { throw TweakError.providerNotMutable(name: name) }
+            return mutable
+        }
+        guard let first = providers.lazy.compactMap({ $0 as? any MutableTweakProvider }).first else {
+            throw TweakError.noMutableProvider(available: providers.map(\.name))
+        }
+        return first
     }
 
     // MARK: Changes

@@ -155,6 +155,35 @@ import Testing
         }
     }
 
+    @Test func theStartUpScriptIsRecordedBesideTheIdentifierOfAClaimedHome() throws {
+        let home = try TemporaryHome()
+        defer { home.remove() }
+        let containers = try AppContainer(home: home.url)
+        // A home nobody claimed gets none, and reading does not create the bookkeeping.
+        #expect(try containers.recordStartupScript("/app/envscript.lua", replacing: true) == false)
+        #expect(try AppContainer.recordedStartupScript(home: home.url) == nil)
+        #expect(!home.exists(".envscript-containers/application.json"))
+
+        try containers.settleApplicationID(requested: "com.example.shop", fallback: "envscript", recording: true)
+        #expect(try containers.recordStartupScript("/app/envscript.lua", replacing: false))
+        #expect(try AppContainer.recordedStartupScript(home: home.url) == "/app/envscript.lua")
+        // A tool from another project keeps it; the application, moved, replaces it.
+        #expect(try containers.recordStartupScript("/other/envscript.lua", replacing: false) == false)
+        #expect(try AppContainer.recordedStartupScript(home: home.url) == "/app/envscript.lua")
+        #expect(try containers.recordStartupScript("/moved/envscript.lua", replacing: true))
+        #expect(try AppContainer.recordedStartupScript(home: home.url) == "/moved/envscript.lua")
+        #expect(try containers.recordedApplicationID == "com.example.shop")
+
+        // The record says which script in plain JSON; a relative path there is reported, not guessed at.
+        try home.write([".envscript-containers/application.json": #"{"applicationID": "com.example.shop", "version": 1, "startupScript": "envscript.lua"}"#])
+        #expect {
+            try AppContainer.recordedStartupScript(home: home.url)
+        } throws: { error in
+            guard case ContainerError.corruptMetadata = error else { return false }
+            return "\(error)".contains("'envscript.lua' is not an absolute path")
+        }
+    }
+
     /// Processes opening a new home at once with different identifiers: exactly one records its own,
     /// the other is refused with the winner's name.
     @Test func twoProcessesClaimingANewHomeAtOnceAgreeOnOne() throws {

@@ -48,7 +48,8 @@ do {
         throw HostError.scriptNotReadable(path: startupScript.path, reason: "its folder cannot be entered")
     }
     try host.lock.withLock { try host.lua.setGlobal("TWEAK_KEY", "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE=") }
-    try host.runScript(atPath: startupScript.lastPathComponent)
+    // Run as the start-up script: the home records it, so `envscript --home HOME` loads it from any folder.
+    try host.runStartupScript(atPath: startupScript.lastPathComponent)
 
     // Flags: the stack, its priority and the decryptor come from the script.
     print("button colour: \(host.tweaks.value("checkout", "button_color", default: "none"))")
