@@ -19,9 +19,13 @@ struct RunCommand: ParsableCommand {
             in a run with scenarios it is reported as an errored file (ERROR in the pretty report, \
             not ok in TAP, <error> in JUnit); a plain script's error and traceback go to standard error.
 
-            Exit status: 0 all passed; 1 a scenario failed, a file errored or a plain script raised an \
-            error; 2 usage errors, a script that cannot be read or compiled, or a report that cannot be \
-            written.
+            Ctrl-C (or SIGTERM) stops the run: the test running is reported as an error, the others as \
+            not run, the report is written and the temporary home removed; a second Ctrl-C ends it at once.
+
+            Exit status: 0 all passed; 1 a scenario failed, a file errored, a plain script raised an \
+            error, or the stored state could not be saved at the end; 2 usage errors, a script that cannot \
+            be read or compiled, or a report that cannot be written; 130 (143 for SIGTERM) a run Ctrl-C \
+            stopped.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
@@ -67,9 +71,13 @@ struct RunCommand: ParsableCommand {
     var timeout: Double?
 
     @Option(help: ArgumentHelp(
-        "Fail a test whose body, or one of its hooks, runs longer than this many seconds; the other tests still run.",
-        valueName: "seconds"))
+        "Fail a test whose body, or one of its hooks, runs longer than this many seconds (0: no limit); the other tests still run.",
+        discussion: "Default: 10.", valueName: "seconds"))
     var testTimeout: Double?
+
+    /// The per-test limit when `--test-timeout` is not given: a test that polls a flag forever stops
+    /// here rather than at the instruction limit, which takes far longer in such a loop.
+    static let defaultTestTimeout: Double = 10
 
     @Flag(help: "Run again whenever a script given or a start-up script changes, clearing the screen before each report; Ctrl-C stops.")
     var watch = false
@@ -77,7 +85,7 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("Missing a script to run: envscript run FILE...") }
         if let timeout { try RuntimeOptions.validateSeconds(timeout, option: "--timeout") }
-        if let testTimeout { try RuntimeOptions.validateSeconds(testTimeout, option: "--test-timeout") }
+        if let testTimeout { try RuntimeOptions.validateSeconds(testTimeout, option: "--test-timeout", zeroTurnsItOff: true) }
         guard (1...1_000_000).contains(repetitions) else {
             throw ValidationError("--repeat must be a whole number from 1 to 1000000, not \(repetitions)")
         }
@@ -107,51 +115,76 @@ struct RunCommand: ParsableCommand {
         return shuffle ? UInt64.random(in: 1...UInt64(UInt32.max)) : nil
     }
 
-    /// The run's limits, counted from now; in watch mode, Ctrl-C stops the run as its limit would.
-    private func timeLimits(interrupts: InterruptTarget?) -> ScenarioTimeLimits {
+    /// The run's limits, counted from now; Ctrl-C (or SIGTERM) stops the run as its limit would.
+    private func timeLimits(interruption: RunInterruption) -> ScenarioTimeLimits {
+        let perTest = testTimeout ?? Self.defaultTestTimeout
         var limits = ScenarioTimeLimits(
             run: timeout.map { .seconds($0) }, runLabel: "--timeout",
-            perTest: testTimeout.map { .seconds($0) }, perTestLabel: "--test-timeout")
-        if let interrupts {
-            limits.isInterruptible = true
-            limits.isStopped = { interrupts.isStopped }
-        }
+            perTest: perTest == 0 ? nil : .seconds(perTest),
+            perTestLabel: testTimeout == nil ? "--test-timeout's default; --test-timeout 0 turns it off" : "--test-timeout")
+        let target = interruption.target
+        limits.isInterruptible = true
+        limits.isStopped = { target.isStopped }
+        limits.stopLabel = { interruption.label }
         return limits
     }
 
     func run() throws {
-        guard watch else { return try runOnce() }
+        let interruption = RunInterruption()
+        let signals = interruption.handleSignals()
+        defer { signals.cancel() }
+        guard watch else { return try runStoppable(interruption) }
         try ScenarioWatchLoop(
             files: { files + runtime.watchedStartupPaths(forFiles: files) },
-            pass: { interrupts in try runOnce(interrupts: interrupts) }
+            interruption: interruption,
+            pass: { try runOnce(interruption: interruption) }
         ).run()
     }
 
+    /// One run that Ctrl-C or SIGTERM may stop: the run ends as at any end (its report written, its
+    /// temporary home removed), then with status 128 + the signal's number, whatever its tests did.
+    private func runStoppable(_ interruption: RunInterruption) throws {
+        var failure: CommandFailure?
+        do {
+            try runOnce(interruption: interruption)
+        } catch {
+            failure = ErrorReport.failure(for: error)
+        }
+        if let status = interruption.exitStatus { throw CommandFailure(message: failure?.message ?? "", status: status) }
+        if let failure { throw failure }
+    }
+
     /// One run of the files: a fresh host (and home, without --home), the report, the exit status as an
-    /// error. `interrupts`, in watch mode, is given the host's interrupter while the host is open.
-    private func runOnce(interrupts: InterruptTarget? = nil) throws {
-        let limits = timeLimits(interrupts: interrupts)
+    /// error. `interruption`'s target is given the host's interrupter while the host is open.
+    private func runOnce(interruption: RunInterruption) throws {
+        let interrupts = interruption.target
+        let limits = timeLimits(interruption: interruption)
         // A report that cannot be written is refused before anything runs.
         let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
         let temporaryRoot = runtime.home == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent("envscript-run-\(UUID().uuidString)")
             : nil
-        defer { if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) } }
+        // A second Ctrl-C, which ends the process at once, removes it too.
+        interruption.temporaryFolder = temporaryRoot
+        defer {
+            interruption.temporaryFolder = nil
+            if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) }
+        }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
         // A fresh temporary home is this run's alone: no other process can switch it or open it later, so
         // the run neither attaches to it (no control socket to open, no attachment record to write) nor
         // records the application's identifier in it (no record to encode and sync: a millisecond of
         // start-up).
-        defer { interrupts?.detach() }
+        defer { interrupts.detach() }
         let host = try runtime.openHost(
             home: home, scripts: files, writesApplicationData: temporaryRoot == nil, attaches: temporaryRoot == nil,
-            startupLimit: limits.current(perTest: false), opened: { interrupts?.attach($0.lua.interrupter) })
+            startupLimit: limits.current(perTest: false), opened: { interrupts.attach($0.lua.interrupter) })
         defer { host.close() }
         do {
             let seed = shuffleSeed()
             if let seed { printError("envscript: tests shuffled with --seed \(seed)") }
-            let runner = try ScenarioRunner(host: host, limits: limits, seed: seed)
+            let runner = try ScenarioRunner(host: host, limits: limits, seed: seed, savesState: true)
             // Compile everything first, so a syntax error in the last file runs nothing.
             var compiled = try files.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
             if let seed {
@@ -169,6 +202,7 @@ struct RunCommand: ParsableCommand {
                 let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
                 for failure in failures.dropLast() { printError(failure.message) }
                 if let last = failures.last { throw last }
+                try saveState(of: host)
                 return
             }
             if list {
@@ -177,6 +211,7 @@ struct RunCommand: ParsableCommand {
                 }
                 try report.finish()
                 if !suite.loadErrors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
+                try saveState(of: host)
                 return
             }
             if format == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
@@ -186,5 +221,11 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw ErrorReport.failure(for: error)
         }
+    }
+
+    /// Saves what the run left in the stored state; a save that fails fails the run (status 1). (A run
+    /// with a report saves in its runner, so that the report shows the failure.)
+    private func saveState(of host: EnvScriptHost) throws {
+        if let failure = RunStateSave.failure(saving: host) { throw CommandFailure.failure(failure) }
     }
 }

@@ -103,10 +103,12 @@ struct RuntimeOptions: ParsableArguments {
         }
     }
 
-    /// Refuses a number of seconds outside (0, 86400].
-    static func validateSeconds(_ seconds: Double, option: String) throws {
+    /// Refuses a number of seconds outside (0, 86400]; with `zeroTurnsItOff`, 0 (no limit) too is taken.
+    static func validateSeconds(_ seconds: Double, option: String, zeroTurnsItOff: Bool = false) throws {
+        if zeroTurnsItOff && seconds == 0 { return }
         guard seconds > 0, seconds <= 86_400 else {
-            throw ValidationError("\(option) must be a number of seconds above 0 and at most 86400, not \(seconds)")
+            let expected = (zeroTurnsItOff ? "0 (no limit) or " : "") + "a number of seconds above 0 and at most 86400"
+            throw ValidationError("\(option) must be \(expected), not \(seconds)")
         }
     }
 

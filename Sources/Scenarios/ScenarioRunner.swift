@@ -51,6 +51,9 @@ public final class ScenarioRunner {
     private let limits: ScenarioTimeLimits
     /// Shuffles the tests within each block when set (`run --shuffle`).
     private let seed: UInt64?
+    /// Whether a run saves the stored state after its tests, a failed save being an error entry
+    /// (``RunStateSave``).
+    private let savesState: Bool
 
     /// Defines the scenario globals: busted's declarations (`describe`, `it`, `setup`, ...), luassert's
     /// `assert`, `spy`, `stub`, `mock` and `match`.
@@ -58,10 +61,13 @@ public final class ScenarioRunner {
     /// - Parameters:
     ///   - limits: wall-clock limits on loading the files and running the tests.
     ///   - seed: when set, the tests of each block run in an order shuffled with this seed.
-    public init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none, seed: UInt64? = nil) throws {
+    ///   - savesState: whether a run saves the stored state after its tests and reports a save that
+    ///     failed as an error of its own (``RunStateSave``), rather than leave it to the host's close.
+    public init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none, seed: UInt64? = nil, savesState: Bool = false) throws {
         self.host = host
         self.limits = limits
         self.seed = seed
+        self.savesState = savesState
         self.prelude = try ScenarioPrelude.load(into: host)
     }
 
@@ -185,6 +191,7 @@ public final class ScenarioRunner {
             }
             move(&blocks, to: [], file: "").forEach(report)
         }
+        if savesState, let failure = RunStateSave.failure(saving: host) { report(RunStateSave.result(for: failure)) }
         reporter.runDidFinish(summary)
         return summary
     }

@@ -15,14 +15,14 @@ public struct ScenarioTimeLimits: Sendable {
     public var perTestLabel: String
     /// When the run's limit started counting.
     public var start: ContinuousClock.Instant
-    /// Whether someone stopped the run (Ctrl-C in watch mode): it then stops as at its time limit, with
+    /// Whether someone stopped the run (Ctrl-C, SIGTERM): it then stops as at its time limit, with
     /// ``stopLabel`` as the reason. Stopping also interrupts the Lua code running (``LuaInterrupter``),
     /// which needs the count hook: with ``isInterruptible`` set, every stage runs under a limit.
     public var isStopped: @Sendable () -> Bool = { false }
     /// Whether the Lua code may be interrupted, so every stage must run under a limit.
     public var isInterruptible = false
-    /// What stopped the run, for the report.
-    public var stopLabel = "Ctrl-C"
+    /// What stopped the run, for the report (`Ctrl-C`, `SIGTERM`), asked once it has stopped.
+    public var stopLabel: @Sendable () -> String = { "Ctrl-C" }
 
     /// No limits.
     public static let none = ScenarioTimeLimits()
@@ -48,7 +48,7 @@ public struct ScenarioTimeLimits: Sendable {
 
     /// What stops the run, in the words the report uses.
     var runStopReason: String {
-        if isStopped() { return "stopped by \(stopLabel)" }
+        if isStopped() { return "stopped by \(stopLabel())" }
         return "stopped by \(runLabel): the run took longer than \(Self.seconds(run ?? .zero))"
     }
 
@@ -57,7 +57,7 @@ public struct ScenarioTimeLimits: Sendable {
     public func current(perTest applies: Bool) -> (seconds: Double, reason: String)? {
         // Stopped: whatever stage comes next stops at once (a stop that came between two stages would
         // otherwise be forgotten as the next call into Lua starts).
-        if isStopped() { return (1e-6, "stopped by \(stopLabel)") }
+        if isStopped() { return (1e-6, "stopped by \(stopLabel())") }
         var chosen: (seconds: Double, reason: String)?
         if let deadline = runDeadline {
             let left = ContinuousClock.now.duration(to: deadline)

@@ -63,6 +63,66 @@ import FoundationXML
         #expect(outcome.standardOutput.hasSuffix("2 passed, 0 failed, 1 errored\n"))
     }
 
+    /// A test that polls a flag spends little of the instruction budget per second (each poll is a
+    /// call into Swift): with the default limits alone it ran 23 s. The default per-test limit stops it
+    /// at 10 s, says which limit it was and how to lift it, and the next test runs.
+    @Test func theDefaultTestTimeoutStopsATestThatPollsAFlag() throws {
+        let scratch = try Scratch()
+        try scratch.write("poll_spec.lua", """
+            describe('flags', function()
+              it('waits for green', function()
+                while tweak.value('light', 'colour', 'red') ~= 'green' do end
+              end)
+              it('runs after it', function() end)
+            end)
+            """)
+        let started = ContinuousClock.now
+        let outcome = try scratch.run("run", "--no-init", "poll_spec.lua")
+        let elapsed = ContinuousClock.now - started
+        #expect(outcome.status == 1, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains(
+            "poll_spec.lua:3: time limit exceeded: the test took longer than 10 s (--test-timeout's default; --test-timeout 0 turns it off)"),
+            "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("PASS flags runs after it"))
+        #expect(elapsed >= .seconds(10))
+    }
+
+    /// `--test-timeout 0` turns the per-test limit off: a test spinning past the default's 10 s is then
+    /// stopped by the next limit, here the run's.
+    @Test func aTestTimeoutOfZeroTurnsThePerTestLimitOff() throws {
+        let scratch = try Scratch()
+        try scratch.write("spin.lua", Self.scenarios)
+        let outcome = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--test-timeout", "0", "--timeout", "11", "spin.lua")
+        #expect(outcome.status == 1, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("spin.lua:3: time limit exceeded: the run took longer than 11 s (--timeout)"), "\(outcome.standardOutput)")
+        #expect(!outcome.standardOutput.contains("--test-timeout"))
+    }
+
+    /// The per-test limit stops one long call of Lua's own C code (the count hook cannot reach it) and
+    /// says so in the console and in each report file.
+    @Test(arguments: [ReportFormatCase.tap, .junit])
+    func theTestTimeoutStopsALongCallAndTheReportSaysSo(_ format: ReportFormatCase) throws {
+        let scratch = try Scratch()
+        try scratch.write("long.lua", """
+            describe('long', function()
+              it('moves for ever', function() table.move({}, 1, math.maxinteger - 1, 2) end)
+              it('runs after it', function() end)
+            end)
+            """)
+        let message = "long.lua:2: time limit exceeded: the test took longer than 1 s (--test-timeout)"
+        let console = try scratch.run("run", "--no-init", "--instruction-limit", "0", "--test-timeout", "1", "long.lua")
+        #expect(console.status == 1, "\(console.standardError)")
+        #expect(console.standardOutput.contains(message), "\(console.standardOutput)")
+        #expect(console.standardOutput.contains("PASS long runs after it"))
+        let file = try scratch.run(
+            "run", "--no-init", "--instruction-limit", "0", "--test-timeout", "1", "--format", format.rawValue, "--output", "report", "long.lua")
+        #expect(file.status == 1, "\(file.standardError)")
+        let report = try String(contentsOf: scratch.url.appendingPathComponent("report"), encoding: .utf8)
+        #expect(report.contains(message), "\(report)")
+    }
+
+    enum ReportFormatCase: String, CaseIterable, Sendable { case tap, junit }
+
     @Test func aTimeoutStopsAPlainScriptAndAStartupScript() throws {
         let scratch = try Scratch()
         try scratch.write("plain.lua", "while true do end\n")

@@ -1,0 +1,30 @@
+import EnvScript
+
+/// Saving a run's stored state before the run reports its end.
+///
+/// `state.stored` values wait in the container's preferences until they are saved, which closing the
+/// host would do — but a save that fails there (a full disk, an I/O error on the rename) is only
+/// logged, and a run that lost its state would pass. So a run saves first and counts a failed save as
+/// a failure of its own, named in the report.
+public enum RunStateSave {
+    /// The name of the report's entry for a save that failed (its file is ``entryFile``).
+    public static let entryName = "(saving the stored state)"
+    /// The file of that entry: the run as a whole, as JUnit's `(run)` suite.
+    public static let entryFile = "(run)"
+
+    /// Saves what waits in `host`'s stores; returns nil when that worked, else what failed, in words:
+    /// the file and the reason (`No space left on device`), and that the values are lost.
+    public static func failure(saving host: EnvScriptHost) -> String? {
+        do {
+            try host.lock.withLock { try host.application.flush() }
+            return nil
+        } catch {
+            return "the run's stored state (state.stored) was not saved, so its new values are lost: \(error)"
+        }
+    }
+
+    /// The report's entry for a save that failed: an error of the run, after its tests.
+    static func result(for message: String) -> ScenarioResult {
+        ScenarioResult(file: entryFile, names: [entryName], outcome: .error(message: message, traceback: nil), duration: .zero)
+    }
+}
