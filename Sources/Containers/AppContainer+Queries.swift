@@ -22,9 +22,10 @@ extension AppContainer {
         }
     }
 
-    /// The container named `name` (exactly), or nil.
+    /// The container named `name` (exactly), or nil. Containers whose records are damaged have no
+    /// name to match, so they do not stop the others from being found (see ``containerListing``).
     public func container(named name: String) throws -> Container? {
-        try containers.first { $0.name == name }
+        try store.partitionedContainers().readable.first { $0.name == name }
     }
 
     /// The container with `uuid`, or nil.

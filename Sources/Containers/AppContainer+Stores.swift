@@ -22,7 +22,7 @@ extension AppContainer {
     public func withStoresLock<Result>(_ body: (HomeEpoch) throws -> Result) throws -> Result {
         while true {
             let outcome: Result? = try HomeLock.holdingStores(layout) {
-                if try FileSystem.exists(layout.journal) { return nil }
+                if try layout.journals.contains(where: FileSystem.exists) { return nil }
                 return try body(try epoch)
             }
             if let outcome { return outcome }

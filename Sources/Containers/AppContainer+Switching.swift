@@ -17,7 +17,9 @@ extension AppContainer {
     ///
     /// - Throws: ``ContainerError/notFound(_:)``, ``ContainerError/switchCancelled(underlying:)`` when a
     ///   will-change delegate, hook or participant threw (nothing changed), ``ContainerError/conflict(path:reason:)``
-    ///   (nothing changed), ``ContainerError/io(path:underlying:)`` (the moves made were undone), or
+    ///   (nothing changed), ``ContainerError/io(path:underlying:)`` (the moves made were undone: a failed
+    ///   switch changes nothing on disk), ``ContainerError/interrupted(operation:)`` when
+    ///   ``interruption`` asked the switch to stop before it was made (undone likewise), or
     ///   ``ContainerError/refusedJournal(path:reason:)`` when a journal left in the home does not belong
     ///   to its current state (nothing changed).
     public func activate(container: Container) throws {
@@ -66,6 +68,7 @@ extension AppContainer {
         } catch {
             throw ContainerError.switchCancelled(underlying: error)
         }
+        try stopIfInterrupted(Self.switchDescription(from: from, to: target))
         // The other processes attached to the home: their flush and will-change hooks (any may refuse).
         let remote = try prepareRemote(.switch, to: target, from: from)
         report(.willChangeDone)
@@ -88,6 +91,8 @@ extension AppContainer {
             throw ContainerError.switchCancelled(underlying: error)
         }
         report(.participantsFlushed)
+        let operation = Self.switchDescription(from: from, to: target)
+        try stopIfInterrupted(operation)
         NotificationCenter.default.post(
             name: Self.containerWillChangeNotification, object: self,
             userInfo: [Self.toContainerUserInfoKey: target, Self.fromContainerUserInfoKey: from])
@@ -97,7 +102,7 @@ extension AppContainer {
         try planner.planMoveIn(of: targetUUID)
         let activated = target.activated(at: Date())
         let journal = Journal(
-            operation: "switch from '\(from.name)' (\(from.uuid.uuidString)) to '\(target.name)' (\(target.uuid.uuidString))",
+            operation: operation,
             steps: planner.steps, activeAfter: targetUUID,
             metadataBefore: [target], metadataAfter: [activated], removeAfter: [])
         let kept = try run(journal)
@@ -114,7 +119,10 @@ extension AppContainer {
     @discardableResult
     func run(_ journal: Journal) throws -> [KeptNewcomer] {
         try HomeLock.holdingStores(layout) {
-            try JournalRunner(layout: layout, report: { [self] in report($0) }).run(journal)
+            try JournalRunner(
+                layout: layout, report: { [self] in report($0) },
+                isInterrupted: { [self] in interruption?.isRequested == true }
+            ).run(journal)
         }
     }
 

@@ -37,6 +37,8 @@ public final class AppContainer: Sendable {
         var knownEpoch: HomeEpoch?
         /// The processes that took part in this instance's last change.
         var lastRemoteParticipants: [Int32] = []
+        /// Where a Ctrl-C handler asks this instance's changes to stop (``AppContainer/interruption``).
+        var interruption: ChangeInterruption?
         /// Those of them that did not finish their part (reload, did-change hooks) in time.
         var lastLateParticipants: [Int32] = []
     }
@@ -260,7 +262,7 @@ public final class AppContainer: Sendable {
         let runner = JournalRunner(layout: layout, report: { [self] step in
             if case .keptNewcomer = step { report(step) } // the rest belongs to the crashed process's switch
         })
-        if try FileSystem.exists(layout.journal) {
+        if try layout.journals.contains(where: FileSystem.exists) {
             try HomeLock.holdingStores(layout) { _ = try runner.recover() }
         }
         try FileSystem.removeTree(layout.trash)

@@ -21,6 +21,9 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     /// A will-change delegate, hook or a participant's flush threw: the switch did not happen and nothing
     /// on disk changed.
     case switchCancelled(underlying: any Error)
+    /// The change described as `operation` was asked to stop (Ctrl-C) before it was made: it was undone
+    /// and nothing on disk changed.
+    case interrupted(operation: String)
     /// A file operation failed.
     case io(path: String, underlying: any Error)
     /// A bookkeeping file exists but cannot be used.
@@ -72,6 +75,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
             return "the DEFAULT container's name cannot be changed; you may change its description"
         case .switchCancelled(let underlying):
             return "the container switch was cancelled, nothing on disk changed: \(underlying)"
+        case .interrupted(let operation):
+            return "the \(operation) was interrupted before it was made and undone: nothing on disk changed"
         case .io(let path, let underlying):
             return "file operation on '\(path)' failed: \(underlying); check that the path exists, is writable and has free space"
         case .corruptMetadata(let path, let reason):

@@ -259,6 +259,23 @@ enum FileSystem {
     /// - Parameter staged: called once the temporary file is durable, just before the rename (a point
     ///   where a crash must leave the old content).
     static func writeAtomically(_ data: Data, to path: String, staged: () -> Void = {}) throws {
+        let temporary = try writeStaged(data, besides: path, syncingFolder: false)
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
+        staged()
+        try rename(temporary, to: path)
+        renamed = true
+        try syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    /// Writes `data` to a new temporary file (mode 600) in the folder of `path`, named
+    /// `.<name>.tmp-XXXXXX`, and makes it durable (with `syncingFolder`, its name too); `path` itself is
+    /// not touched.
+    /// Renaming it over `path` later needs no free space, so a change can write all it will need before
+    /// it changes anything (see ``Journal/staged``). A leftover is removed when the home is next opened.
+    ///
+    /// - Returns: the temporary file's path.
+    static func writeStaged(_ data: Data, besides path: String, syncingFolder: Bool = true) throws -> String {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
@@ -267,8 +284,8 @@ enum FileSystem {
             throw ContainerError.io(path: path, underlying: SystemCallError("mkstemp"))
         }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
+        var written = false
+        defer { if !written { unlink(temporary) } }
         do {
             defer { close(descriptor) }
             try writeAll(data, to: descriptor, path: temporary)
@@ -280,10 +297,9 @@ enum FileSystem {
                 throw ContainerError.io(path: temporary, underlying: SystemCallError("fsync"))
             }
         }
-        staged()
-        try rename(temporary, to: path)
-        renamed = true
-        try syncDirectory(folder)
+        if syncingFolder { try syncDirectory(folder) }
+        written = true
+        return temporary
     }
 
     /// Removes the file at `path`; an absent file is fine.

@@ -9,6 +9,7 @@ import Foundation
 ///     state.json                  the active container's UUID and the switch generation
 ///     application.json            whose home it is: ApplicationRecord.swift (kept by reset)
 ///     journal.json                present only while a switch (or clean, delete) is under way
+///     journal.undo.json           the same journal while a change that failed or was interrupted is undone
 ///     containers/<UUID>/container.json
 ///     containers/<UUID>/data/     the container's entries while it is not the active one
 ///     containers/<UUID>/hidden/   its entries that collided with excluded files of the live home
@@ -46,6 +47,10 @@ struct HomeLayout: Sendable {
     var storesLock: String { bookkeeping + "/stores.lock" }
     var state: String { bookkeeping + "/state.json" }
     var journal: String { bookkeeping + "/journal.json" }
+    /// The journal of a change being undone (see ``Journal``); at most one of the two exists.
+    var undoJournal: String { bookkeeping + "/journal.undo.json" }
+    /// Both places a journal may be.
+    var journals: [String] { [journal, undoJournal] }
     var containers: String { bookkeeping + "/containers" }
     var trash: String { bookkeeping + "/trash" }
     var hosts: String { bookkeeping + "/hosts" }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Each step is idempotent and its progress can be read back from the disk, so after a crash the change
 /// can be finished (or undone) by replaying the steps in order:
-/// - a ``Step/move(from:to:entry:)`` moves one entry, recognised by its identity (`st_dev`, `st_ino`),
-///   which `rename(2)` keeps. It is done when the destination holds that entry, and to do while the
+/// - a ``Step/move(from:to:entry:)`` moves one entry, recognised by its identity (its inode number,
+///   which `rename(2)` keeps and a remount too; see ``EntryIdentity``). It is done when the destination holds that entry, and to do while the
 ///   source holds it; when neither does, the entry was removed by someone else and there is nothing to
 ///   move. The destination is never taken for done just because something is there: an entry in the
 ///   way is a newcomer, which is kept in a conflicts folder (see ``KeptNewcomer``), never overwritten
@@ -17,9 +17,14 @@ import Foundation
 /// most one, and that a path is vacated (as a source) before it is filled (as a destination).
 ///
 /// A journal also records the home it applies to: the container active when it was written and the
-/// stamp of `state.json` then. After the steps, `metadataAfter` is written, then `activeAfter` recorded
-/// in `state.json` (the commit point of a switch); then the journal is removed and `removeAfter` (trash)
-/// deleted. A journal left in the home is replayed only if `state.json` is still the record it was
+/// stamp of `state.json` then. Every record the change writes — the new `state.json` naming `activeAfter`,
+/// the containers' new `container.json` — is written in full before the journal (``staged``), so that
+/// nothing needs free space once entries move. After the steps, the staged `state.json` is renamed into
+/// place (the commit point of a switch), then the staged metadata; then the journal is removed and
+/// `removeAfter` (trash) deleted. A change that fails or is interrupted before its commit point is undone
+/// before the failure is reported: the journal is first renamed to `journal.undo.json`
+/// (``HomeLayout/undoJournal``), so that if undoing is cut short, the next opening of the home goes on
+/// undoing it rather than finishing a change that was reported as not made. A journal left in the home is replayed only if `state.json` is still the record it was
 /// written against (the change was not committed) or names `activeAfter` (it was); any other journal is
 /// stale and refused (see ``JournalRunner/standing(of:)``).
 struct Journal: Codable, Sendable, Equatable {
@@ -33,9 +38,13 @@ struct Journal: Codable, Sendable, Equatable {
     }
 
     /// Version 2 added the identities of moved entries, `activeBefore`, `stateBefore` and
-    /// `metadataBefore`. Version 1 journals, which knew only paths, are refused rather than replayed
-    /// without the means to tell a newcomer from a moved entry.
-    static let currentVersion = 2
+    /// `metadataBefore`; version 3 records identities without the device number, and ``staged`` records
+    /// instead of `metadataBefore` and `metadataAfter`. Version 2 journals are still replayed (their
+    /// device numbers ignored, their metadata written as they say); version 1 journals, which knew only
+    /// paths, are refused rather than replayed without the means to tell a newcomer from a moved entry.
+    static let currentVersion = 3
+    /// The versions this one replays.
+    static let readableVersions = 2...currentVersion
 
     var version = Journal.currentVersion
     /// What the change is, for people reading a left-over journal ("switch from 'A' (…) to 'B' (…)").
@@ -53,6 +62,10 @@ struct Journal: Codable, Sendable, Equatable {
     var metadataAfter: [Container]
     /// Paths (relative to the home) to delete once the change is complete.
     var removeAfter: [String]
+    /// The records written before the journal, renamed into place in this order when the change commits
+    /// (`state.json` first: the commit point); recorded by ``JournalRunner/write(_:)``. Nil in journals
+    /// of version 2, which wrote `metadataAfter` at the commit instead.
+    var staged: [StagedFile]?
 
     init(
         operation: String, steps: [Step], activeAfter: UUID?, metadataBefore: [Container] = [],
@@ -79,9 +92,10 @@ struct Journal: Codable, Sendable, Equatable {
     var namedContainers: Set<UUID> {
         var result = Set([activeBefore, activeAfter].compactMap { $0 })
         result.formUnion((metadataBefore + metadataAfter).map(\.uuid))
+        let stagedPaths = (staged ?? []).map(\.path)
         let prefix = HomeLayout.bookkeepingName + "/containers/"
         let prefixComponents = PathComponents.of(prefix, omittingEmpty: true)
-        for path in stepPaths {
+        for path in stepPaths + stagedPaths {
             let components = PathComponents.of(path)
             guard components.count > prefixComponents.count,
                   Array(components.prefix(prefixComponents.count)) == prefixComponents
@@ -109,10 +123,10 @@ struct Journal: Codable, Sendable, Equatable {
         } catch {
             throw ContainerError.refusedJournal(path: path, reason: "it is not a journal (\(error))")
         }
-        guard version == currentVersion else {
+        guard readableVersions.contains(version) else {
             throw ContainerError.refusedJournal(
                 path: path,
-                reason: "it is in journal format \(version), and this version of EnvScript replays only format \(currentVersion); to finish the change it records, open the home with the EnvScript that wrote it")
+                reason: "it is in journal format \(version), and this version of EnvScript replays only formats \(readableVersions.lowerBound) to \(readableVersions.upperBound); to finish the change it records, open the home with the EnvScript that wrote it")
         }
         let journal: Journal
         do {
@@ -147,7 +161,7 @@ struct Journal: Codable, Sendable, Equatable {
         for path in removeAfter where !(Self.staysInHome(path) && path.hasPrefix(trash) && path.count > trash.count) {
             return "it would remove '\(path)', which is not inside the home's trash"
         }
-        return nil
+        return (staged ?? []).lazy.compactMap(\.pathProblem).first
     }
 
     /// Whether a relative path names something inside the home: not absolute, not empty, and with no

@@ -7,15 +7,20 @@ struct JournalRunner {
     let metadata: MetadataStore
     /// Told about each point passed, for tracing and crash tests.
     let report: (SwitchStep) -> Void
+    /// Asked before each move and before the commit point: whether whoever started the change asked
+    /// for it to stop (Ctrl-C); it is then undone and ``ContainerError/interrupted(operation:)`` thrown.
+    let isInterrupted: () -> Bool
 
-    init(layout: HomeLayout, report: @escaping (SwitchStep) -> Void) {
+    init(layout: HomeLayout, report: @escaping (SwitchStep) -> Void, isInterrupted: @escaping () -> Bool = { false }) {
         self.layout = layout
         self.metadata = MetadataStore(layout: layout)
         self.report = report
+        self.isInterrupted = isInterrupted
     }
 
-    /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and
-    /// rethrows the failure.
+    /// Writes `journal`, does its steps and commits it; if a step fails or the change is interrupted
+    /// before its commit point, undoes the steps done and rethrows the failure: a change reported as
+    /// failed changed nothing, and leaves no journal that would carry it out later.
     ///
     /// - Returns: the newcomers set aside to make way for the moves.
     func run(_ journal: Journal) throws -> [KeptNewcomer] {
@@ -23,13 +28,13 @@ struct JournalRunner {
         let kept: [KeptNewcomer]
         do {
             kept = try rollForward(recorded)
+            try stopIfInterrupted(recorded)
         } catch let failure {
             do {
-                try rollBack(recorded)
-                try discard()
+                try undo(recorded)
             } catch {
-                // The journal stays: the next opening of the home finishes the change.
-                throw ContainerError.recoveryFailed(journal: layout.journal, underlying: failure)
+                // The undo journal stays: the next opening of the home goes on undoing the change.
+                throw ContainerError.recoveryFailed(journal: layout.undoJournal, underlying: failure)
             }
             throw failure
         }
@@ -38,36 +43,90 @@ struct JournalRunner {
     }
 
     /// Records what the journal needs to recognise its home — the active container, the stamp of
-    /// `state.json`, the identity of each entry it moves — and makes it durable at `journal.json`.
-    /// Nothing has moved yet.
+    /// `state.json`, the identity of each entry it moves — writes every record its commit puts in place
+    /// (``Journal/staged``), and makes the journal durable at `journal.json`. Nothing has moved yet; if
+    /// any of this fails (a full disk), the staged records are removed and nothing changed.
     ///
     /// - Returns: the journal as written.
     @discardableResult
     func write(_ journal: Journal) throws -> Journal {
         var recorded = journal
+        recorded.version = Journal.currentVersion
         if recorded.activeBefore == nil { recorded.activeBefore = try metadata.activeUUID() }
         if recorded.stateBefore == nil { recorded.stateBefore = try FileStamp.of(layout.state) }
         recorded.steps = try journal.steps.map { step in
             guard case .move(let from, let to, nil) = step else { return step }
             return .move(from: from, to: to, entry: try EntryIdentity.of(layout.absolute(from)))
         }
-        let data: Data
+        recorded.staged = []
         do {
-            data = try recorded.encoded()
+            try stage(&recorded)
+            let data: Data
+            do {
+                data = try recorded.encoded()
+            } catch {
+                throw ContainerError.io(path: layout.journal, underlying: error)
+            }
+            try FileSystem.writeAtomically(data, to: layout.journal) { report(.journalStaged) }
         } catch {
-            throw ContainerError.io(path: layout.journal, underlying: error)
+            for file in recorded.staged ?? [] { try? FileSystem.removeFile(layout.absolute(file.stagedAt)) }
+            throw error
         }
-        try FileSystem.writeAtomically(data, to: layout.journal) { report(.journalStaged) }
         report(.journalWritten)
         return recorded
     }
 
-    /// The journal left in the home, if any.
+    /// Writes the new `state.json` (when the journal makes another container active) and the
+    /// `metadataAfter` records under temporary names, adding each to `journal.staged` as it is written.
+    private func stage(_ journal: inout Journal) throws {
+        func stage(_ data: Data, at path: String) throws {
+            let staged = try FileSystem.writeStaged(data, besides: path)
+            journal.staged?.append(StagedFile(path: relative(path), stagedAt: relative(staged)))
+        }
+        if let active = journal.activeAfter {
+            let current = try metadata.activation()
+            if current.activeContainer != active {
+                try stage(metadata.encode(ActivationState(activeContainer: active, generation: current.generation &+ 1)), at: layout.state)
+                report(.stateStaged)
+            }
+        }
+        for container in journal.metadataAfter {
+            try stage(metadata.encode(container), at: layout.metadata(container.uuid))
+        }
+    }
+
+    /// The path of `absolute`, a path inside the home, relative to the home.
+    private func relative(_ absolute: String) -> String {
+        String(absolute.dropFirst(layout.home.count + 1))
+    }
+
+    /// Throws ``ContainerError/interrupted(operation:)`` if the change was asked to stop.
+    private func stopIfInterrupted(_ journal: Journal) throws {
+        if isInterrupted() { throw ContainerError.interrupted(operation: journal.operation) }
+    }
+
+    /// Undoes a change that failed or was interrupted before its commit point and removes its journal.
     ///
-    /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` when it is not a journal of this version.
+    /// The journal is first renamed to the undo journal — a rename needs no free space — so that if
+    /// undoing is cut short (a crash, a second failure), the next opening of the home goes on undoing
+    /// the change, never finishes it.
+    func undo(_ journal: Journal) throws {
+        if try FileSystem.exists(layout.journal) {
+            try FileSystem.rename(layout.journal, to: layout.undoJournal)
+            try FileSystem.syncDirectory(layout.bookkeeping)
+        }
+        try rollBack(journal)
+        try discard()
+    }
+
+    /// The journal left in the home, if any: the one being undone (``HomeLayout/undoJournal``) first.
+    ///
+    /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` when it is not a journal this version reads.
     func pending() throws -> Journal? {
-        guard let data = try FileSystem.read(layout.journal) else { return nil }
-        return try Journal.decode(data, path: layout.journal)
+        for path in [layout.undoJournal, layout.journal] {
+            if let data = try FileSystem.read(path) { return try Journal.decode(data, path: path) }
+        }
+        return nil
     }
 
     /// Does every step not yet done, then makes the folders it touched durable.
@@ -75,12 +134,13 @@ struct JournalRunner {
     /// - Returns: the newcomers set aside to make way for the moves.
     @discardableResult
     func rollForward(_ journal: Journal) throws -> [KeptNewcomer] {
-        var mover = mover(for: journal)
+        var mover = try mover(for: journal)
         let total = journal.moveCount
         var moveIndex = 0
         for step in journal.steps {
             switch step {
             case .move(let from, let to, let entry):
+                try stopIfInterrupted(journal)
                 moveIndex += 1
                 if let entry { try mover.move(entry, from: from, to: to) }
                 report(.moved(moveIndex, of: total))
@@ -95,14 +155,14 @@ struct JournalRunner {
         return mover.kept
     }
 
-    /// Undoes every step that was done, last first, makes the folders it touched durable and writes the
-    /// metadata back. A newcomer in the place an entry returns to is set aside like one in the way of a
+    /// Undoes every step that was done, last first, makes the folders it touched durable and removes the
+    /// staged records (a journal of version 2 has its `metadataBefore` written back instead). A newcomer in the place an entry returns to is set aside like one in the way of a
     /// move forward: undoing never moves a newcomer into a container's folder.
     ///
     /// - Returns: the newcomers set aside to make way for the entries returning.
     @discardableResult
     func rollBack(_ journal: Journal) throws -> [KeptNewcomer] {
-        var mover = mover(for: journal)
+        var mover = try mover(for: journal)
         for step in journal.steps.reversed() {
             switch step {
             case .move(let from, let to, let entry):
@@ -116,48 +176,74 @@ struct JournalRunner {
             }
         }
         try syncTouchedFolders(journal)
-        for container in journal.metadataBefore {
-            try metadata.write(container)
+        if let staged = journal.staged {
+            for file in staged { try FileSystem.removeFile(layout.absolute(file.stagedAt)) }
+        } else {
+            for container in journal.metadataBefore {
+                try metadata.write(container)
+            }
         }
         return mover.kept
     }
 
-    /// Records the outcome — the metadata, then the new active container (the commit point of a
-    /// switch) — and removes the journal and the trash it names.
+    /// Records the outcome — renames the staged records into place, the new active container first (the
+    /// commit point of a switch) — and removes the journal and the trash it names. Nothing here needs
+    /// free space.
     ///
-    /// The metadata comes first so that once the switch is committed nothing of it remains to be done
-    /// but removals: a journal found with its switch committed is then discarded without writing
-    /// anything (see ``standing(of:)``).
+    /// (A journal of version 2 writes its metadata, then the new active container, as it was written to.)
     func commit(_ journal: Journal) throws {
-        for container in journal.metadataAfter {
-            try metadata.write(container)
-        }
-        if let active = journal.activeAfter {
-            try metadata.recordActive(active) { report(.stateStaged) }
-            report(.stateRecorded)
+        if let staged = journal.staged {
+            for file in staged {
+                try putInPlace(file, committed: false)
+                if file.path == relative(layout.state) { report(.stateRecorded) }
+            }
+        } else {
+            for container in journal.metadataAfter {
+                try metadata.write(container)
+            }
+            if let active = journal.activeAfter {
+                try metadata.recordActive(active) { report(.stateStaged) }
+                report(.stateRecorded)
+            }
         }
         try finish(journal)
     }
 
-    /// Removes the journal and the trash it names.
+    /// Renames a staged record over the file it replaces and makes that durable. One already gone was put
+    /// in place before, which only a change past its commit point (`committed`) can have done.
+    private func putInPlace(_ file: StagedFile, committed: Bool) throws {
+        let staged = layout.absolute(file.stagedAt)
+        if try !FileSystem.exists(staged) {
+            if committed { return }
+            throw ContainerError.io(path: staged, underlying: SystemCallError("rename to '\(layout.absolute(file.path))'", code: ENOENT))
+        }
+        try FileSystem.rename(staged, to: layout.absolute(file.path))
+        try FileSystem.syncDirectory((staged as NSString).deletingLastPathComponent)
+    }
+
+    /// Puts in place the staged records a committed change had not yet, removes the journal and the
+    /// trash it names.
     private func finish(_ journal: Journal) throws {
+        for file in journal.staged ?? [] { try putInPlace(file, committed: true) }
         try discard()
         for path in journal.removeAfter {
             try FileSystem.removeTree(layout.absolute(path))
         }
     }
 
-    /// Removes the journal file.
+    /// Removes the journal file (or the undo journal).
     ///
     /// The removal is not synced: if a power loss forgets it, the next opening finds a journal whose
-    /// switch is committed, and only removes it again.
+    /// switch is committed, and only removes it again (or one being undone, which it undoes again:
+    /// nothing is left to undo).
     func discard() throws {
-        try FileSystem.removeFile(layout.journal)
+        for path in layout.journals { try FileSystem.removeFile(path) }
         report(.journalRemoved)
     }
 
     /// Finishes a journal left by a crashed process; when its steps cannot be finished, undoes them
-    /// instead. A journal that does not belong to the home's current state is refused, not replayed.
+    /// instead. A journal being undone (the change failed or was interrupted, and said so) is undone.
+    /// A journal that does not belong to the home's current state is refused, not replayed.
     ///
     /// - Returns: whether a journal was found.
     /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` (nothing changed), or
@@ -168,13 +254,19 @@ struct JournalRunner {
         switch try standing(of: journal) {
         case .committed:
             try finish(journal)
+        case .uncommitted where try FileSystem.exists(layout.undoJournal):
+            do {
+                try rollBack(journal)
+                try discard()
+            } catch {
+                throw ContainerError.recoveryFailed(journal: layout.undoJournal, underlying: error)
+            }
         case .uncommitted:
             do {
                 try rollForward(journal)
             } catch let forwardError {
                 do {
-                    try rollBack(journal)
-                    try discard()
+                    try undo(journal)
                 } catch {
                     throw ContainerError.recoveryFailed(journal: layout.journal, underlying: forwardError)
                 }
@@ -187,8 +279,8 @@ struct JournalRunner {
 
     /// Moves this journal's entries; newcomers go to the conflicts folder of the container active when
     /// it was written.
-    private func mover(for journal: Journal) -> RecordedEntryMover {
-        RecordedEntryMover(layout: layout, container: journal.activeBefore ?? Container.defaultUUID, report: report)
+    private func mover(for journal: Journal) throws -> RecordedEntryMover {
+        try RecordedEntryMover(layout: layout, container: journal.activeBefore ?? Container.defaultUUID, report: report)
     }
 
     private func syncTouchedFolders(_ journal: Journal) throws {

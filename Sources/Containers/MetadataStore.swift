@@ -127,16 +127,23 @@ struct MetadataStore: Sendable {
         if !result.contains(where: \.isDefault) {
             result.append(.implicitDefault(createdAt: Self.unknownCreationDate))
         }
-        return result.sorted { a, b in
-            if a.isDefault != b.isDefault { return a.isDefault }
-            if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }
-            if a.name != b.name { return a.name < b.name }
-            return a.uuid.uuidString < b.uuid.uuidString
-        }
+        return Self.inListOrder(result)
     }
 
     /// The container with `uuid`, or nil when there is none.
+    ///
+    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` naming `container doctor` when its
+    ///   record is unusable.
     func container(_ uuid: UUID) throws -> Container? {
+        do {
+            return try recordedContainer(uuid)
+        } catch ContainerError.corruptMetadata(let path, let reason) {
+            throw ContainerError.corruptMetadata(path: path, reason: reason + HomeDoctor.damagedRecordAdvice)
+        }
+    }
+
+    /// The container with `uuid` as its record says, or nil when there is none.
+    func recordedContainer(_ uuid: UUID) throws -> Container? {
         let path = layout.metadata(uuid)
         guard let data = try FileSystem.read(path) else {
             if uuid == Container.defaultUUID { return .implicitDefault(createdAt: Self.unknownCreationDate) }

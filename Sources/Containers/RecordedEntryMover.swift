@@ -19,15 +19,22 @@ struct RecordedEntryMover {
     /// The container whose conflicts folder receives the newcomers.
     let container: UUID
     let report: (SwitchStep) -> Void
+    /// The device number of the home's file system as mounted now: an object on another one is never
+    /// a recorded entry (see ``EntryIdentity``).
+    let device: UInt64
     /// The newcomers kept so far, in order.
     private(set) var kept: [KeptNewcomer] = []
     /// The folder (relative to the home) newcomers of this pass go to, once one was found.
     private var folder: String?
 
-    init(layout: HomeLayout, container: UUID, report: @escaping (SwitchStep) -> Void) {
+    init(layout: HomeLayout, container: UUID, report: @escaping (SwitchStep) -> Void) throws {
         self.layout = layout
         self.container = container
         self.report = report
+        guard let home = try FileSystem.status(at: layout.home) else {
+            throw ContainerError.homeNotFound(path: layout.home)
+        }
+        device = UInt64(home.st_dev)
     }
 
     /// Makes sure the entry `entry` is at `destination` if it is at `source` (paths relative to the
@@ -36,9 +43,9 @@ struct RecordedEntryMover {
     mutating func move(_ entry: EntryIdentity, from source: String, to destination: String) throws {
         let from = layout.absolute(source)
         let to = layout.absolute(destination)
-        if try EntryIdentity.of(to) == entry { return }
+        if try EntryIdentity.of(to, onDevice: device) == entry { return }
         var setAside = 0
-        while try EntryIdentity.of(from) == entry {
+        while try EntryIdentity.of(from, onDevice: device) == entry {
             if try FileSystem.renameWithoutReplacing(from, to: to) { return }
             // Something keeps appearing in the way: give up rather than fill the conflicts folder.
             guard setAside < 8 else {

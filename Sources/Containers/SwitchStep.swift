@@ -10,6 +10,9 @@ public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     case willChangeDone
     /// The participants flushed.
     case participantsFlushed
+    /// The new `state.json` is durable under a temporary name, not yet in place; written before the
+    /// journal, with every other record the switch needs, so that no write can fail once entries move.
+    case stateStaged
     /// The journal is durable under a temporary name, not yet in place (a crash leaves the old container).
     case journalStaged
     /// The journal is in place: from here a crash is finished on the next opening.
@@ -22,8 +25,6 @@ public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     case keptNewcomer(KeptNewcomer)
     /// The moves and the folders they touched are durable.
     case movesSynced
-    /// The new `state.json` is durable under a temporary name, not yet in place.
-    case stateStaged
     /// The new active container is recorded: the switch is committed.
     case stateRecorded
     /// The journal is removed.
@@ -33,8 +34,8 @@ public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     /// The did-change delegates and hooks ran and the notification was posted.
     case didChangeDone
 
-    /// A stable name: `locked`, `will-change-done`, `participants-flushed`, `journal-staged`,
-    /// `journal-written`, `moved-<index>`, `kept-newcomer`, `moves-synced`, `state-staged`,
+    /// A stable name: `locked`, `will-change-done`, `participants-flushed`, `state-staged`,
+    /// `journal-staged`, `journal-written`, `moved-<index>`, `kept-newcomer`, `moves-synced`,
     /// `state-recorded`, `journal-removed`, `participants-reloaded`, `did-change-done`.
     public var description: String {
         switch self {

@@ -90,7 +90,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         remoteTweaks = RemoteTweakProviders(logger: logger)
         application = Application(
             home: configuration.home, appID: appID, preferences: preferences,
-            secureKey: .keyFile(secureKeyFile), containerID: try containers.activeContainer.uuid)
+            secureKey: .keyFile(secureKeyFile), containerID: try containers.epoch.activeContainer)
         switchParticipant = HostSwitchParticipant(
             containers: containers, application: application, tweaks: tweaks, remoteTweaks: remoteTweaks,
             logger: logger)

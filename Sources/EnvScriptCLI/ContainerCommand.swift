@@ -11,7 +11,7 @@ struct ContainerCommand: ParsableCommand {
         discussion: "CONTAINER is a name or a UUID. Switches run the hooks of the start-up scripts.",
         subcommands: [
             List.self, Info.self, Create.self, Activate.self, Delete.self, Clean.self, Clone.self, Update.self, Reset.self,
-            Export.self, Import.self, Diff.self,
+            Export.self, Import.self, Diff.self, Doctor.self,
         ])
 
     struct List: ParsableCommand {
@@ -21,12 +21,20 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
-                let active = try host.containers.activeContainer.uuid
-                let all = try host.containers.containers
-                if json { return try printJSON(all.map { ContainerRecord($0, activeUUID: active) }) }
+                // A damaged record is listed as damaged; it does not hide the other containers.
+                let listing = try host.containers.containerListing
+                let active = listing.activeUUID
+                for damaged in listing.damaged {
+                    printError("warning: container \(damaged.uuid.uuidString) is damaged: its record '\(damaged.path)' is unusable: \(damaged.reason); run 'envscript container doctor' to see every problem of the home and 'envscript container doctor --repair' to repair it")
+                }
+                if let halfSwitched = try? HomeDoctor(home: host.containers.home).examine().first(where: \.kind.misplacesEntries) {
+                    printError("warning: \(halfSwitched.problem); run 'envscript container doctor' to see every problem of the home and 'envscript container doctor --repair' to repair it")
+                }
+                if json { return try printJSON(ListedContainer.all(listing)) }
                 printTable(
                     header: ["", "NAME", "UUID", "ACTIVATIONS", "DESCRIPTION"],
-                    rows: all.map { [$0.uuid == active ? "*" : "", $0.name, $0.uuid.uuidString, "\($0.activatedCount)", $0.description ?? ""] })
+                    rows: listing.containers.map { [$0.uuid == active ? "*" : "", $0.name, $0.uuid.uuidString, "\($0.activatedCount)", $0.description ?? ""] }
+                        + listing.damaged.map { [$0.uuid == active ? "*" : "", "(damaged)", $0.uuid.uuidString, "", "its record is unusable; see envscript container doctor"] })
             }
         }
     }
@@ -64,15 +72,20 @@ struct ContainerCommand: ParsableCommand {
     }
 
     struct Activate: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "activate", abstract: "Switch the home to a container.")
+        static let configuration = CommandConfiguration(
+            commandName: "activate", abstract: "Switch the home to a container.",
+            discussion: """
+                A switch that fails, or that Ctrl-C (or SIGTERM) stops before it is made, is undone: nothing on \
+                disk changes. Stopped after it was made, the switch is finished and its did-change hooks are \
+                stopped. Exit status: 0 switched; 1 refused or failed; 2 usage errors; 130 stopped by Ctrl-C \
+                (143 by SIGTERM), the message saying which container the home is on.
+                """)
         @OptionGroup var runtime: RuntimeOptions
         @Argument(help: "A name or UUID.") var container: String
 
         func run() throws {
             try runtime.withHost { host in
-                let target = try host.containers.resolve(container)
-                try host.containers.activate(container: target)
-                reportChange("activated \(target.name)", host)
+                try InterruptibleActivation.activate(try host.containers.resolve(container), in: host)
             }
         }
     }

@@ -232,8 +232,8 @@ struct Refusal: Error, CustomStringConvertible {
         containers.observeSwitchSteps { log.append($0.description) }
         try containers.activate(container: b)
         #expect(log.events == [
-            "locked", "will-change-done", "participants-flushed", "journal-staged", "journal-written",
-            "moved-1", "moved-2", "moves-synced", "state-staged", "state-recorded", "journal-removed",
+            "locked", "will-change-done", "participants-flushed", "state-staged", "journal-staged", "journal-written",
+            "moved-1", "moved-2", "moves-synced", "state-recorded", "journal-removed",
             "participants-reloaded", "did-change-done",
         ])
     }

@@ -20,8 +20,9 @@ struct SwitchFixture {
     ///
     /// - Parameter filesPerContainer: about how many files each container holds, spread over a few
     ///   top-level folders (some with nested levels) and top-level files.
-    init(filesPerContainer: Int, label: String = #function) throws {
-        let root = try TemporaryHome(label)
+    /// - Parameter parent: the folder to make the home in (see ``TemporaryHome/init(_:in:)``).
+    init(filesPerContainer: Int, label: String = #function, in parent: URL = FileManager.default.temporaryDirectory) throws {
+        let root = try TemporaryHome(label, in: parent)
         try root.write(Self.excludedFiles)
         var created: [UUID: [String: String]] = [:]
         let containers = try AppContainer(home: root.url)

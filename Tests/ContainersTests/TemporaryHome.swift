@@ -29,9 +29,11 @@ struct TemporaryHome {
     let url: URL
     var path: String { url.path }
 
-    init(_ label: String = #function) throws {
+    /// - Parameter parent: the folder to make it in (a file system a test mounted); by default the
+    ///   system's temporary directory.
+    init(_ label: String = #function, in parent: URL = FileManager.default.temporaryDirectory) throws {
         let name = "ContainersTests-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
+        url = parent.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

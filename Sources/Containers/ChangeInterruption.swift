@@ -1,0 +1,25 @@
+import Locking
+
+/// A request to stop the change under way, made from another thread (a Ctrl-C handler) and read by the
+/// change at its safe points.
+///
+/// Set on an ``AppContainer`` with ``AppContainer/interruption``. A switch asked to stop before its
+/// commit point — between its will-change hooks, after its participants flushed, before each move,
+/// before recording the new active container — undoes what it did and throws
+/// ``ContainerError/interrupted(operation:)``, with nothing changed on disk and no journal left that would
+/// carry it out later. A switch past its commit point is finished: the request comes too late for it.
+package final class ChangeInterruption: Sendable {
+    private let requested = Locked(false)
+
+    package init() {}
+
+    /// Asks the change under way (or the next one) to stop.
+    package func request() {
+        requested.withLock { $0 = true }
+    }
+
+    /// Whether a stop was asked for.
+    package var isRequested: Bool {
+        requested.withLock { $0 }
+    }
+}

@@ -1,0 +1,58 @@
+import Containers
+import EnvScript
+import Foundation
+import Locking
+
+/// `envscript container activate` under Ctrl-C (SIGINT) or SIGTERM: the switch is never left half done
+/// for the next command to finish. A signal before the switch's commit point cancels it — a will-change
+/// hook running is stopped, moves made are undone — and the command says the home is still on the old
+/// container; a signal after it lets the switch finish (its did-change hooks are stopped) and the
+/// command says so. Either way it ends with ``ExitStatus/interrupted(by:)``.
+enum InterruptibleActivation {
+    /// Switches the home of `host` to `target` and prints what happened.
+    static func activate(_ target: Container, in host: EnvScriptHost) throws {
+        let interruption = ChangeInterruption()
+        let received = Locked<Int32>(0)
+        let lua = host.lua.interrupter
+        let signals = InterruptSignal.handle([SIGINT, SIGTERM], label: "envscript.activate.signals") { number in
+            received.withLock { if $0 == 0 { $0 = number } }
+            interruption.request()
+            lua.interrupt()
+        }
+        defer { signals.cancel() }
+        host.containers.interruption = interruption
+        defer { host.containers.interruption = nil }
+
+        var failure: (any Error)?
+        do {
+            try host.containers.activate(container: target)
+        } catch {
+            failure = error
+        }
+        guard interruption.isRequested else {
+            if let failure { throw failure }
+            return reportChange("activated \(target.name)", host)
+        }
+        // What the home says decides the message, not where the signal came.
+        if case ContainerError.recoveryFailed? = failure { throw failure! }
+        let status = ExitStatus.interrupted(by: received.withLock { $0 })
+        let active = try host.containers.activeContainer
+        if active.uuid == target.uuid {
+            reportChange("activated \(target.name)", host)
+            throw CommandFailure(
+                message: "interrupted: the switch to \(target.name) was already made when the interrupt came, so it was finished; the home is on \(target.name)",
+                status: status)
+        }
+        throw CommandFailure(
+            message: "interrupted: the switch to \(target.name) was cancelled and undone, nothing on disk changed; the home is still on \(active.name)",
+            status: status)
+    }
+}
+
+extension ExitStatus {
+    /// A command stopped by `signal` (SIGINT for Ctrl-C, or SIGTERM) that stopped cleanly: 128 plus the
+    /// signal's number, as a shell reports a process the signal ended (130 for Ctrl-C, 143 for SIGTERM).
+    static func interrupted(by signal: Int32) -> Int32 {
+        128 + (signal == 0 ? SIGINT : signal)
+    }
+}

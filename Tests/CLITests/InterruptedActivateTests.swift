@@ -1,0 +1,132 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ctrl-C (a real SIGINT to a real `envscript container activate`) at each stage of a switch (issue #32,
+/// point 22): the command says what became of the switch, exits 130, and the next command never
+/// finishes a switch the user was told was undone.
+@Suite struct InterruptedActivateTests {
+    /// The files each container holds, at the same paths with different contents.
+    private static let paths = (1...6).map { "file\($0)" }
+
+    /// A home with containers A and B, each holding its own version of ``paths``; B is active.
+    private func homeOnB(_ scratch: Scratch) throws -> String {
+        let home = scratch.url.appendingPathComponent("home").path
+        for name in ["A", "B"] {
+            #expect(try scratch.run("container", "create", name, "--home", home, "--no-init").status == 0)
+            #expect(try scratch.run("container", "activate", name, "--home", home, "--no-init").status == 0)
+            for path in Self.paths { try "\(name) \(path)".write(toFile: home + "/" + path, atomically: true, encoding: .utf8) }
+        }
+        return home
+    }
+
+    /// The container whose files are in the live home: "A", "B", or a description of a mixture.
+    private func liveContainer(_ home: String) -> String {
+        let owners = Set(Self.paths.map { path in
+            ((try? String(contentsOfFile: home + "/" + path, encoding: .utf8)) ?? "nothing").split(separator: " ")[0]
+        })
+        return owners.count == 1 ? String(owners.first!) : "a mixture of \(owners.sorted())"
+    }
+
+    /// The name of the active container, as `container info` reports it.
+    private func activeName(_ scratch: Scratch, _ home: String) throws -> String? {
+        let info = try scratch.run("container", "info", "--json", "--home", home, "--no-init")
+        let record = try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any]
+        return record?["name"] as? String
+    }
+
+    /// Checks that the home is on B with B's files and no journal, that the next command leaves it there,
+    /// and that A's files were all kept (a switch to A brings them).
+    private func expectStillOnB(_ scratch: Scratch, _ home: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let bookkeeping = home + "/.envscript-containers/"
+        for journal in ["journal.json", "journal.undo.json"] {
+            #expect(!FileManager.default.fileExists(atPath: bookkeeping + journal), "\(journal) is left", sourceLocation: sourceLocation)
+        }
+        #expect(liveContainer(home) == "B", sourceLocation: sourceLocation)
+        #expect(try activeName(scratch, home) == "B", "the next command finds the home on B", sourceLocation: sourceLocation)
+        #expect(liveContainer(home) == "B", "and leaves it there", sourceLocation: sourceLocation)
+        #expect(try scratch.run("container", "activate", "A", "--home", home, "--no-init").status == 0, sourceLocation: sourceLocation)
+        #expect(liveContainer(home) == "A", "A kept every file", sourceLocation: sourceLocation)
+    }
+
+    /// The first child of process `pid` (the program a tracer started).
+    private func firstChild(of pid: Int32) throws -> Int32? {
+        let children = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    @Test func ctrlCBetweenTheMovesUndoesThemAndSaysSo() async throws {
+        let scratch = try Scratch()
+        let home = try homeOnB(scratch)
+        // Every move (renameat2) waits half a second under strace, so that the interrupt comes after the
+        // journal was written and some entries were moved, before the switch is made.
+        let tracer = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            ["-f", "-o", "/dev/null", "-e", "trace=renameat2", "-e", "inject=renameat2:delay_enter=500000",
+             try EnvScriptProcess.binary().path, "container", "activate", "A", "--home", home, "--no-init"],
+            in: scratch.url, environment: EnvScriptProcess.environment([:]))
+        let journal = home + "/.envscript-containers/journal.json"
+        try await waitUntil("the switch wrote its journal", timeout: .seconds(240)) { FileManager.default.fileExists(atPath: journal) }
+        try await Task.sleep(for: .milliseconds(700)) // one entry moved, the next under way
+        let switcher = try #require(try firstChild(of: tracer.pid))
+        kill(switcher, SIGINT)
+        let outcome = tracer.wait(seconds: 240)
+
+        #expect(outcome.status == 130, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("interrupted: the switch to A was cancelled and undone, nothing on disk changed; the home is still on B"), "\(outcome.standardError)")
+        #expect(!outcome.standardOutput.contains("activated"))
+        try expectStillOnB(scratch, home)
+    }
+
+    @Test func ctrlCDuringAWillChangeHookCancelsTheSwitch() async throws {
+        let scratch = try Scratch()
+        let home = try homeOnB(scratch)
+        let script = try scratch.write("slow/envscript.lua", """
+            container.on_will_change(function(to, from)
+              print("will-change hook running")
+              while true do end
+            end)
+            """)
+        let switcher = try EnvScriptProcess.start(
+            ["container", "activate", "A", "--home", home, "--no-init", "--init", script, "--instruction-limit", "0", "--hook-timeout", "600"],
+            in: scratch.url)
+        try await waitUntil("the will-change hook runs", timeout: .seconds(120)) {
+            switcher.standardOutput.contains("will-change hook running")
+        }
+        switcher.send(SIGINT)
+        let outcome = switcher.wait(seconds: 120)
+
+        #expect(outcome.status == 130, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("interrupted: the switch to A was cancelled and undone, nothing on disk changed; the home is still on B"), "\(outcome.standardError)")
+        try expectStillOnB(scratch, home)
+    }
+
+    @Test func ctrlCDuringADidChangeHookFinishesTheSwitchAndSaysSo() async throws {
+        let scratch = try Scratch()
+        let home = try homeOnB(scratch)
+        let script = try scratch.write("slow/envscript.lua", """
+            container.on_did_change(function(to, from)
+              print("did-change hook running")
+              while true do end
+            end)
+            """)
+        let switcher = try EnvScriptProcess.start(
+            ["container", "activate", "A", "--home", home, "--no-init", "--init", script, "--instruction-limit", "0", "--hook-timeout", "600"],
+            in: scratch.url)
+        try await waitUntil("the did-change hook runs", timeout: .seconds(120)) {
+            switcher.standardOutput.contains("did-change hook running")
+        }
+        switcher.send(SIGINT)
+        let outcome = switcher.wait(seconds: 120)
+
+        #expect(outcome.status == 130, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("activated A"))
+        #expect(outcome.standardError.contains("interrupted: the switch to A was already made when the interrupt came, so it was finished; the home is on A"), "\(outcome.standardError)")
+        #expect(liveContainer(home) == "A")
+        #expect(try activeName(scratch, home) == "A")
+    }
+}
