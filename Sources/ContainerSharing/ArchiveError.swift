@@ -11,8 +11,13 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible, L
     case refusedEntry(archive: String, entry: String, reason: String)
     /// The archive is past a limit of the import.
     case overLimit(archive: String, reason: String)
-    /// The archive could not be written.
+    /// The archive cannot be written where it was asked for: `path` names a folder, or a folder that
+    /// does not exist.
     case unwritable(path: String, reason: String)
+    /// Writing the archive failed: the system refused a write (no space left on the device, a read-only
+    /// file system, no permission...); `reason` says what happened, in words. Nothing at `path` changed:
+    /// no partial archive was left there.
+    case writeFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +31,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible, L
             return "'\(archive)' is refused: \(reason); nothing was imported"
         case .unwritable(let path, let reason):
             return "cannot write the archive '\(path)': \(reason)"
+        case .writeFailed(let path, let reason):
+            return "could not write the archive '\(path)': \(reason); nothing at that path was changed: fix the cause, or write the archive elsewhere"
         }
     }
 

@@ -15,13 +15,15 @@ extension AppContainer {
     ///
     /// - Returns: the manifest written.
     /// - Throws: ``ContainerError`` for the container and its files (a FIFO or device in it is refused
-    ///   by name), ``ArchiveError/unwritable(path:reason:)`` when the archive cannot be written.
+    ///   by name), ``ArchiveError/unwritable(path:reason:)`` when `destination` is a folder or in none,
+    ///   ``ArchiveError/writeFailed(path:reason:)`` when writing it failed (no space left...): no archive,
+    ///   whole or partial, is left at `destination` then.
     @discardableResult
     public func export(container: Container, to destination: URL) throws -> ArchiveManifest {
         let staging = try StagedFile(replacing: destination)
         defer { staging.discard() }
         let manifest = try readContents(of: container, operation: "export a container") { contents in
-            try ArchiveWriter.write(contents, to: staging.url, archivePath: destination.path)
+            try ArchiveWriter.write(contents, to: staging)
         }
         try staging.commit()
         return manifest
@@ -30,19 +32,20 @@ extension AppContainer {
 
 /// Writes one container's entries into a new zip archive.
 enum ArchiveWriter {
-    static func write(_ contents: ContainerContents, to url: URL, archivePath: String) throws -> ArchiveManifest {
+    static func write(_ contents: ContainerContents, to staging: StagedFile) throws -> ArchiveManifest {
         let archive: Archive
         do {
-            archive = try Archive(url: url, accessMode: .create)
+            errno = 0
+            archive = try Archive(url: staging.url, accessMode: .create)
         } catch {
-            throw ArchiveError.unwritable(path: archivePath, reason: "\(error)")
+            throw staging.writeFailure(errno: errno, error: error)
         }
         var entries: [ArchiveManifest.Entry] = []
         try contents.walk { entry, isHidden in
             let path = (isHidden ? "hidden/" : "data/") + entry.path
             switch entry.kind {
             case .directory:
-                try add(to: archive, archivePath) {
+                try add(to: archive, staging) {
                     try archive.addEntry(
                         with: path + "/", type: .directory, uncompressedSize: Int64(0), permissions: entry.mode,
                         provider: { _, _ in Data() })
@@ -50,7 +53,7 @@ enum ArchiveWriter {
                 entries.append(.init(path: path, type: entry.kind.rawValue, mode: entry.mode & ArchiveModes.folder))
             case .symbolicLink:
                 let target = Data((entry.linkTarget ?? "").utf8)
-                try add(to: archive, archivePath) {
+                try add(to: archive, staging) {
                     try archive.addEntry(
                         with: path, type: .symlink, uncompressedSize: Int64(target.count), permissions: 0o777,
                         provider: { position, size in target.subdata(in: Int(position)..<Int(position) + size) })
@@ -63,7 +66,7 @@ enum ArchiveWriter {
                         path: path, type: entry.kind.rawValue, mode: entry.mode & ArchiveModes.file, size: entry.size, hardLinkOf: firstPath))
                     return
                 }
-                let digest = try addFile(entry, at: path, to: archive, archivePath: archivePath)
+                let digest = try addFile(entry, at: path, to: archive, staging: staging)
                 entries.append(.init(
                     path: path, type: entry.kind.rawValue, mode: entry.mode & ArchiveModes.file, size: entry.size, sha256: digest))
             }
@@ -77,7 +80,7 @@ enum ArchiveWriter {
                 activatedCount: container.activatedCount),
             exportedAt: ISO8601.string(Date()), entries: entries)
         let manifestData = try manifest.encoded()
-        try add(to: archive, archivePath) {
+        try add(to: archive, staging) {
             try archive.addEntry(
                 with: ArchiveManifest.entryName, type: .file, uncompressedSize: Int64(manifestData.count),
                 compressionMethod: .deflate,
@@ -88,10 +91,10 @@ enum ArchiveWriter {
 
     /// Adds a file's content, compressed, and returns its SHA-256. The content is read in the chunks
     /// the archive asks for; a file that shrinks meanwhile is an error rather than a short entry.
-    private static func addFile(_ entry: TreeEntry, at path: String, to archive: Archive, archivePath: String) throws -> String {
+    private static func addFile(_ entry: TreeEntry, at path: String, to archive: Archive, staging: StagedFile) throws -> String {
         var hasher = SHA256()
         try TreeFileInput.reading(entry.absolutePath) { input in
-            try add(to: archive, archivePath) {
+            try add(to: archive, staging) {
                 try archive.addEntry(
                     with: path, type: .file, uncompressedSize: entry.size, permissions: entry.mode,
                     compressionMethod: .deflate, bufferSize: TreeFileInput.chunkSize,
@@ -105,15 +108,17 @@ enum ArchiveWriter {
         return hasher.finalize().hexadecimal
     }
 
-    /// Runs an `addEntry`, turning the archive library's errors into ``ArchiveError/unwritable(path:reason:)``
-    /// and letting the engine's own (a file that could not be read) through.
-    private static func add(to archive: Archive, _ archivePath: String, _ body: () throws -> Void) throws {
+    /// Runs an `addEntry`, turning the archive library's errors into ``ArchiveError/writeFailed(path:reason:)``
+    /// (in words: ``StagedFile/writeFailure(errno:error:)``) and letting the engine's own (a file that
+    /// could not be read) through.
+    private static func add(to archive: Archive, _ staging: StagedFile, _ body: () throws -> Void) throws {
         do {
+            errno = 0 // so that what the library leaves in it is its own failure's
             try body()
         } catch let error as ContainerError {
             throw error
         } catch {
-            throw ArchiveError.unwritable(path: archivePath, reason: "\(error)")
+            throw staging.writeFailure(errno: errno, error: error)
         }
     }
 }

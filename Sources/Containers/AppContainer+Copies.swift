@@ -27,7 +27,7 @@ extension AppContainer {
     public func readContents<Result: Sendable>(
         of containers: [Container], operation: String, _ body: ([ContainerContents]) throws -> Result
     ) throws -> Result {
-        try exclusively(operation) { _ in
+        try reading(operation) {
             let active = try store.activeUUID()
             if containers.contains(where: { $0.uuid == active }) {
                 for participant in observers.participants() { try participant.object.prepareForSwitch() }

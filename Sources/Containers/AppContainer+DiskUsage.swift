@@ -30,7 +30,7 @@ extension AppContainer {
     ///
     /// - Throws: ``ContainerError/notFound(_:)``, ``ContainerError/io(path:underlying:)``.
     public func diskUsage(of container: Container) throws -> ContainerDiskUsage {
-        try exclusively("measure a container") { _ in
+        try reading("measure a container") {
             _ = try existing(container.uuid)
             var measure = DiskMeasure()
             if try store.activeUUID() == container.uuid {

@@ -19,7 +19,14 @@ extension AppContainer {
     /// finished first. `body` must not start a change of containers (it would wait for the home lock,
     /// which a switch holds while it waits for store writers); on the thread that holds it, taking the
     /// stores lock again throws ``ContainerError/reentrantOperation(_:)``.
-    public func withStoresLock<Result>(_ body: (HomeEpoch) throws -> Result) throws -> Result {
+    ///
+    /// - Parameter writing: whether `body` may write. A read of a home this process cannot write (a
+    ///   read-only file system, no write permission) takes the lock shared, or none where it cannot
+    ///   open the lock file (see ``HomeLock/holdingShared(_:_:)``), so that such a home can be read.
+    public func withStoresLock<Result>(writing: Bool = true, _ body: (HomeEpoch) throws -> Result) throws -> Result {
+        if !writing, let refusal = HomeLock.writeRefusal(layout) {
+            return try readingUnwritableHome(lock: layout.storesLock, refusal: refusal) { try body(try epoch) }
+        }
         while true {
             let outcome: Result? = try HomeLock.holdingStores(layout) {
                 if try layout.journals.contains(where: FileSystem.exists) { return nil }

@@ -63,7 +63,7 @@ public final class AppContainer: Sendable {
         }
         try ApplicationRecord.discardRemovedBookkeeping(layout)
         if try FileSystem.exists(layout.bookkeeping) {
-            try exclusively("open the home", initialize: false) { _ in }
+            try reading("open the home", initialize: false) {}
         }
         let opened = try epoch
         settings.withLock { $0.knownEpoch = opened }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
 import Glibc
@@ -201,6 +202,8 @@ public final class Attachment: @unchecked Sendable {
         }
         lock.withLock { socketPath = record.socketPath }
         try PrivateFolder.make(layout.hosts)
+        // Records written by hosts that were killed mid-write leave their temporary files here.
+        WriterTemporaryFile.removeAbandoned(in: layout.hosts)
         try FileSystem.writeAtomically(data, to: layout.hosts + "/" + id + ".json")
     }
 

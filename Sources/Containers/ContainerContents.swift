@@ -1,3 +1,5 @@
+import Locking
+
 /// Where a container's entries are while an ``AppContainer/readContents(of:operation:_:)-(Container,_,_)`` holds the
 /// home: the live home for the active container, its stash otherwise.
 public struct ContainerContents: Sendable {
@@ -20,11 +22,19 @@ public struct ContainerContents: Sendable {
     }
 
     /// Walks the container's entries: those of `data` as they are, then those of `hidden` under `hidden/`.
+    ///
+    /// The temporary files of atomic writes (`.<name>.tmp-XXXXXX`: a store's writer at work, or one that
+    /// was killed) are left out: they are not the container's data, and an archive never carries them.
     public func walk(_ visit: (_ entry: TreeEntry, _ isHidden: Bool) throws -> Void) throws {
+        func visitData(_ entry: TreeEntry, isHidden: Bool) throws {
+            let name = entry.path.split(separator: "/").last.map(String.init) ?? ""
+            if entry.kind == .file, entry.hardLinkOf == nil, WriterTemporaryFile.isTemporary(name) { return }
+            try visit(entry, isHidden)
+        }
         // A container never filled (DEFAULT before its first switch away) has no folder yet.
         if try FileSystem.kind(at: data) == .directory {
-            try TreeWalker.walk(data, skip: skips) { try visit($0, false) }
+            try TreeWalker.walk(data, skip: skips) { try visitData($0, isHidden: false) }
         }
-        if let hidden { try TreeWalker.walk(hidden) { try visit($0, true) } }
+        if let hidden { try TreeWalker.walk(hidden) { try visitData($0, isHidden: true) } }
     }
 }

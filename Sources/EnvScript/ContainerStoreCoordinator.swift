@@ -41,7 +41,7 @@ final class ContainerStoreCoordinator: StoreCoordinator {
         forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
     ) throws -> Result {
         defer { if writing { writeObserver.withLock { $0 }?() } }
-        return try containers.withStoresLock { epoch in
+        return try containers.withStoresLock(writing: writing) { epoch in
             let viewed = view.withLock { view in
                 if view == nil { view = epoch.activeContainer }
                 return view!

@@ -12,6 +12,7 @@ enum ErrorReport {
     /// an unusable home are load errors (status 2), for `run` and `check` alike. Foundation's file
     /// errors say what went wrong in plain words (``FileErrorReason``), naming the file.
     static func failure(for error: any Error) -> CommandFailure {
+        if let refusal = HomeWriteRefusal.failure(for: error) { return refusal }
         switch error {
         case let failure as CommandFailure:
             return failure
@@ -23,7 +24,9 @@ enum ErrorReport {
         case let host as HostError:
             return .usage("\(host)")
         case let archive as ArchiveError:
-            // A damaged or crafted archive, or an archive path that cannot be written: bad input.
+            // A damaged or crafted archive, or an archive path that cannot be written: bad input. A write
+            // that failed (no space left) is a failure.
+            if case .writeFailed = archive { return .failure("\(archive)") }
             return .usage("\(archive)")
         case let container as ContainerError:
             // A running host that did not answer: on the command line, more time is --host-timeout.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,9 @@ import Darwin
 /// A write goes to a temporary file in the destination's folder (so the final `rename(2)` stays on one
 /// file system and is atomic), is flushed with `fsync`, renamed over the destination, and then the
 /// folder itself is flushed so the rename survives a power loss. A reader therefore sees either the
-/// old content or the new one, never a mix, and a crash leaves one of the two.
+/// old content or the new one, never a mix, and a crash leaves one of the two. The temporary file of a
+/// writer that was killed is removed by a later write in the same folder (``Locking/WriterTemporaryFile``
+/// says when it is safe to).
 public enum AtomicFile {
     /// Writes `data` to `url` atomically, creating missing parent folders (mode 700).
     ///
@@ -29,30 +32,30 @@ public enum AtomicFile {
             throw PreferencesError.writeFailed(path: path, step: "create folder '\(error.path)'", reason: error.reason)
         }
 
-        var template = Array("\(folder)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure(path, "create temporary file") }
-        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var renamed = false
-        // The temporary file must not outlive a failed write.
-        defer { if !renamed { unlink(temporaryPath) } }
-
-        do {
-            defer { close(fd) }
-            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(path, "write")
-                    }
-                    offset += written
-                }
-            }
-            guard fchmod(fd, permissions) == 0 else { throw failure(path, "chmod") }
-            guard fsync(fd) == 0 else { throw failure(path, "fsync") }
+        WriterTemporaryFile.removeAbandoned(in: folder)
+        guard let (fd, temporaryPath) = WriterTemporaryFile.create(in: folder, for: url.lastPathComponent) else {
+            throw failure(path, "create temporary file")
         }
+        var renamed = false
+        // The temporary file must not outlive a failed write; its lock is held until it is renamed, so
+        // that no other writer takes it for a killed writer's.
+        defer {
+            if !renamed { unlink(temporaryPath) }
+            close(fd)
+        }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, "write")
+                }
+                offset += written
+            }
+        }
+        guard fchmod(fd, permissions) == 0 else { throw failure(path, "chmod") }
+        guard fsync(fd) == 0 else { throw failure(path, "fsync") }
         guard rename(temporaryPath, path) == 0 else { throw failure(path, "rename") }
         renamed = true
         syncFolder(folder)
