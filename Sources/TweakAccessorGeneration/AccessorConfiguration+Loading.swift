@@ -1,4 +1,5 @@
 import Foundation
+import Tweaks
 
 /// Reading and checking configuration files.
 extension AccessorConfiguration {
@@ -15,11 +16,9 @@ extension AccessorConfiguration {
     public static func load(from url: URL) throws -> AccessorConfiguration {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try TweakJSON.contents(of: url)
         } catch {
-            throw AccessorGenerationError(
-                kind: .unreadableFile, file: url.path,
-                message: "cannot read the configuration: \((error as NSError).localizedDescription)")
+            throw AccessorGenerationError(unreadable: url, what: "the configuration", error)
         }
         return try parse(data, file: url.path)
     }

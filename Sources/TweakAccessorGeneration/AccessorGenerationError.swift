@@ -1,4 +1,5 @@
 import Foundation
+import Tweaks
 
 /// Why accessors could not be generated, naming the file, the line and column where known, and the
 /// tweak's key (`feature.variable`) or the configuration key involved.
@@ -47,6 +48,14 @@ public struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringCo
         self.column = column
         self.key = key
         self.message = message
+    }
+
+    /// The error of a file that could not be read (`what`: "the tweaks file"), saying why in words
+    /// ("no such file or folder").
+    init(unreadable url: URL, what: String, _ error: TweakError) {
+        let reason: String
+        if case .readFailed(_, let why) = error { reason = why } else { reason = error.description }
+        self.init(kind: .unreadableFile, file: url.path, message: "cannot read \(what): \(reason)")
     }
 
     /// `file:line:column: error: message`, leaving out what is unknown.

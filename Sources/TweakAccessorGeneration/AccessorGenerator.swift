@@ -36,11 +36,9 @@ public struct AccessorGenerator: Sendable {
     public func generate(tweaksFile url: URL) throws -> GeneratedAccessors {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try TweakJSON.contents(of: url)
         } catch {
-            throw AccessorGenerationError(
-                kind: .unreadableFile, file: url.path,
-                message: "cannot read the tweaks file: \((error as NSError).localizedDescription)")
+            throw AccessorGenerationError(unreadable: url, what: "the tweaks file", error)
         }
         return try generate(tweaksJSON: data, file: url.path)
     }

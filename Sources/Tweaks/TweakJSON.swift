@@ -32,12 +32,16 @@ public enum TweakJSON {
     ///
     /// - Throws: ``TweakError/readFailed(file:reason:)`` or ``TweakError/invalidJSON(file:line:column:key:reason:)``.
     public static func load(_ url: URL, source: String = "") throws -> [Tweak] {
-        let data: Data
+        try parse(try contents(of: url), file: url.path, source: source)
+    }
+
+    /// The bytes of the file at `url`, or ``TweakError/readFailed(file:reason:)`` saying why not in
+    /// words ("no such file or folder"): for every reader of tweak files and of their tools' files.
+    package static func contents(of url: URL) throws(TweakError) -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             throw TweakError.readFailed(file: url.path, reason: FileErrorReason.describe(error))
         }
-        return try parse(data, file: url.path, source: source)
     }
 }

@@ -71,5 +71,9 @@ import Testing
         #expect(validate.status == 1)
         #expect(validate.standardOutput.contains("no such file or folder") || validate.standardError.contains("no such file or folder"), "\(validate.standardOutput)\(validate.standardError)")
         #expect(!ErrorWordingTests.soundsLikeFoundation(validate.standardOutput + validate.standardError))
+        try scratch.write("config.json", #"{"accessorName": "Flags"}"#)
+        let generate = try scratch.run("generate", "accessors", "--tweaks", "gone.json", "--config", "config.json", "--output", "out")
+        #expect(generate.status == 1)
+        #expect(generate.standardError.contains("\(path): error: cannot read the tweaks file: no such file or folder"), "\(generate.standardError)")
     }
 }

@@ -62,7 +62,7 @@ import TestSupport
             _ = try AccessorConfiguration.load(from: missing)
         } throws: { error in
             (error as? AccessorGenerationError)?.kind == .unreadableFile
-                && "\(error)".hasPrefix("\(missing.path): error: cannot read the configuration")
+                && "\(error)" == "\(missing.path): error: cannot read the configuration: no such file or folder"
         }
     }
 

@@ -177,7 +177,7 @@ import TweakAccessorGeneration
         } throws: { error in
             guard let error = error as? AccessorGenerationError else { return false }
             return error.kind == .unreadableFile && error.file == missing.path
-                && error.description.hasPrefix("/nonexistent/folder/Tweaks.json: error: cannot read the tweaks file")
+                && error.description == "/nonexistent/folder/Tweaks.json: error: cannot read the tweaks file: no such file or folder"
         }
     }
 }
