@@ -13,13 +13,13 @@ public enum RunStateSave {
     public static let entryFile = "(run)"
 
     /// Saves what waits in `host`'s stores; returns nil when that worked, else what failed, in words:
-    /// the file and the reason (`No space left on device`), and that the values are lost.
+    /// the file and the reason (`No space left on device`).
     public static func failure(saving host: EnvScriptHost) -> String? {
         do {
             try host.lock.withLock { try host.application.flush() }
             return nil
         } catch {
-            return "the run's stored state (state.stored) was not saved, so its new values are lost: \(error)"
+            return "the run's stored state (state.stored) could not be saved: \(error)"
         }
     }
 
