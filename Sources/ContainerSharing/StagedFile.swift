@@ -29,8 +29,10 @@ struct StagedFile {
         url = folder.appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString)")
     }
 
-    /// Syncs the written file, renames it over the destination and syncs the folder.
+    /// Makes the written file private (0600, whatever the umask: an archive holds a container's data),
+    /// syncs it, renames it over the destination and syncs the folder.
     func commit() throws {
+        guard chmod(url.path, 0o600) == 0 else { throw writeFailure(errno: errno) }
         try sync(url.path)
         guard rename(url.path, destination.path) == 0 else { throw writeFailure(errno: errno) }
         try sync(destination.deletingLastPathComponent().path)

@@ -31,7 +31,8 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
     /// A switch would have to put an entry where one already is; nothing was changed.
     case conflict(path: String, reason: String)
     /// A will-change delegate, hook, notification observer or participant tried to change containers
-    /// while a change of the same home was under way on its thread.
+    /// while a change of the same home was under way on its thread, or a did-change hook run for
+    /// another process's switch (which holds the home's lock meanwhile) tried to.
     case reentrantOperation(String)
     /// A switch was started from a did-change delegate, hook or notification observer (on the thread
     /// announcing the switch to `announced`); it would chain switches, so it is refused.
@@ -84,7 +85,7 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
         case .conflict(let path, let reason):
             return "cannot switch: '\(path)' \(reason); nothing was changed — move or remove that entry, then retry"
         case .reentrantOperation(let operation):
-            return "cannot \(operation) from inside a will-change delegate, hook, notification observer or participant of the same home; do it after the switch, for example from a did-change hook"
+            return "cannot \(operation) while a switch of the same home is under way (from a will-change delegate, hook, notification observer or participant, or a did-change hook run for another process's switch); do it after the switch, for example from a did-change hook of this process's own switch"
         case .switchWhileAnnouncing(let target, let announced):
             return "cannot switch to '\(target)' from inside a did-change hook, delegate or notification observer: the switch to '\(announced)' is still being announced, and a hook that switches would chain switches without end; the home stays on '\(announced)'. Switch from the code that asked for the first switch, or decide the target in an on_will_change hook (which may cancel a switch)"
         case .homeNotFound(let path):

@@ -112,4 +112,17 @@ import Glibc
         #expect(try scratch.run(shell: "umask 000; \"$ENVSCRIPT\" container activate DEFAULT --home '\(home)' --no-init").status == 0)
         #expect(modes(under: home) == before, "the original, moved out and back")
     }
+
+    @Test func anExportedArchiveIsPrivateWhateverTheUmask() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        let archive = scratch.url.appendingPathComponent("debug.zip").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: home + "/token.txt"))
+        let outcome = try scratch.run(shell: "umask 000; \"$ENVSCRIPT\" container export DEFAULT --output '\(archive)' --home '\(home)' --no-init")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        var info = stat()
+        #expect(stat(archive, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600, "the archive holds the container's data: \(String(info.st_mode & 0o777, radix: 8))")
+    }
 }

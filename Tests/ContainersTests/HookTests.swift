@@ -192,7 +192,7 @@ struct Refusal: Error, CustomStringConvertible {
         } throws: { error in
             guard case ContainerError.switchCancelled(let underlying) = error,
                   case ContainerError.reentrantOperation = underlying else { return false }
-            return "\(error)".contains("from inside a will-change delegate")
+            return "\(error)".contains("while a switch of the same home is under way")
         }
         containers.removeHook(token)
 
