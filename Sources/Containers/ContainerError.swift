@@ -102,7 +102,7 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
         case .unsafeFolder(let path, let reason):
             return "refusing to use the folder '\(path)' for control sockets: \(reason); another user could replace a socket there and refuse or watch every switch. Remove it (its owner or root can: rm -r '\(path)') or set TMPDIR to a folder of your own, then start again"
         case .refusedJournal(let path, let reason):
-            return "refusing to replay the journal '\(path)': \(reason); nothing was changed — check that the home and the containers' folders hold what you expect, then move the journal away (for example to '\(path).refused') and open the home again"
+            return "refusing to replay the journal '\(path)': \(reason); nothing was changed — run 'envscript container doctor' to see what it recorded and 'envscript container doctor --repair' to put every recorded entry back where the home's state says it belongs (the journal is then kept in quarantine)"
         }
     }
 

@@ -39,7 +39,7 @@ import Locking
             guard case ContainerError.refusedJournal(let path, _) = error, path == layout.journal else { return false }
             let message = "\(error)"
             return message.contains("'\(layout.journal)'") && message.contains(reason)
-                && message.contains("move the journal away")
+                && message.contains("container doctor --repair")
         }
         expectTree(try TemporaryHome.snapshot(of: fixture.home.path), before, "the home", sourceLocation: sourceLocation)
 
