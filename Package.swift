@@ -145,11 +145,13 @@ var package = Package(
         .target(name: "LuaTypeGeneration", dependencies: ["EnvScript", "LuaBridge"]),
         // The REPL's line editor: libedit (Debian: libedit-dev) with fixed signatures Swift can call.
         .target(name: "CLineEditor", linkerSettings: [.linkedLibrary("edit")]),
+        // `envscript run`'s Ctrl-C: a signal handler that records the moment a signal arrives.
+        .target(name: "CSignalArrival"),
         .executableTarget(
             name: "EnvScriptCLI",
             dependencies: [
                 "EnvScript", "EnvScriptPanel", "Containers", "ContainerSharing", "Tweaks", "TweakAccessorGeneration", "Scenarios",
-                "LuaTypeGeneration", "CLineEditor", "Locking", "LuaBridge",
+                "LuaTypeGeneration", "CLineEditor", "CSignalArrival", "Locking", "LuaBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -122,9 +122,9 @@ struct RunCommand: ParsableCommand {
             run: timeout.map { .seconds($0) }, runLabel: "--timeout",
             perTest: perTest == 0 ? nil : .seconds(perTest),
             perTestLabel: testTimeout == nil ? "--test-timeout's default; --test-timeout 0 turns it off" : "--test-timeout")
-        let target = interruption.target
         limits.isInterruptible = true
-        limits.isStopped = { target.isStopped }
+        // From the moment the signal arrives, not from when a thread hears of it.
+        limits.isStopped = { interruption.isStopped }
         limits.stopLabel = { interruption.label }
         return limits
     }

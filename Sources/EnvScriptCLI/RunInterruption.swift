@@ -1,3 +1,4 @@
+import CSignalArrival
 import Foundation
 import Locking
 
@@ -9,35 +10,89 @@ import Locking
 /// (130 for Ctrl-C), as a shell reports a command the signal ended. In watch mode it ends the
 /// watching instead (``ScenarioWatchLoop``). A second signal ends the process at once, with that
 /// status, removing the temporary home first.
+///
+/// What counts is the moment the signal arrives: a signal handler records it at once
+/// (``isStopped``), and the runner asks before each test starts and after each has run — a test
+/// during which it arrived is interrupted, even when its code went on to its end. (A terminal's
+/// Ctrl-C also kills the children of the process group, so a test waiting on one goes on at once;
+/// had the stop waited for a thread to hear of the signal, that test would have passed and the next
+/// ones started.) The rest — interrupting the Lua code, the message, the second signal — is done on a
+/// thread of its own that the handler wakes.
 final class RunInterruption: Sendable {
     /// What the first signal stops: the Lua code of the host open, and the runner.
     let target = InterruptTarget()
-    private let state = Locked<(signal: Int32?, temporaryFolder: URL?)>((nil, nil))
+    private let state = Locked<(heard: Int32?, temporaryFolder: URL?)>((nil, nil))
+
+    static let signals: [Int32] = [SIGINT, SIGTERM]
 
     /// Handles the signals from now on, until the returned handling is cancelled.
-    func handleSignals() -> InterruptSignal.Handling {
-        InterruptSignal.handle([SIGINT, SIGTERM], label: "envscript.run.signals") { [self] number in
-            let folder = state.withLock { state in
-                if state.signal == nil { state.signal = number }
-                return state.temporaryFolder
+    func handleSignals() -> Handling {
+        let descriptor = Self.signals.withUnsafeBufferPointer { esa_install($0.baseAddress, Int32($0.count)) }
+        guard descriptor >= 0 else {
+            // No handler could be installed (it never happens): the signals are heard on a queue instead.
+            let handling = InterruptSignal.handle(Self.signals, label: "envscript.run.signals") { [self] in signalArrived($0) }
+            return Handling { handling.cancel() }
+        }
+        let ended = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            var byte: UInt8 = 0
+            while true {
+                let count = read(descriptor, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1, byte != 0 else { break }
+                signalArrived(Int32(byte))
             }
-            guard target.stop() > 1 else {
-                // Written straight to the descriptor: flushing C's streams first (printError) could wait
-                // for the lock of one the run is blocked reading (io.popen), and the second signal,
-                // handled on this queue, would wait behind it.
-                FileHandle.standardError.write(Data("envscript: stopping on \(label); \(label) again ends at once\n".utf8))
-                return
-            }
-            if let folder { try? FileManager.default.removeItem(at: folder) }
-            _exit(128 + number)
+            close(descriptor)
+            ended.signal()
+        }
+        thread.name = "envscript.run.signals"
+        thread.start()
+        return Handling {
+            Self.signals.withUnsafeBufferPointer { esa_uninstall($0.baseAddress, Int32($0.count)) }
+            // The signals that arrived are heard before the run ends (their message written), since the
+            // run may have stopped before the thread got to them.
+            _ = ended.wait(timeout: .now() + 5)
         }
     }
 
+    /// What a signal does once heard (after the handler recorded it): the first interrupts the Lua code
+    /// running and says so, the second ends the process.
+    private func signalArrived(_ number: Int32) {
+        state.withLock { state in
+            if state.heard == nil { state.heard = number }
+        }
+        guard target.stop() > 1 else {
+            // Written straight to the descriptor: flushing C's streams first (printError) could wait
+            // for the lock of one the run is blocked reading (io.popen), and the second signal,
+            // handled on this thread, would wait behind it.
+            FileHandle.standardError.write(Data("envscript: stopping on \(label); \(label) again ends at once\n".utf8))
+            return
+        }
+        if let folder = temporaryFolder { try? FileManager.default.removeItem(at: folder) }
+        _exit(128 + number)
+    }
+
+    /// The signals' handling; ``cancel()`` stops it (the signals are then ignored).
+    struct Handling {
+        let cancel: () -> Void
+    }
+
+    /// The first signal that arrived, nil when none has: recorded by the signal handler itself, so
+    /// from the moment it arrives (or, without the handler, once heard).
+    private var arrivedSignal: Int32? {
+        let number = esa_first_signal()
+        return number != 0 ? number : state.withLock { $0.heard }
+    }
+
+    /// Whether a signal stopped the run: from the moment the first arrived (before its thread heard of
+    /// it), or as soon as ``target`` was stopped.
+    var isStopped: Bool { arrivedSignal != nil || target.isStopped }
+
     /// What stopped the run, in the report's words: `Ctrl-C` or `SIGTERM`.
-    var label: String { state.withLock { $0.signal } == SIGTERM ? "SIGTERM" : "Ctrl-C" }
+    var label: String { arrivedSignal == SIGTERM ? "SIGTERM" : "Ctrl-C" }
 
     /// The status of a run a signal stopped (128 + its number), nil when none came.
-    var exitStatus: Int32? { state.withLock { $0.signal }.map { 128 + $0 } }
+    var exitStatus: Int32? { arrivedSignal.map { 128 + $0 } }
 
     /// The run's temporary folder, which a second signal removes before it ends the process; nil when
     /// there is none (or no more).

@@ -18,8 +18,7 @@ struct ScenarioWatchLoop {
     static let clearScreen = "\u{1B}[H\u{1B}[2J\u{1B}[3J"
 
     func run() throws {
-        let target = interruption.target
-        while !target.isStopped {
+        while !interruption.isStopped {
             print(Self.clearScreen, terminator: "")
             var watch = FileChangeWatch(paths: files())
             do {
@@ -28,11 +27,11 @@ struct ScenarioWatchLoop {
                 let failure = ErrorReport.failure(for: error)
                 if !failure.message.isEmpty { printError(failure.message) }
             }
-            guard !target.isStopped else { break }
+            guard !interruption.isStopped else { break }
             let count = watch.existingCount
             printError("envscript: watching \(count) file\(count == 1 ? "" : "s") for changes; Ctrl-C stops")
             fflush(nil)
-            guard watch.waitForChange(stopped: { target.isStopped }) else { break }
+            guard watch.waitForChange(stopped: { interruption.isStopped }) else { break }
         }
     }
 }

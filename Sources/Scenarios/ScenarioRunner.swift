@@ -186,7 +186,15 @@ public final class ScenarioRunner {
                     summary.stopReason = reason
                     continue
                 }
-                if test.loadError == nil { move(&blocks, to: test.blocks, file: test.file).forEach(report) }
+                if test.loadError == nil {
+                    move(&blocks, to: test.blocks, file: test.file).forEach(report)
+                    // Stopped (Ctrl-C) while its blocks were entered: the test does not start.
+                    if limits.isStopped() {
+                        summary.notRun += 1
+                        summary.stopReason = limits.runStopReason
+                        continue
+                    }
+                }
                 run(test, setupFailed: blocks.setupFailed).forEach(report)
             }
             move(&blocks, to: [], file: "").forEach(report)
@@ -305,11 +313,18 @@ public final class ScenarioRunner {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        // Once the run's limit has passed, nothing more of the test runs, its after_each hooks included.
+        // Once the run's limit has passed, nothing more of the test runs, its after_each hooks included;
+        // nor once it was stopped (Ctrl-C), which ``limits`` knows from the moment the signal arrived.
         var stopped = false
+        // Whether a stage ended at a time limit (the stop's own included), its error then the test's.
+        var reachedLimit = false
         func attempt(_ function: LuaFunctionRef, _ arguments: [LuaValue] = []) -> (results: [LuaValue], error: LuaError?) {
-            if stopped { return ([], nil) }
+            if stopped || limits.isStopped() {
+                stopped = true
+                return ([], nil)
+            }
             let outcome = call(function, arguments)
+            if outcome.error?.kind == .timeLimit { reachedLimit = true }
             if outcome.error != nil, limits.runHasExpired { stopped = true }
             return outcome
         }
@@ -355,6 +370,10 @@ public final class ScenarioRunner {
             }
         }
         result.duration = clock.now - start
+        // Stopped (Ctrl-C) while the test ran: it is interrupted, whatever its code did after the signal
+        // arrived — a terminal's Ctrl-C also kills the child process a test waits on, which then ends
+        // at once, passing or failing for that reason alone.
+        if limits.isStopped(), !reachedLimit { result.outcome = .error(message: "interrupted", traceback: nil) }
         return [result] + entries
     }
 

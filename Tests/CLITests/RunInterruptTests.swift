@@ -102,6 +102,59 @@ import Glibc
         #expect(try project.temporaryHomes().isEmpty)
     }
 
+    /// A terminal's Ctrl-C goes to the whole process group: it also kills the child process a test
+    /// waits on, whose output then ends at once. That test is still interrupted and no other starts —
+    /// the moment the signal arrives is what counts, not when envscript gets round to it. (It used to
+    /// pass, and the fast tests after it too, before the stop was heard: `3 passed, 0 failed`, no
+    /// "stopped by Ctrl-C", yet status 130.)
+    @Test func ctrlCToTheProcessGroupInterruptsTheTestWhoseChildItKilled() async throws {
+        let project = try Project()
+        try project.scratch.write("child_spec.lua", """
+            describe('interrupt', function()
+              it('waits on a child', function()
+                local child = io.popen('touch waiting; exec sleep 25')
+                child:read('a')
+                child:close()
+              end)
+              it('runs after', function() end)
+              it('runs last', function() end)
+            end)
+            """)
+        // Started with the signals unblocked, as from a shell: a process inherits the mask of the thread
+        // that starts it, and the test's blocks them — its child would then not die of the Ctrl-C.
+        var handled = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, SIGINT)
+        sigaddset(&handled, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &handled, &previous)
+        let started = Result {
+            try EnvScriptProcess.start(
+                ["run", "--no-init", "--allow", "io", "--instruction-limit", "0", "--test-timeout", "0", "child_spec.lua"],
+                in: project.scratch.url, environment: ["TMPDIR": project.temporary.path])
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        let process = try started.get()
+        // Foundation starts it in a process group of its own, as a shell starts a job; the child shares it.
+        try #require(getpgid(process.pid) == process.pid)
+        let marker = project.scratch.url.appendingPathComponent("waiting").path
+        try await waitUntil("the child runs", timeout: .seconds(120)) {
+            FileManager.default.fileExists(atPath: marker) || !process.process.isRunning
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(kill(-process.pid, SIGINT) == 0)
+        let outcome = process.wait(seconds: 60)
+        #expect(outcome.status == 130, "\(outcome.standardError)")
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("ERROR interrupt waits on a child") }, "\(outcome.standardOutput)")
+        #expect(lines.contains { $0.hasSuffix("interrupted") }, "\(outcome.standardOutput)")
+        #expect(!outcome.standardOutput.contains("runs after"), "\(outcome.standardOutput)")
+        #expect(!outcome.standardOutput.contains("runs last"), "\(outcome.standardOutput)")
+        #expect(lines.last == "0 passed, 0 failed, 1 errored, 2 not run (stopped by Ctrl-C)", "\(outcome.standardOutput)")
+        #expect(outcome.standardError.contains("stopping on Ctrl-C"), "\(outcome.standardError)")
+        #expect(try project.temporaryHomes().isEmpty)
+    }
+
     /// A test blocked in a call the interrupt cannot reach (opening a FIFO no one writes to) holds the
     /// run after the first Ctrl-C; the second ends it at once.
     @Test func aSecondCtrlCEndsABlockedRunAtOnce() async throws {
