@@ -21,14 +21,15 @@ extension AppContainer {
     /// process cannot write for `refusal`.
     ///
     /// - Throws: ``ContainerError/recoveryFailed(journal:underlying:)`` when a crashed switch left a
-    ///   journal: the home's entries are half moved, and only a process that can write the home can
+    ///   journal (`journal.json`, or `journal.undo.json` of a change being undone): the home's entries are half moved, and only a process that can write the home can
     ///   finish the switch.
     func readingUnwritableHome<Result>(
         lock: String, refusal: SystemCallError, _ body: () throws -> Result
     ) throws -> Result {
         try HomeLock.holdingShared(lock) {
-            if try FileSystem.exists(layout.journal) {
-                throw ContainerError.recoveryFailed(journal: layout.journal, underlying: refusal)
+            // Either journal: one being undone (journal.undo.json) leaves entries half moved back too.
+            for journal in layout.journals where try FileSystem.exists(journal) {
+                throw ContainerError.recoveryFailed(journal: journal, underlying: refusal)
             }
             return try body()
         }

@@ -11,9 +11,10 @@ import Darwin
 extension HomeDoctor {
     /// Repairs what it can, holding the home's lock: each inconsistency ``examine()`` finds is repaired
     /// in rank order (whatever moves entries first), then the home is examined again, so that a repair
-    /// that uncovers another inconsistency repairs that one too. Nothing is deleted but temporary files,
-    /// the trash and a reset's renamed bookkeeping (as the next change of the home would); what cannot
-    /// be read goes into ``quarantineFolder``.
+    /// that uncovers another inconsistency repairs that one too. Nothing is deleted but temporary files
+    /// (never the records a journal staged), the trash (only once no journal is left, since a journal
+    /// may have entries to move back out of it) and a reset's renamed bookkeeping (as the next change of
+    /// the home would); what cannot be read goes into ``quarantineFolder``.
     ///
     /// - Returns: every inconsistency found on the way, each repaired or remaining.
     /// - Throws: ``ContainerError/unreachableHosts(pids:)`` when running hosts are attached to the home,
@@ -65,12 +66,13 @@ extension HomeDoctor {
             try ApplicationRecord.discardRemovedBookkeeping(layout)
             return "finished the reset"
         case .leftoverJournal:
+            let undoing = isUndoJournal(item.path)
             try HomeLock.holdingStores(layout) { _ = try JournalRunner(layout: layout, report: { _ in }).recover() }
-            return "finished the change from its journal"
+            return undoing ? "undid the change from its journal" : "finished the change from its journal"
         case .refusedJournal, .halfSwitchedHome:
             guard let data = try FileSystem.read(item.path) else { return "it was gone" }
             let journal = try Journal.decode(data, path: item.path)
-            let placed = try placeEntries(of: journal, active: try? store.activeUUID())
+            let placed = try placeEntries(of: journal, at: item.path, active: try? store.activeUUID())
             return placed + "; moved the journal to '\(try quarantine(item.path, now: now))'"
         case .damagedJournal, .movedAwayJournal, .damagedApplicationRecord, .strayEntry:
             return "moved it to '\(try quarantine(item.path, now: now))'"

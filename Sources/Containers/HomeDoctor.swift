@@ -40,7 +40,8 @@ package struct HomeDoctor: Sendable {
         found += try containerProblems(active: active, journalExplains: !journals.isEmpty)
         found += try temporaryFiles()
         found += try looseModes()
-        if journals.isEmpty, try FileSystem.exists(layout.trash) {
+        // While a journal is there, the trash may hold the entries it is to move back: never offered.
+        if journals.isEmpty, try !anyJournalIsThere(), try FileSystem.exists(layout.trash) {
             found.append(HomeInconsistency(
                 .leftoverTrash, layout.trash,
                 problem: "an interrupted change left entries that were being removed in the trash",
@@ -114,7 +115,7 @@ package struct HomeDoctor: Sendable {
                     found.append(HomeInconsistency(
                         .halfSwitchedHome, stash,
                         problem: "container '\(container.name)' is active according to '\(layout.state)', yet its stash holds \(stashed.count) \(stashed.count == 1 ? "entry" : "entries") (\(stashed.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(stashed.count > 3 ? ", ..." : "")) that belong in the home: a change stopped half way and its journal is gone",
-                        repair: "nothing: without the journal nobody can tell which entries of the home came from another container; put the journal back as '\(layout.journal)' (or beside it as journal.json.<anything>) and run doctor again, or move the entries back by hand",
+                        repair: "nothing: without the journal nobody can tell which entries of the home came from another container; put the journal back as '\(layout.journal)' (or beside it as journal.json.<anything>) and run doctor again — but a journal that was being undone (the change failed or was interrupted) goes back as '\(layout.undoJournal)', never as journal.json, which would carry out the change reported as not made — or move the entries back by hand",
                         isRepairable: false))
                 }
             } else if try FileSystem.kind(at: stash) != .directory {
@@ -127,13 +128,17 @@ package struct HomeDoctor: Sendable {
         return found
     }
 
-    /// Temporary files of atomic writes that a crash interrupted.
+    /// Temporary files of atomic writes that a crash interrupted — but not the records a journal staged
+    /// (``Journal/staged``): its commit renames them into place, so they stay as long as it does; while a
+    /// journal left in the home cannot be read, none is reported.
     private func temporaryFiles() throws -> [HomeInconsistency] {
+        guard let staged = try stagedFilesOfJournals() else { return [] }
         var folders = [layout.bookkeeping, layout.tools, layout.hosts]
         folders += try store.containerUUIDs().map { layout.containerFolder($0) }
         var found: [HomeInconsistency] = []
         for folder in folders where try FileSystem.kind(at: folder) == .directory {
-            for entry in try FileSystem.list(folder) where Self.isTemporaryFile(entry.name) && entry.kind != .directory {
+            for entry in try FileSystem.list(folder)
+            where Self.isTemporaryFile(entry.name) && entry.kind != .directory && !staged.contains(folder + "/" + entry.name) {
                 found.append(HomeInconsistency(
                     .temporaryFile, folder + "/" + entry.name,
                     problem: "a temporary file of a write that was interrupted",
@@ -146,7 +151,7 @@ package struct HomeDoctor: Sendable {
     /// Bookkeeping folders other than 0700 and files other than 0600 that others may read or enter.
     private func looseModes() throws -> [HomeInconsistency] {
         var folders = [layout.bookkeeping, layout.containers, layout.trash, layout.hosts, layout.tools, layout.quarantine]
-        var files = [layout.state, layout.applicationRecord, layout.journal, layout.lock, layout.storesLock]
+        var files = [layout.state, layout.applicationRecord, layout.lock, layout.storesLock] + layout.journals
         for uuid in try store.containerUUIDs() {
             let folder = layout.containerFolder(uuid)
             folders += [folder, folder + "/data", folder + "/hidden", folder + "/conflicts"]

@@ -13,13 +13,17 @@ package struct HomeInconsistency: Sendable, Hashable {
         case damagedStateRecord
         /// `state.json` names an active container that has no folder.
         case missingActiveContainer
-        /// A crashed change left `journal.json`, which the next change would replay.
+        /// A crashed change left `journal.json`, which the next change would replay, or `journal.undo.json`
+        /// (a change that failed or was interrupted, cut short while being undone), which the next opening
+        /// of the home goes on undoing.
         case leftoverJournal
-        /// `journal.json` is not a journal this EnvScript reads.
+        /// `journal.json` (or `journal.undo.json`) is not a journal this EnvScript reads.
         case damagedJournal
-        /// `journal.json` does not belong to the home's current state, so no change replays it.
+        /// `journal.json` (or `journal.undo.json`) does not belong to the home's current state, so no change
+        /// replays it; or both are there, which no change leaves.
         case refusedJournal
-        /// A journal moved away from `journal.json` (as a refusal suggests) whose entries are all in place.
+        /// A journal moved away from `journal.json` or `journal.undo.json` (as a refusal suggests) whose
+        /// entries are all in place.
         case movedAwayJournal
         /// The live home and the stashes disagree with `state.json`: a change stopped half way.
         case halfSwitchedHome
