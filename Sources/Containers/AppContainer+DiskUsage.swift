@@ -61,8 +61,11 @@ private struct DiskMeasure {
 
     /// Adds what is inside `folder` (not the folder itself); nothing when it does not exist.
     /// `skips` is asked for each entry's path components below the starting folder.
+    ///
+    /// The starting folder may be a link to a folder (a home that is one); links inside it are entries.
     mutating func addContents(of folder: String, components: [String], skips: ([String]) -> Bool) throws {
-        guard try FileSystem.kind(at: folder) == .directory else { return }
+        let status = components.isEmpty ? try FileSystem.statusFollowingLink(at: folder) : try FileSystem.status(at: folder)
+        guard let status, FileSystem.kind(ofMode: status.st_mode) == .directory else { return }
         for entry in try FileSystem.list(folder) {
             let path = folder + "/" + entry.name
             let entryComponents = components + [entry.name]

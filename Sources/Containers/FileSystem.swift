@@ -24,7 +24,8 @@ struct FolderEntry: Sendable {
 }
 
 /// The thin layer over POSIX calls that the engine needs. Every failure becomes a
-/// ``ContainerError/io(path:underlying:)`` naming the path; nothing resolves symbolic links.
+/// ``ContainerError/io(path:underlying:)`` naming the path; nothing resolves symbolic links (but
+/// ``statusFollowingLink(at:)``, for the home folder).
 enum FileSystem {
     /// The kind of the entry at `path`, or nil when nothing is there.
     static func kind(at path: String) throws -> EntryKind? {
@@ -37,6 +38,16 @@ enum FileSystem {
         if lstat(path, &info) == 0 { return info }
         if errno == ENOENT || errno == ENOTDIR { return nil }
         throw ContainerError.io(path: path, underlying: SystemCallError("lstat"))
+    }
+
+    /// `stat(2)` of `path`, following a symbolic link at its end, or nil when nothing (or a dangling link)
+    /// is there. Only for the home folder itself, which may be a link to a folder elsewhere (on another
+    /// file system, even): what matters about it is the folder its entries are in.
+    static func statusFollowingLink(at path: String) throws -> stat? {
+        var info = stat()
+        if stat(path, &info) == 0 { return info }
+        if errno == ENOENT || errno == ENOTDIR { return nil }
+        throw ContainerError.io(path: path, underlying: SystemCallError("stat"))
     }
 
     /// Whether anything (a link counts, even a dangling one) is at `path`.

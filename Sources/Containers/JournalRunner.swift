@@ -27,14 +27,15 @@ struct JournalRunner {
         let recorded = try write(journal)
         let kept: [KeptNewcomer]
         do {
-            kept = try rollForward(recorded)
+            kept = try rollForward(recorded, firstPass: true)
             try stopIfInterrupted(recorded)
         } catch let failure {
             do {
                 try undo(recorded)
             } catch {
-                // The undo journal stays: the next opening of the home goes on undoing the change.
-                throw ContainerError.recoveryFailed(journal: layout.undoJournal, underlying: failure)
+                // The journal stays (as the undo journal, unless renaming it failed too): the next opening
+                // of the home goes on undoing the change.
+                throw ContainerError.recoveryFailed(journal: journalOnDisk(), underlying: failure)
             }
             throw failure
         }
@@ -129,11 +130,20 @@ struct JournalRunner {
         return nil
     }
 
+    /// Where the journal is on disk — the undo journal if there is one, as ``pending()`` reads it — for
+    /// messages: `journal.json` when neither is there (or the home cannot be read).
+    func journalOnDisk() -> String {
+        (try? FileSystem.exists(layout.undoJournal)) == true ? layout.undoJournal : layout.journal
+    }
+
     /// Does every step not yet done, then makes the folders it touched durable.
     ///
+    /// - Parameter firstPass: this is the pass made right after the journal was written (not a replay
+    ///   after a crash): every entry it recorded must still be where it was, and a move that finds it
+    ///   neither there nor at its destination throws (see ``RecordedEntryMover/move(_:from:to:mustBeThere:)``).
     /// - Returns: the newcomers set aside to make way for the moves.
     @discardableResult
-    func rollForward(_ journal: Journal) throws -> [KeptNewcomer] {
+    func rollForward(_ journal: Journal, firstPass: Bool = false) throws -> [KeptNewcomer] {
         var mover = try mover(for: journal)
         let total = journal.moveCount
         var moveIndex = 0
@@ -142,7 +152,7 @@ struct JournalRunner {
             case .move(let from, let to, let entry):
                 try stopIfInterrupted(journal)
                 moveIndex += 1
-                if let entry { try mover.move(entry, from: from, to: to) }
+                if let entry { try mover.move(entry, from: from, to: to, mustBeThere: firstPass) }
                 report(.moved(moveIndex, of: total))
             case .makeDirectory(let path, let mode):
                 try FileSystem.makeDirectory(layout.absolute(path), mode: mode_t(mode))
@@ -268,7 +278,8 @@ struct JournalRunner {
                 do {
                     try undo(journal)
                 } catch {
-                    throw ContainerError.recoveryFailed(journal: layout.journal, underlying: forwardError)
+                    // undo() renames the journal to the undo journal first, unless that rename failed.
+                    throw ContainerError.recoveryFailed(journal: journalOnDisk(), underlying: forwardError)
                 }
                 return true
             }

@@ -24,17 +24,19 @@ extension JournalRunner {
     ///
     /// - Throws: ``ContainerError/refusedJournal(path:reason:)``.
     func standing(of journal: Journal) throws -> Standing {
+        // The refusals name the file the journal was read from: the undo journal when there is one.
+        let path = journalOnDisk()
         for uuid in journal.namedContainers.sorted(by: { $0.uuidString < $1.uuidString }) {
             let folder = layout.containerFolder(uuid)
             if try FileSystem.kind(at: folder) != .directory {
                 throw ContainerError.refusedJournal(
-                    path: layout.journal,
+                    path: path,
                     reason: "it records \(journal.operation), and names container \(uuid.uuidString), which no longer exists (there is no folder '\(folder)')")
             }
         }
         guard let before = journal.activeBefore else {
             throw ContainerError.refusedJournal(
-                path: layout.journal, reason: "it does not record which container was active when it was written")
+                path: path, reason: "it does not record which container was active when it was written")
         }
         let active = try metadata.activeUUID()
         if active == before, try FileStamp.of(layout.state) == journal.stateBefore {
@@ -50,6 +52,6 @@ extension JournalRunner {
             let target = journal.activeAfter.map { " nor \($0.uuidString), which it makes active" } ?? ""
             reason = "it records \(journal.operation), but '\(layout.state)' names container \(active.uuidString) as active, neither \(before.uuidString), which was active when the journal was written,\(target); the journal is left over from an earlier change or was put back by hand"
         }
-        throw ContainerError.refusedJournal(path: layout.journal, reason: reason)
+        throw ContainerError.refusedJournal(path: path, reason: reason)
     }
 }

@@ -20,7 +20,8 @@ struct RecordedEntryMover {
     let container: UUID
     let report: (SwitchStep) -> Void
     /// The device number of the home's file system as mounted now: an object on another one is never
-    /// a recorded entry (see ``EntryIdentity``).
+    /// a recorded entry (see ``EntryIdentity``). That of the folder the home's entries are in: when the
+    /// home is a symbolic link, the link's target, not the link (which may be on another file system).
     let device: UInt64
     /// The newcomers kept so far, in order.
     private(set) var kept: [KeptNewcomer] = []
@@ -31,7 +32,7 @@ struct RecordedEntryMover {
         self.layout = layout
         self.container = container
         self.report = report
-        guard let home = try FileSystem.status(at: layout.home) else {
+        guard let home = try FileSystem.statusFollowingLink(at: layout.home) else {
             throw ContainerError.homeNotFound(path: layout.home)
         }
         device = UInt64(home.st_dev)
@@ -39,11 +40,19 @@ struct RecordedEntryMover {
 
     /// Makes sure the entry `entry` is at `destination` if it is at `source` (paths relative to the
     /// home). Done when the destination holds it already; nothing to do when neither place does (someone
-    /// else removed it).
-    mutating func move(_ entry: EntryIdentity, from source: String, to destination: String) throws {
+    /// else removed it) — unless `mustBeThere`.
+    ///
+    /// - Parameter mustBeThere: the move is part of a change's first forward pass, made right after its
+    ///   journal recorded the entry at `source`: finding it in neither place then means the journal does
+    ///   not see the home as it is (or the entry was removed or replaced meanwhile), and going on could
+    ///   commit a switch that moved nothing; so it throws instead, and the change is undone.
+    mutating func move(_ entry: EntryIdentity, from source: String, to destination: String, mustBeThere: Bool = false) throws {
         let from = layout.absolute(source)
         let to = layout.absolute(destination)
         if try EntryIdentity.of(to, onDevice: device) == entry { return }
+        if mustBeThere, try EntryIdentity.of(from, onDevice: device) != entry {
+            throw ContainerError.io(path: from, underlying: MissingRecordedEntry(destination: to))
+        }
         var setAside = 0
         while try EntryIdentity.of(from, onDevice: device) == entry {
             if try FileSystem.renameWithoutReplacing(from, to: to) { return }
@@ -113,5 +122,16 @@ struct RecordedEntryMover {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date).replacingOccurrences(of: ":", with: "-")
+    }
+}
+
+/// Why a change's first forward pass stopped: the entry its journal recorded at a path is no longer
+/// there, nor at the move's destination.
+struct MissingRecordedEntry: Error, CustomStringConvertible {
+    /// Where the entry was to go.
+    let destination: String
+
+    var description: String {
+        "the entry recorded there when the change began is neither there nor at '\(destination)' (it was removed or replaced meanwhile, or is not on the home's file system)"
     }
 }
