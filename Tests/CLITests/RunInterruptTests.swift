@@ -120,21 +120,12 @@ import Glibc
               it('runs last', function() end)
             end)
             """)
-        // Started with the signals unblocked, as from a shell: a process inherits the mask of the thread
-        // that starts it, and the test's blocks them — its child would then not die of the Ctrl-C.
-        var handled = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&handled)
-        sigaddset(&handled, SIGINT)
-        sigaddset(&handled, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &handled, &previous)
-        let started = Result {
+        // Started with the signals unblocked, as from a shell (its child must die of the Ctrl-C too).
+        let process = try withSignalsUnblocked {
             try EnvScriptProcess.start(
                 ["run", "--no-init", "--allow", "io", "--instruction-limit", "0", "--test-timeout", "0", "child_spec.lua"],
                 in: project.scratch.url, environment: ["TMPDIR": project.temporary.path])
         }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        let process = try started.get()
         // Foundation starts it in a process group of its own, as a shell starts a job; the child shares it.
         try #require(getpgid(process.pid) == process.pid)
         let marker = project.scratch.url.appendingPathComponent("waiting").path

@@ -65,7 +65,7 @@ import Testing
         let scratch = try Scratch()
         try scratch.write("slow.lua", "it('spins', function() while true do end end)\n")
         let terminal = try TerminalSession(
-            [try EnvScriptProcess.binary().path, "run", "--watch", "--no-init", "--instruction-limit", "0", "slow.lua"], in: scratch.url)
+            [try EnvScriptProcess.binary().path, "run", "--watch", "--no-init", "--instruction-limit", "0", "--test-timeout", "0", "slow.lua"], in: scratch.url)
         try await terminal.waitFor("Start-up script: none (--no-init)")
         try await Task.sleep(for: .milliseconds(300))
         try terminal.press("C-c")

@@ -15,7 +15,6 @@ import TestSupport
         let old = TimeInterval(WriterTemporaryFile.minimumAge + 60)
         let killed = try LeftoverFile.plant(".envscript.plist.tmp-Ab12Cd", in: folder.url, age: old)
         let killedOtherFile = try LeftoverFile.plant(".state.json.tmp-zzzzzz", in: folder.url, age: old)
-        let justMade = try LeftoverFile.plant(".envscript.plist.tmp-Fresh1", in: folder.url, age: 0)
         let live = try LeftoverFile.plant(".envscript.plist.tmp-Live12", in: folder.url, age: old)
         let notOurs = try LeftoverFile.plant(".envscript.plist.tmp-notours", in: folder.url, age: old)
         // A writer at work, in another process: it holds its temporary file locked.
@@ -27,6 +26,9 @@ import TestSupport
         }
         try await waitUntil("the writer holds its file", timeout: .seconds(120)) { LeftoverFile.isLockedElsewhere(live) }
         try LeftoverFile.backdate(live, by: old)
+        // Made now, right before the write: the wait above may take longer than the minimum age on a
+        // loaded machine.
+        let justMade = try LeftoverFile.plant(".envscript.plist.tmp-Fresh1", in: folder.url, age: 0)
 
         try AtomicFile.write(Data("new".utf8), to: target)
         let exists = { FileManager.default.fileExists(atPath: $0) }
@@ -39,6 +41,7 @@ import TestSupport
         // Once its writer is gone (killed), its file goes with the next write.
         writer.send(SIGKILL)
         writer.wait()
+        try LeftoverFile.backdate(justMade, by: 0)
         try AtomicFile.write(Data("newer".utf8), to: target)
         #expect(!exists(live))
         #expect(exists(justMade))
