@@ -20,9 +20,11 @@ extension AppContainer {
     /// which a switch holds while it waits for store writers); on the thread that holds it, taking the
     /// stores lock again throws ``ContainerError/reentrantOperation(_:)``.
     ///
-    /// - Parameter writing: whether `body` may write. A read of a home this process cannot write (a
-    ///   read-only file system, no write permission) takes the lock shared, or none where it cannot
-    ///   open the lock file (see ``HomeLock/holdingShared(_:_:)``), so that such a home can be read.
+    /// - Parameters:
+    ///   - writing: whether `body` may write. A read of a home this process cannot write (a read-only
+    ///     file system, no write permission) takes the lock shared (the lock file opened read-only), or
+    ///     none where it cannot open the lock file, so that such a home can be read.
+    ///   - body: what to do with the stores, given the home's epoch.
     public func withStoresLock<Result>(writing: Bool = true, _ body: (HomeEpoch) throws -> Result) throws -> Result {
         if !writing, let refusal = HomeLock.writeRefusal(layout) {
             return try readingUnwritableHome(lock: layout.storesLock, refusal: refusal) { try body(try epoch) }
@@ -42,7 +44,7 @@ extension AppContainer {
 
     /// Where the file that was at `path` in the live home, when the container `container` was live,
     /// is now: `path` itself while that container is active under `epoch`, else the same place in its
-    /// stash. Call under ``withStoresLock(_:)`` with the epoch it gave.
+    /// stash. Call under ``withStoresLock(writing:_:)`` with the epoch it gave.
     ///
     /// - Returns: nil when the container no longer exists (it was deleted), or when `path` is not
     ///   inside the home.

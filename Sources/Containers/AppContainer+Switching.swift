@@ -19,7 +19,7 @@ extension AppContainer {
     ///   will-change delegate, hook or participant threw (nothing changed), ``ContainerError/conflict(path:reason:)``
     ///   (nothing changed), ``ContainerError/io(path:underlying:)`` (the moves made were undone: a failed
     ///   switch changes nothing on disk), ``ContainerError/interrupted(operation:)`` when
-    ///   ``interruption`` asked the switch to stop before it was made (undone likewise), or
+    ///   the command line's interruption (Ctrl-C) asked the switch to stop before it was made (undone likewise), or
     ///   ``ContainerError/refusedJournal(path:reason:)`` when a journal left in the home does not belong
     ///   to its current state (nothing changed).
     public func activate(container: Container) throws {
