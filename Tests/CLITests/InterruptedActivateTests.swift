@@ -77,23 +77,29 @@ import Glibc
         try expectStillOnB(scratch, home)
     }
 
-    @Test func ctrlCDuringAWillChangeHookCancelsTheSwitch() async throws {
-        let scratch = try Scratch()
-        let home = try homeOnB(scratch)
+    /// Starts `activate A` with a start-up script whose `hook` (`on_will_change` or `on_did_change`)
+    /// loops, sends SIGINT once the hook runs, and returns how the command ended.
+    private func interruptActivate(whileLooping hook: String, _ scratch: Scratch, _ home: String) async throws -> ChildProcess.Outcome {
         let script = try scratch.write("slow/envscript.lua", """
-            container.on_will_change(function(to, from)
-              print("will-change hook running")
+            container.\(hook)(function(to, from)
+              print("\(hook) running")
               while true do end
             end)
             """)
         let switcher = try EnvScriptProcess.start(
             ["container", "activate", "A", "--home", home, "--no-init", "--init", script, "--instruction-limit", "0", "--hook-timeout", "600"],
             in: scratch.url)
-        try await waitUntil("the will-change hook runs", timeout: .seconds(120)) {
-            switcher.standardOutput.contains("will-change hook running")
+        try await waitUntil("\(hook) runs", timeout: .seconds(120)) {
+            switcher.standardOutput.contains("\(hook) running")
         }
         switcher.send(SIGINT)
-        let outcome = switcher.wait(seconds: 120)
+        return switcher.wait(seconds: 120)
+    }
+
+    @Test func ctrlCDuringAWillChangeHookCancelsTheSwitch() async throws {
+        let scratch = try Scratch()
+        let home = try homeOnB(scratch)
+        let outcome = try await interruptActivate(whileLooping: "on_will_change", scratch, home)
 
         #expect(outcome.status == 130, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("interrupted: the switch to A was cancelled and undone, nothing on disk changed; the home is still on B"), "\(outcome.standardError)")
@@ -103,20 +109,7 @@ import Glibc
     @Test func ctrlCDuringADidChangeHookFinishesTheSwitchAndSaysSo() async throws {
         let scratch = try Scratch()
         let home = try homeOnB(scratch)
-        let script = try scratch.write("slow/envscript.lua", """
-            container.on_did_change(function(to, from)
-              print("did-change hook running")
-              while true do end
-            end)
-            """)
-        let switcher = try EnvScriptProcess.start(
-            ["container", "activate", "A", "--home", home, "--no-init", "--init", script, "--instruction-limit", "0", "--hook-timeout", "600"],
-            in: scratch.url)
-        try await waitUntil("the did-change hook runs", timeout: .seconds(120)) {
-            switcher.standardOutput.contains("did-change hook running")
-        }
-        switcher.send(SIGINT)
-        let outcome = switcher.wait(seconds: 120)
+        let outcome = try await interruptActivate(whileLooping: "on_did_change", scratch, home)
 
         #expect(outcome.status == 130, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("activated A"))
