@@ -11,6 +11,13 @@
 ---@field last_activated_at string? ISO 8601
 ---@field activated_count integer
 
+---@class container.Damaged a container whose record cannot be used; its data is still in its folder
+---@field uuid string
+---@field is_default boolean
+---@field is_active boolean
+---@field record_path string its unusable container.json
+---@field problem string what is wrong with the record
+
 ---@class container.EntryChange
 ---@field path string relative to the container
 ---@field hidden boolean? set for an entry hidden behind an excluded one of the live home

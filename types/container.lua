@@ -4,8 +4,9 @@
 ---@class container
 container = {}
 
---- Every container, DEFAULT first.
----@return container.Info[]
+--- Every container, DEFAULT first, and those whose record cannot be used (see `envscript container doctor`).
+---@return container.Info[] containers
+---@return container.Damaged[] damaged
 function container.list() end
 
 --- The active container.

@@ -116,14 +116,18 @@ extension AppContainer {
     /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and
     /// rethrows the failure. Returns the newcomers set aside to make way for the moves. Holds the
     /// stores lock throughout, so no store writer sees the home half switched or an outdated epoch.
+    /// A failure after the commit point is kept in ``lastChangeLeftToFinish``: the change is made.
     @discardableResult
     func run(_ journal: Journal) throws -> [KeptNewcomer] {
-        try HomeLock.holdingStores(layout) {
+        let outcome = try HomeLock.holdingStores(layout) {
             try JournalRunner(
                 layout: layout, report: { [self] in report($0) },
                 isInterrupted: { [self] in interruption?.isRequested == true }
             ).run(journal)
         }
+        let leftToFinish = outcome.leftToFinish.map { "\($0)" }
+        settings.withLock { $0.lastLeftToFinish = leftToFinish }
+        return outcome.kept
     }
 
     /// Runs the did-change delegates and hooks, then posts the notification.

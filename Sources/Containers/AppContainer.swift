@@ -41,6 +41,8 @@ public final class AppContainer: Sendable {
         var interruption: ChangeInterruption?
         /// Those of them that did not finish their part (reload, did-change hooks) in time.
         var lastLateParticipants: [Int32] = []
+        /// Why the tidying after this instance's last change failed past its commit point.
+        var lastLeftToFinish: String?
     }
 
     let settings = Locked(Settings())
@@ -97,6 +99,14 @@ public final class AppContainer: Sendable {
     /// live.
     public var lastChangeLateParticipants: [Int32] {
         settings.withLock { $0.lastLateParticipants }
+    }
+
+    /// Why tidying up after the last change this instance made failed (putting its records in place,
+    /// removing its journal or trash), in words; nil when nothing failed. The change is made — the
+    /// failure came past its commit point — and the journal it left is finished by the next opening of
+    /// the home.
+    package var lastChangeLeftToFinish: String? {
+        settings.withLock { $0.lastLeftToFinish }
     }
 
     /// Path-suffix rules naming entries of the live home that are not part of any container: they stay

@@ -10,8 +10,13 @@ import Locking
 /// carry it out later. A switch past its commit point is finished: the request comes too late for it.
 package final class ChangeInterruption: Sendable {
     private let requested = Locked(false)
+    private let requestedElsewhere: @Sendable () -> Bool
 
-    package init() {}
+    /// A request not made yet; `requestedElsewhere` says whether one was made where ``request()`` cannot
+    /// be called (a signal handler records the moment a Ctrl-C arrived, before any thread hears of it).
+    package init(requestedElsewhere: @escaping @Sendable () -> Bool = { false }) {
+        self.requestedElsewhere = requestedElsewhere
+    }
 
     /// Asks the change under way (or the next one) to stop.
     package func request() {
@@ -20,6 +25,6 @@ package final class ChangeInterruption: Sendable {
 
     /// Whether a stop was asked for.
     package var isRequested: Bool {
-        requested.withLock { $0 }
+        requestedElsewhere() || requested.withLock { $0 }
     }
 }

@@ -22,13 +22,16 @@ struct JournalRunner {
     /// before its commit point, undoes the steps done and rethrows the failure: a change reported as
     /// failed changed nothing, and leaves no journal that would carry it out later.
     ///
-    /// - Returns: the newcomers set aside to make way for the moves.
-    func run(_ journal: Journal) throws -> [KeptNewcomer] {
+    /// A failure after the commit point — putting the other records in place, removing the journal or
+    /// the trash — does not undo a change that is made: it is returned, and the journal left (a
+    /// committed one) is finished by the next opening of the home.
+    func run(_ journal: Journal) throws -> Outcome {
         let recorded = try write(journal)
         let kept: [KeptNewcomer]
         do {
             kept = try rollForward(recorded, firstPass: true)
             try stopIfInterrupted(recorded)
+            try passCommitPoint(recorded)
         } catch let failure {
             do {
                 try undo(recorded)
@@ -39,8 +42,21 @@ struct JournalRunner {
             }
             throw failure
         }
-        try commit(recorded)
-        return kept
+        do {
+            try finish(recorded)
+        } catch {
+            return Outcome(kept: kept, leftToFinish: error)
+        }
+        return Outcome(kept: kept, leftToFinish: nil)
+    }
+
+    /// What ``run(_:)`` did.
+    struct Outcome {
+        /// The newcomers set aside to make way for the moves.
+        let kept: [KeptNewcomer]
+        /// Why the tidying after the commit point failed, nil when it did not: the change is made, and
+        /// its journal is finished by the next opening of the home.
+        let leftToFinish: (any Error)?
     }
 
     /// Records what the journal needs to recognise its home — the active container, the stamp of
@@ -202,11 +218,8 @@ struct JournalRunner {
     ///
     /// (A journal of version 2 writes its metadata, then the new active container, as it was written to.)
     func commit(_ journal: Journal) throws {
-        if let staged = journal.staged {
-            for file in staged {
-                try putInPlace(file, committed: false)
-                if file.path == relative(layout.state) { report(.stateRecorded) }
-            }
+        if journal.staged != nil {
+            try passCommitPoint(journal)
         } else {
             for container in journal.metadataAfter {
                 try metadata.write(container)
@@ -219,21 +232,46 @@ struct JournalRunner {
         try finish(journal)
     }
 
-    /// Renames a staged record over the file it replaces and makes that durable. One already gone was put
-    /// in place before, which only a change past its commit point (`committed`) can have done.
+    /// Renames the first staged record into place — the new `state.json` of a switch: its commit point.
+    /// Once the rename is done the change is made, whatever fails after it (making it durable included:
+    /// ``finish(_:)`` does that).
+    private func passCommitPoint(_ journal: Journal) throws {
+        guard let first = journal.staged?.first else { return }
+        do {
+            try rename(first, committed: false)
+        } catch {
+            // A rename reported failed yet made (an I/O error reported after the fact) made the change.
+            if try FileSystem.exists(layout.absolute(first.stagedAt)) { throw error }
+        }
+        if first.path == relative(layout.state) { report(.stateRecorded) }
+    }
+
+    /// Renames a staged record over the file it replaces and makes that durable.
     private func putInPlace(_ file: StagedFile, committed: Bool) throws {
+        if try rename(file, committed: committed) {
+            try FileSystem.syncDirectory((layout.absolute(file.stagedAt) as NSString).deletingLastPathComponent)
+        }
+    }
+
+    /// Renames a staged record over the file it replaces; returns whether it did. One already gone was
+    /// put in place before, which only a change past its commit point (`committed`) can have done.
+    @discardableResult
+    private func rename(_ file: StagedFile, committed: Bool) throws -> Bool {
         let staged = layout.absolute(file.stagedAt)
         if try !FileSystem.exists(staged) {
-            if committed { return }
+            if committed { return false }
             throw ContainerError.io(path: staged, underlying: SystemCallError("rename to '\(layout.absolute(file.path))'", code: ENOENT))
         }
         try FileSystem.rename(staged, to: layout.absolute(file.path))
-        try FileSystem.syncDirectory((staged as NSString).deletingLastPathComponent)
+        return true
     }
 
-    /// Puts in place the staged records a committed change had not yet, removes the journal and the
-    /// trash it names.
+    /// Makes the commit point durable, puts in place the staged records a committed change had not yet,
+    /// removes the journal and the trash it names.
     private func finish(_ journal: Journal) throws {
+        if let first = journal.staged?.first {
+            try FileSystem.syncDirectory((layout.absolute(first.path) as NSString).deletingLastPathComponent)
+        }
         for file in journal.staged ?? [] { try putInPlace(file, committed: true) }
         try discard()
         for path in journal.removeAfter {

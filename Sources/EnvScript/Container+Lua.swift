@@ -20,6 +20,20 @@ extension Container {
     }
 }
 
+extension DamagedContainer {
+    /// The Lua table of a container whose record cannot be used: `uuid, is_default, is_active,
+    /// record_path, problem` (what is wrong with the record, in words).
+    func luaTable(activeUUID: UUID?) -> LuaValue {
+        var table = LuaTable()
+        table["uuid"] = .string(uuid.uuidString)
+        table["is_default"] = .boolean(uuid == Container.defaultUUID)
+        table["is_active"] = .boolean(uuid == activeUUID)
+        table["record_path"] = .string(path)
+        table["problem"] = .string(reason)
+        return .table(table)
+    }
+}
+
 extension ScriptValue {
     /// A diff as Lua sees it: the `--json` shape with snake_case keys (`size_before`, `keys`...).
     init(diffOf diff: ContainerDiff) throws {

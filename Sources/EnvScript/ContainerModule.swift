@@ -36,10 +36,12 @@ enum ContainerModule {
             return try call.argument(position, as: String.self)
         }
 
+        // A damaged record sets its container apart (the second result) rather than failing the list.
         module.function("list") { call in
-            let active = try containers.activeContainer.uuid
-            call.push(LuaValue.array(try containers.containers.map { $0.luaTable(activeUUID: active) }))
-            return 1
+            let listing = try containers.containerListing
+            call.push(LuaValue.array(listing.containers.map { $0.luaTable(activeUUID: listing.activeUUID) }))
+            call.push(LuaValue.array(listing.damaged.map { $0.luaTable(activeUUID: listing.activeUUID) }))
+            return 2
         }
         module.function("active") { call in
             call.push(try table(try containers.activeContainer))

@@ -220,4 +220,10 @@ func reportChange(_ what: String, _ host: EnvScriptHost) {
             from the container it last saw to the one then live
             """)
     }
+    if let failure = host.containers.lastChangeLeftToFinish {
+        printError("""
+            warning: the change is made, but tidying up after it failed: \(failure). The next envscript \
+            command on this home (or `envscript container doctor --repair`) finishes it
+            """)
+    }
 }

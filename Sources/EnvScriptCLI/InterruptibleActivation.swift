@@ -1,7 +1,6 @@
 import Containers
 import EnvScript
 import Foundation
-import Locking
 
 /// `envscript container activate` under Ctrl-C (SIGINT) or SIGTERM: the switch is never left half done
 /// for the next command to finish. A signal before the switch's commit point cancels it — a will-change
@@ -11,11 +10,12 @@ import Locking
 enum InterruptibleActivation {
     /// Switches the home of `host` to `target` and prints what happened.
     static func activate(_ target: Container, in host: EnvScriptHost) throws {
-        let interruption = ChangeInterruption()
-        let received = Locked<Int32>(0)
+        // The moment a signal arrives counts (a handler records it), not the moment a thread hears of
+        // it: a Ctrl-C between two moves stops the next one. The moves are made on this thread, which
+        // hears the signals even when the process was started with them blocked.
+        let interruption = ChangeInterruption(requestedElsewhere: { SignalArrival.firstArrived != nil })
         let lua = host.lua.interrupter
-        let signals = InterruptSignal.handle([SIGINT, SIGTERM], label: "envscript.activate.signals") { number in
-            received.withLock { if $0 == 0 { $0 = number } }
+        let signals = SignalArrival.handle([SIGINT, SIGTERM], label: "envscript.activate.signals") { _ in
             interruption.request()
             lua.interrupt()
         }
@@ -35,7 +35,7 @@ enum InterruptibleActivation {
         }
         // What the home says decides the message, not where the signal came.
         if case ContainerError.recoveryFailed? = failure { throw failure! }
-        let status = ExitStatus.interrupted(by: received.withLock { $0 })
+        let status = ExitStatus.interrupted(by: SignalArrival.firstArrived ?? SIGINT)
         let active = try host.containers.activeContainer
         if active.uuid == target.uuid {
             reportChange("activated \(target.name)", host)

@@ -1,4 +1,3 @@
-import CSignalArrival
 import Foundation
 import Locking
 
@@ -26,33 +25,8 @@ final class RunInterruption: Sendable {
     static let signals: [Int32] = [SIGINT, SIGTERM]
 
     /// Handles the signals from now on, until the returned handling is cancelled.
-    func handleSignals() -> Handling {
-        let descriptor = Self.signals.withUnsafeBufferPointer { esa_install($0.baseAddress, Int32($0.count)) }
-        guard descriptor >= 0 else {
-            // No handler could be installed (it never happens): the signals are heard on a queue instead.
-            let handling = InterruptSignal.handle(Self.signals, label: "envscript.run.signals") { [self] in signalArrived($0) }
-            return Handling { handling.cancel() }
-        }
-        let ended = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            var byte: UInt8 = 0
-            while true {
-                let count = read(descriptor, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count == 1, byte != 0 else { break }
-                signalArrived(Int32(byte))
-            }
-            close(descriptor)
-            ended.signal()
-        }
-        thread.name = "envscript.run.signals"
-        thread.start()
-        return Handling {
-            Self.signals.withUnsafeBufferPointer { esa_uninstall($0.baseAddress, Int32($0.count)) }
-            // The signals that arrived are heard before the run ends (their message written), since the
-            // run may have stopped before the thread got to them.
-            _ = ended.wait(timeout: .now() + 5)
-        }
+    func handleSignals() -> SignalArrival.Handling {
+        SignalArrival.handle(Self.signals, label: "envscript.run.signals") { [self] in signalArrived($0) }
     }
 
     /// What a signal does once heard (after the handler recorded it): the first interrupts the Lua code
@@ -72,16 +46,10 @@ final class RunInterruption: Sendable {
         _exit(128 + number)
     }
 
-    /// The signals' handling; ``cancel()`` stops it (the signals are then ignored).
-    struct Handling {
-        let cancel: () -> Void
-    }
-
     /// The first signal that arrived, nil when none has: recorded by the signal handler itself, so
     /// from the moment it arrives (or, without the handler, once heard).
     private var arrivedSignal: Int32? {
-        let number = esa_first_signal()
-        return number != 0 ? number : state.withLock { $0.heard }
+        SignalArrival.firstArrived ?? state.withLock { $0.heard }
     }
 
     /// Whether a signal stopped the run: from the moment the first arrived (before its thread heard of

@@ -14,6 +14,13 @@ enum ModuleDocumentation {
         ---@field last_activated_at string? ISO 8601
         ---@field activated_count integer
 
+        ---@class container.Damaged a container whose record cannot be used; its data is still in its folder
+        ---@field uuid string
+        ---@field is_default boolean
+        ---@field is_active boolean
+        ---@field record_path string its unusable container.json
+        ---@field problem string what is wrong with the record
+
         ---@class container.EntryChange
         ---@field path string relative to the container
         ---@field hidden boolean? set for an entry hidden behind an excluded one of the live home
@@ -86,7 +93,7 @@ enum ModuleDocumentation {
 
     static let modules: [String: (summary: String, functions: [String: String])] = [
         "container": ("Switchable environments of the application's home.", [
-            "list": "--- Every container, DEFAULT first.\n---@return container.Info[]",
+            "list": "--- Every container, DEFAULT first, and those whose record cannot be used (see `envscript container doctor`).\n---@return container.Info[] containers\n---@return container.Damaged[] damaged",
             "active": "--- The active container.\n---@return container.Info",
             "get": "--- A container by name or UUID, or nil.\n---@param name_or_uuid string\n---@return container.Info?",
             "create": "--- Creates an empty container; it does not become active.\n---@param name string\n---@param options? {description: string?}\n---@return container.Info",

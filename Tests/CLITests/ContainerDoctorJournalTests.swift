@@ -9,12 +9,6 @@ import Testing
 @Suite struct ContainerDoctorJournalTests {
     typealias Home = ContainerDoctorTests.Home
 
-    /// Runs strace with `arguments` in the scratch folder.
-    static func strace(_ arguments: [String], in scratch: Scratch) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/strace"), arguments, in: scratch.url, environment: EnvScriptProcess.environment([:]))
-    }
-
     /// A home never used by EnvScript, holding `Documents/a.txt` and `userfile.txt`.
     static func makeHome(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path + "/Documents", withIntermediateDirectories: true)
@@ -27,14 +21,13 @@ import Testing
     /// is killed at the first fsync(2) after its journal became `journal.undo.json`, before `Documents`
     /// came back out of the trash.
     static func cleanCutShortWhileUndoing(_ home: String, in scratch: Scratch) throws {
-        let binary = try EnvScriptProcess.binary().path
         // Which fsync of the moving thread follows the rename to journal.undo.json: a probe home tells.
         let probe = scratch.url.path + "/probe-" + UUID().uuidString.prefix(8)
         try makeHome(probe)
         let trace = scratch.url.path + "/trace.txt"
-        let traced = try strace(
-            ["-f", "-qq", "-o", trace, "-e", "trace=rename,renameat2,fsync", "-e", "inject=renameat2:error=EIO:when=2",
-             binary, "container", "clean", "DEFAULT", "--home", probe, "--no-init"], in: scratch)
+        let traced = try EnvScriptProcess.runUnderStrace(
+            ["-o", trace, "-e", "trace=rename,renameat2,fsync", "-e", "inject=renameat2:error=EIO:when=2"],
+            ["container", "clean", "DEFAULT", "--home", probe, "--no-init"], in: scratch.url)
         #expect(traced.status == 1, "\(traced.standardError)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let undo = try #require(calls.first { $0.contains("rename(") && $0.contains("/journal.undo.json\")") }, "\(calls)")
@@ -45,9 +38,9 @@ import Testing
         let when = try #require(fsyncs.firstIndex { $0.offset > undoIndex }) + 1
 
         try makeHome(home)
-        _ = try strace(
-            ["-f", "-qq", "-o", "/dev/null", "-e", "inject=renameat2:error=EIO:when=2", "-e", "inject=fsync:signal=SIGKILL:when=\(when)",
-             binary, "container", "clean", "DEFAULT", "--home", home, "--no-init"], in: scratch)
+        _ = try EnvScriptProcess.runUnderStrace(
+            ["-e", "inject=renameat2:error=EIO:when=2", "-e", "inject=fsync:signal=SIGKILL:when=\(when)"],
+            ["container", "clean", "DEFAULT", "--home", home, "--no-init"], in: scratch.url)
     }
 
     @Test func anUndoCutShortIsReportedAndUndoneAndItsTrashKept() throws {
@@ -110,9 +103,9 @@ import Testing
         #expect(entries.contains { $0["kind"] as? String == "leftoverJournal" }, "\(entries)")
 
         // The journal's repair fails: every move and every rename fails (EIO), undoing too.
-        let failed = try Self.strace(
-            ["-f", "-qq", "-o", "/dev/null", "-e", "inject=renameat2:error=EIO", "-e", "inject=rename:error=EIO",
-             try EnvScriptProcess.binary().path, "container", "doctor", "--repair", "--home", home.path], in: home.scratch)
+        let failed = try EnvScriptProcess.runUnderStrace(
+            ["-e", "inject=renameat2:error=EIO", "-e", "inject=rename:error=EIO"],
+            ["container", "doctor", "--repair", "--home", home.path], in: home.scratch.url)
         #expect(failed.status == 1, "\(failed.standardOutput)\(failed.standardError)")
         #expect(failed.standardOutput.contains("the repair failed"), "\(failed.standardOutput)")
         for file in staged { #expect(FileManager.default.fileExists(atPath: file), "\(file) was removed") }

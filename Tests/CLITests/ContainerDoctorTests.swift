@@ -55,6 +55,15 @@ import Testing
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(records.compactMap { $0["name"] as? String } == ["DEFAULT", "A"])
         #expect(records.contains { $0["uuid"] as? String == b && $0["isDamaged"] as? Bool == true })
+        // Lua's container.list() sets it apart too, as its second result.
+        _ = try home.scratch.write("list.lua", """
+            local containers, damaged = container.list()
+            for _, c in ipairs(containers) do print('listed ' .. c.name) end
+            for _, d in ipairs(damaged) do print('damaged ' .. d.uuid .. ' ' .. tostring(d.is_active) .. ' ' .. d.record_path) end
+            """)
+        let lua = try home.run("run", "--no-init", "list.lua")
+        #expect(lua.status == 0, "\(lua.standardError)")
+        #expect(lua.standardOutput.contains("listed DEFAULT\nlisted A\ndamaged \(b) false \(home.folder(of: b))/container.json"), "\(lua.standardOutput)")
 
         // A healthy container still switches; the damaged one is refused with the way out.
         let activate = try home.run("container", "activate", "A")

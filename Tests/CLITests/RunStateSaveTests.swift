@@ -65,27 +65,17 @@ import FoundationXML
         try Self.makeHome(home, in: scratch)
         try scratch.write("notes_spec.lua", Self.scenario)
         let file = "\(home)/Library/Preferences/envscript.plist"
-        let run = [try EnvScriptProcess.binary().path, "run", "--no-init", "--home", home, "--format", "tap", "--output", "report.tap", "notes_spec.lua"]
+        let run = ["run", "--no-init", "--home", home, "--format", "tap", "--output", "report.tap", "notes_spec.lua"]
         // Which rename of its thread saves the preferences: a run traced once tells.
         let trace = scratch.url.appendingPathComponent("trace.txt").path
-        let traced = try Self.strace(["-f", "-qq", "-o", trace, "-e", "trace=rename"] + run, in: scratch)
+        let traced = try EnvScriptProcess.runUnderStrace(["-o", trace, "-e", "trace=rename"], run, in: scratch.url)
         #expect(traced.status == 0, "\(traced.standardError)")
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("rename(") }
-        let save = try #require(calls.first { $0.contains("\"\(file)\")") }, "\(calls)")
-        let thread = save.split(separator: " ").first
-        let number = calls.filter { $0.split(separator: " ").first == thread }.firstIndex(of: save).map { $0 + 1 }
-        let when = try #require(number)
+        let when = try #require(try EnvScriptProcess.straceCallNumber(in: trace, of: "rename", containing: "\"\(file)\")"))
 
-        let failed = try Self.strace(["-f", "-qq", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:error=EIO:when=\(when)"] + run, in: scratch)
+        let failed = try EnvScriptProcess.runUnderStrace(["-e", "trace=rename", "-e", "inject=rename:error=EIO:when=\(when)"], run, in: scratch.url)
         #expect(failed.status == 1, "\(failed.standardError)")
         let report = try String(contentsOf: scratch.url.appendingPathComponent("report.tap"), encoding: .utf8)
         #expect(report.contains("not ok 2 - (saving the stored state)"), "\(report)")
         #expect(report.contains("cannot write '\(file)' (rename failed: Input/output error)"), "\(report)")
-    }
-
-    /// Runs strace with `arguments` in the scratch folder.
-    static func strace(_ arguments: [String], in scratch: Scratch) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/strace"), arguments, in: scratch.url, environment: EnvScriptProcess.environment([:]))
     }
 }

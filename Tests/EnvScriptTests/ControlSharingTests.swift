@@ -39,4 +39,29 @@ import Testing
             #expect(list["containers"]?.array?.contains { $0["name"]?.string == "Broken" } == false)
         }
     }
+
+    /// A container whose `container.json` cannot be used is listed apart (`damaged`), not a failed list
+    /// (issue #32, point 18: one damaged record used to fail the whole list with 500).
+    @Test func aContainerWhoseRecordIsDamagedIsListedApart() async throws {
+        try await ControlAPIFixture.with { api in
+            let broken = try api.host.containers.createNewContainer(name: "Broken", description: nil)
+            let record = api.host.configuration.home
+                .appendingPathComponent(".envscript-containers/containers/\(broken.uuid.uuidString)/container.json")
+            try Data("{not json".utf8).write(to: record)
+
+            let answer = try await api.send("GET", "/v1/containers")
+            #expect(answer.status == 200, "\(answer)")
+            let list = try answer.json()
+            #expect(list["containers"]?.array?.compactMap { $0["name"]?.string } == ["DEFAULT"])
+            let damaged = try #require(list["damaged"]?.array?.first, "\(list)")
+            #expect(damaged["uuid"]?.string == broken.uuid.uuidString)
+            #expect(damaged["is_active"] == .bool(false))
+            #expect(damaged["record_path"]?.string == record.path)
+            #expect(damaged["problem"]?.string?.isEmpty == false)
+            let document = try OpenAPIDocument.load()
+            let operation = try #require(document.operations.first { $0.description == "GET /v1/containers" })
+            let schema = try #require(operation.responseSchema(status: 200, in: document))
+            #expect(document.problems(of: list, against: schema).isEmpty)
+        }
+    }
 }

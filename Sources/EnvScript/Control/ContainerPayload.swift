@@ -43,13 +43,43 @@ struct ContainerPayload: Codable, Sendable, Equatable {
     }
 }
 
-/// `{"containers": [...]}`: every container of the home, DEFAULT first, then by creation date.
+/// `{"containers": [...], "damaged": [...]}`: every container of the home, DEFAULT first, then by
+/// creation date; the containers whose record cannot be used are set apart in `damaged` rather than
+/// failing the list.
 struct ContainerListPayload: Codable, Sendable {
     let containers: [ContainerPayload]
+    let damaged: [DamagedContainerPayload]
 
     init(_ containers: AppContainer) throws {
-        let active = try containers.activeContainer.uuid
-        self.containers = try containers.containers.map { ContainerPayload($0, activeUUID: active) }
+        let listing = try containers.containerListing
+        self.containers = listing.containers.map { ContainerPayload($0, activeUUID: listing.activeUUID) }
+        damaged = listing.damaged.map { DamagedContainerPayload($0, activeUUID: listing.activeUUID) }
+    }
+}
+
+/// A container whose `container.json` cannot be used, as the control API shows it: the fields of the
+/// Lua table (`uuid, is_default, is_active, record_path, problem`). Its data is still in its folder;
+/// `envscript container doctor` tells more.
+struct DamagedContainerPayload: Codable, Sendable, Equatable {
+    let uuid: String
+    let isDefault: Bool
+    let isActive: Bool
+    let recordPath: String
+    let problem: String
+
+    init(_ damaged: DamagedContainer, activeUUID: UUID) {
+        uuid = damaged.uuid.uuidString
+        isDefault = damaged.uuid == Container.defaultUUID
+        isActive = damaged.uuid == activeUUID
+        recordPath = damaged.path
+        problem = damaged.reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uuid, problem
+        case isDefault = "is_default"
+        case isActive = "is_active"
+        case recordPath = "record_path"
     }
 }
 
