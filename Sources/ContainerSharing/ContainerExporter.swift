@@ -20,7 +20,7 @@ extension AppContainer {
     ///   whole or partial, is left at `destination` then.
     @discardableResult
     public func export(container: Container, to destination: URL) throws -> ArchiveManifest {
-        let staging = try StagedFile(replacing: destination)
+        let staging = try PartialArchiveFile(replacing: destination)
         defer { staging.discard() }
         let manifest = try readContents(of: container, operation: "export a container") { contents in
             try ArchiveWriter.write(contents, to: staging)
@@ -32,7 +32,7 @@ extension AppContainer {
 
 /// Writes one container's entries into a new zip archive.
 enum ArchiveWriter {
-    static func write(_ contents: ContainerContents, to staging: StagedFile) throws -> ArchiveManifest {
+    static func write(_ contents: ContainerContents, to staging: PartialArchiveFile) throws -> ArchiveManifest {
         let archive: Archive
         do {
             errno = 0
@@ -91,7 +91,7 @@ enum ArchiveWriter {
 
     /// Adds a file's content, compressed, and returns its SHA-256. The content is read in the chunks
     /// the archive asks for; a file that shrinks meanwhile is an error rather than a short entry.
-    private static func addFile(_ entry: TreeEntry, at path: String, to archive: Archive, staging: StagedFile) throws -> String {
+    private static func addFile(_ entry: TreeEntry, at path: String, to archive: Archive, staging: PartialArchiveFile) throws -> String {
         var hasher = SHA256()
         try TreeFileInput.reading(entry.absolutePath) { input in
             try add(to: archive, staging) {
@@ -109,9 +109,9 @@ enum ArchiveWriter {
     }
 
     /// Runs an `addEntry`, turning the archive library's errors into ``ArchiveError/writeFailed(path:reason:)``
-    /// (in words: ``StagedFile/writeFailure(errno:error:)``) and letting the engine's own (a file that
+    /// (in words: ``PartialArchiveFile/writeFailure(errno:error:)``) and letting the engine's own (a file that
     /// could not be read) through.
-    private static func add(to archive: Archive, _ staging: StagedFile, _ body: () throws -> Void) throws {
+    private static func add(to archive: Archive, _ staging: PartialArchiveFile, _ body: () throws -> Void) throws {
         do {
             errno = 0 // so that what the library leaves in it is its own failure's
             try body()

@@ -61,6 +61,8 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Set once ``close()`` has saved the preferences: from then on the control API refuses requests,
     /// so nothing it acknowledges goes unsaved.
     let isClosing = Locked(false)
+    /// What the last failed ``saveStores()`` threw, in words: ``close()`` does not log it again.
+    private let reportedSaveFailure = Locked<String?>(nil)
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
     let storeCoordinator: ContainerStoreCoordinator
 
@@ -134,6 +136,18 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Saves what waits in the stores now (as closing would), and throws when that fails: for a caller
+    /// that reports the failure itself — `envscript run` fails a run whose state is not saved — so that
+    /// closing does not log the same failure again.
+    package func saveStores() throws {
+        do {
+            try lock.withLock { try application.flush() }
+        } catch {
+            reportedSaveFailure.withLock { $0 = "\(error)" }
+            throw error
+        }
+    }
+
     /// Stops the remote providers (no fetch, no refresh, no write of their kept copies from then on),
     /// resigns the application as the process's current one, flushes the preferences and closes the Lua
     /// state. Calling it again does nothing. The tweak manager loses the script's providers without a
@@ -183,7 +197,9 @@ public final class EnvScriptHost: @unchecked Sendable {
             do {
                 try application.flush()
             } catch {
-                logger.error("could not save preferences: \(error)")
+                // A failure whoever called saveStores() has reported already is not logged twice.
+                let failure = "\(error)"
+                if reportedSaveFailure.withLock({ $0 }) != failure { logger.error("could not save preferences: \(failure)") }
             }
             return true
         }

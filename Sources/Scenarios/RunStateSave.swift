@@ -16,7 +16,7 @@ public enum RunStateSave {
     /// the file and the reason (`No space left on device`).
     public static func failure(saving host: EnvScriptHost) -> String? {
         do {
-            try host.lock.withLock { try host.application.flush() }
+            try host.saveStores()
             return nil
         } catch {
             return "the run's stored state (state.stored) could not be saved: \(error)"

@@ -6,9 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A file written beside its destination under a temporary name and renamed over it once durable, so
-/// the destination is either what it was or the whole new file.
-struct StagedFile {
+/// An archive written beside its destination under a temporary name (`.NAME.partial-UUID`) and renamed
+/// over it once durable, so the destination is either what it was or the whole new file.
+struct PartialArchiveFile {
     /// Where to write.
     let url: URL
     let destination: URL
