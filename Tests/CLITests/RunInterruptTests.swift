@@ -113,7 +113,7 @@ import Glibc
         try project.scratch.write("child_spec.lua", """
             describe('interrupt', function()
               it('waits on a child', function()
-                local child = io.popen('touch waiting; exec sleep 25')
+                local child = io.popen('touch waiting; exec sleep 600')
                 child:read('a')
                 child:close()
               end)
@@ -133,8 +133,8 @@ import Glibc
         try await waitUntil("the child runs", timeout: .seconds(120)) {
             FileManager.default.fileExists(atPath: marker) || !process.process.isRunning
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(kill(-process.pid, SIGINT) == 0)
+        // The child waits until the Ctrl-C kills it, however late a loaded machine lets this test send it.
+        #expect(kill(-process.pid, SIGINT) == 0, "errno \(errno)")
         let outcome = process.wait(seconds: 60)
         #expect(outcome.status == 130, "\(outcome.standardError)")
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
