@@ -3,8 +3,9 @@ import PackageDescription
 
 /// EnvScript: switchable application environments ("containers") with policies written in Lua 5.4.
 ///
-/// Dependencies point one way: EnvScriptCLI -> EnvScript -> {LuaBridge, Containers, Tweaks, AppState};
-/// Tweaks and AppState -> Preferences. The engines never import LuaBridge.
+/// Dependencies point one way: EnvScriptCLI -> EnvScript -> {LuaBridge, Containers, ContainerSharing, Tweaks,
+/// RemoteTweaks, AppState}; RemoteTweaks -> Tweaks; Tweaks, AppState and ContainerSharing -> Preferences.
+/// The engines never import LuaBridge, and only RemoteTweaks brings networking (AsyncHTTPClient).
 var package = Package(
     name: "EnvScript",
     platforms: [.macOS(.v15)],
@@ -16,6 +17,7 @@ var package = Package(
         .library(name: "Containers", targets: ["Containers"]),
         .library(name: "ContainerSharing", targets: ["ContainerSharing"]),
         .library(name: "Tweaks", targets: ["Tweaks"]),
+        .library(name: "RemoteTweaks", targets: ["RemoteTweaks"]),
         .library(name: "AppState", targets: ["AppState"]),
         .library(name: "Preferences", targets: ["Preferences"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
@@ -56,10 +58,13 @@ var package = Package(
         // Engines: plain Swift, no Lua.
         .target(name: "Containers", dependencies: ["Locking", "CFileSync"]),
         .target(name: "Preferences", dependencies: ["Locking"]),
+        .target(name: "Tweaks", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
+        // Tweak providers fetched over HTTP: the one engine with an HTTP client (AsyncHTTPClient, so SwiftNIO
+        // and its TLS), kept apart so that an app, a tool or a fuzz build using Tweaks alone builds none of it.
         .target(
-            name: "Tweaks",
+            name: "RemoteTweaks",
             dependencies: [
-                "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto"),
+                "Tweaks", "Preferences", "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -76,7 +81,7 @@ var package = Package(
         .target(
             name: "ContainerSharing",
             dependencies: [
-                "Containers", "Preferences", "Tweaks",
+                "Containers", "Preferences",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -100,7 +105,7 @@ var package = Package(
         .target(
             name: "EnvScript",
             dependencies: [
-                "LuaBridge", "Containers", "ContainerSharing", "Preferences", "Tweaks", "AppState", "Locking",
+                "LuaBridge", "Containers", "ContainerSharing", "Preferences", "Tweaks", "RemoteTweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -185,7 +190,7 @@ var package = Package(
         ),
         // A child process for ContainersTests' crash tests: switches a home and dies where told.
         .executableTarget(name: "ContainersCrashHelper", dependencies: ["Containers", "Locking"]),
-        .testTarget(name: "ContainersTests", dependencies: ["TestSupport", "Containers", "Locking"]),
+        .testTarget(name: "ContainersTests", dependencies: ["TestSupport", "Containers", "Locking", "ContainersCrashHelper"]),
         .testTarget(
             name: "ContainerSharingTests",
             dependencies: [
@@ -202,6 +207,7 @@ var package = Package(
             name: "TweaksTests",
             dependencies: ["TestSupport", "Tweaks", "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "RemoteTweaksTests", dependencies: ["TestSupport", "RemoteTweaks", "Tweaks", "Preferences", "Locking"]),
         .testTarget(name: "AppStateTests", dependencies: ["TestSupport", "AppState", "Preferences", "Locking"]),
         // AppState's README usage — declarations, wrappers, slices, a dependency and its override — with
         // ids added, over a real host, and the same state read from Lua.

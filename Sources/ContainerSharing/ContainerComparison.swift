@@ -1,7 +1,6 @@
 import Containers
 import Foundation
 import Preferences
-import Tweaks
 
 /// What a ``ContainerDiff`` compares: a container of the home or an exported archive.
 public enum DiffOperand: Sendable {
@@ -117,7 +116,7 @@ enum ContainerComparison {
         guard let data, let values = try? PreferenceValue.dictionary(fromPropertyList: data) else { return [:] }
         var keys: [KeyName: PreferenceValue] = [:]
         for (key, value) in values {
-            guard key == OverridesTweakProvider.defaultPreferenceKey, case .dictionary(let features) = value else {
+            guard key == SharedPreferenceKey.tweakOverrides, case .dictionary(let features) = value else {
                 keys[KeyName(kind: .state, name: key)] = value
                 continue
             }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import LuaBridge
 import Preferences
+import RemoteTweaks
 import Tweaks
 import Locking
 

@@ -2,6 +2,7 @@ import AppState
 import Containers
 import Foundation
 import Logging
+import RemoteTweaks
 import Tweaks
 
 /// The host's part in every switch, and in every clean of the active container: the state (and with

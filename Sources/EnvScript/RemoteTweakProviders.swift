@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RemoteTweaks
 import Tweaks
 import Locking
 

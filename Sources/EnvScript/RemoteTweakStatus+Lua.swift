@@ -1,5 +1,6 @@
 import Foundation
 import LuaBridge
+import RemoteTweaks
 import Tweaks
 
 extension RemoteTweakProvider {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LuaBridge
 import Preferences
+import RemoteTweaks
 import Tweaks
 
 /// The Lua module `tweak`: the provider stack, lookups, overrides, the decryptor and change handlers.

@@ -1,4 +1,5 @@
 import LuaBridge
+import RemoteTweaks
 import Tweaks
 
 /// A tweak provider as Lua holds it (a userdata of type `tweak.provider`), to pass to `tweak.stack`.

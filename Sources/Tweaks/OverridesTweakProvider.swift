@@ -12,7 +12,7 @@ import Preferences
 /// `PreferencesStore.reload()` after a container switch — are reported to the manager.
 public final class OverridesTweakProvider: MutableTweakProvider {
     /// The preference key used when none is given.
-    public static let defaultPreferenceKey = "EnvScript.TweakOverrides"
+    public static let defaultPreferenceKey = SharedPreferenceKey.tweakOverrides
 
     /// The provider's name (default "overrides").
     public let name: String

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteTweaks
 import Tweaks
 
 /// A provider of the stack as the control API shows it: `name`, `kind` (`overrides`, `remote` or

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Tweaks
+@testable import RemoteTweaks
+import Tweaks
 import TestSupport
 import Locking
 

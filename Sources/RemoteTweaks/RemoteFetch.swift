@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import NIOCore
 import NIOHTTP1
+import Tweaks
 
 /// One GET of a remote tweak file, through AsyncHTTPClient (SwiftNIO): no libcurl, so nothing of
 /// FoundationNetworking is loaded when a program starts.
