@@ -1,6 +1,6 @@
 ---@meta
 -- Scenario globals of `envscript run`: busted's declarations, luassert's assert, spies, stubs,
--- mocks and matchers (see the README, "Scenarios: busted and luassert").
+-- mocks and matchers (see "Scenarios: busted and luassert" in the command-line guide, CommandLineTool.md).
 
 --- Declares a group of tests; its body runs at once.
 ---@param name string

@@ -14,7 +14,7 @@ extension TweakValue {
 /// and opens it again, with AES-256-GCM from swift-crypto and keys that stay outside the containers.
 ///
 /// Give one to a ``TweakManager`` (``TweakManager/cipher``) and its stack opens every value marked
-/// `"Encrypted": true` whose text is in the sealed format (`es1:KEY-ID:BASE64`, see the README), with no
+/// `"Encrypted": true` whose text is in the sealed format (`es1:KEY-ID:BASE64`, see *Secret flags* in the EnvScript guides), with no
 /// decryption closure to write; a hand-written ``TweakDecryptor`` still opens the others.
 ///
 /// Opening never returns unauthenticated bytes: a wrong key, an unknown key id, a truncated or changed
