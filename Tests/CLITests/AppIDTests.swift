@@ -3,7 +3,7 @@ import Testing
 
 /// `envscript` uses the files of the application whose home it opens: the identifier the home records,
 /// or `--app-id`.
-@Suite struct AppIDTests {
+@Suite(.timeLimit(.minutes(15))) struct AppIDTests {
     static let startupScript = ExampleTests.examples.appendingPathComponent("envscript.lua").path
 
     /// The JSON of the home's application record, or nil when there is none.

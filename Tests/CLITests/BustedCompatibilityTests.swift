@@ -7,7 +7,7 @@ import Testing
 /// live (`expose` one level up, siblings apart), strict setup and teardown, failures told from errors in
 /// every report, hook errors counted as busted counts them, a spec file that fails before its first
 /// `describe`, `package.loaded` insulation, and Lua's own `assert` in plain scripts.
-@Suite struct BustedCompatibilityTests {
+@Suite(.timeLimit(.minutes(15))) struct BustedCompatibilityTests {
     /// The last line of a pretty report.
     private func summary(_ output: String) -> String {
         String(output.split(separator: "\n").last ?? "")

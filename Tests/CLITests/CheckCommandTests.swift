@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript check`, against the built binary.
-@Suite struct CheckCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct CheckCommandTests {
     @Test func goodFilesAreReportedOkWithoutRunning() throws {
         let scratch = try Scratch()
         try scratch.write("good.lua", "print('ran') error('would fail if run')")

@@ -5,7 +5,7 @@ import Testing
 /// Every command names itself. Without a `commandName`, ArgumentParser derives the name from the type
 /// with `String(describing:)`, and each of those calls scans every protocol conformance of the binary:
 /// about a third of `envscript --version`'s start-up, measured with perf.
-@Suite struct CommandNameTests {
+@Suite(.timeLimit(.minutes(15))) struct CommandNameTests {
     @Test func everyCommandHasAnExplicitName() {
         var unnamed: [String] = []
         func visit(_ command: any ParsableCommand.Type, path: String) {

@@ -5,7 +5,7 @@ import Testing
 
 /// Switches asked through a running host's control API and from the command line at the same time
 /// (issue #31, point 10): neither waits for the other until the host timeout.
-@Suite struct ConcurrentSwitchTests {
+@Suite(.timeLimit(.minutes(15))) struct ConcurrentSwitchTests {
     /// What one switch cost and how it ended.
     struct Attempt: Sendable {
         var asker: String

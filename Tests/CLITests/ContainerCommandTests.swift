@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript container`, against the built binary.
-@Suite struct ContainerCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct ContainerCommandTests {
     @Test func aSessionOnDebugLeavesTheOriginalUntouched() throws {
         let scratch = try Scratch()
         try scratch.write("home/session.txt", "original")

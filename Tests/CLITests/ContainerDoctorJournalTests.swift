@@ -6,7 +6,7 @@ import Testing
 /// (`journal.undo.json`) is undone, never taken for leftover trash, and the records a pending journal
 /// staged are never removed as temporary files. Against the built binary, with strace injecting the
 /// failures.
-@Suite struct ContainerDoctorJournalTests {
+@Suite(.timeLimit(.minutes(15))) struct ContainerDoctorJournalTests {
     typealias Home = ContainerDoctorTests.Home
 
     /// A home never used by EnvScript, holding `Documents/a.txt` and `userfile.txt`.

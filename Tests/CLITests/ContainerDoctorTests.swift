@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript container doctor [--repair]` and `container list` on damaged homes, against the built binary.
-@Suite struct ContainerDoctorTests {
+@Suite(.timeLimit(.minutes(15))) struct ContainerDoctorTests {
     /// A home under a scratch folder, with paths into its bookkeeping.
     struct Home {
         let scratch: Scratch

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The rules for container names on the command line, and how `container list` lays them out.
-@Suite struct ContainerNameCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct ContainerNameCommandTests {
     @Test func namesThatBreakTheRulesAreUsageErrors() throws {
         let scratch = try Scratch()
         #expect(try scratch.run("container", "create", "Dup", "--home", "home").status == 0)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `envscript container export|import|diff`, against the built binary: outputs, exit statuses, and
 /// SIGKILL at random moments of an import or a clone.
-@Suite struct ContainerSharingCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct ContainerSharingCommandTests {
     @Test func exportImportAndDiffFromTheCommandLine() throws {
         let scratch = try Scratch()
         let home = ["--home", "home", "--no-init"]

@@ -3,7 +3,7 @@ import Testing
 
 /// What `envscript` says when a file named on its command line cannot be used: what is really wrong,
 /// in plain words, never Foundation's `The operation could not be completed. (NSCocoaErrorDomain …)`.
-@Suite struct ErrorWordingTests {
+@Suite(.timeLimit(.minutes(15))) struct ErrorWordingTests {
     /// Whether `text` holds Foundation's wording instead of envscript's own.
     static func soundsLikeFoundation(_ text: String) -> Bool {
         text.contains("NSCocoaErrorDomain") || text.contains("The operation could not be completed") || text.contains("Error Domain=")

@@ -6,7 +6,7 @@ import FoundationXML
 
 /// A file that fails at its top level (an error outside any `it`) is reported as an errored file; the
 /// other files still run, the report is written, and the run exits 1.
-@Suite struct ErroredFileTests {
+@Suite(.timeLimit(.minutes(15))) struct ErroredFileTests {
     /// Three files: one that fails before declaring anything (it sorts first), one that fails after
     /// declaring a test, one that passes.
     static func files(in scratch: Scratch) throws -> [String] {

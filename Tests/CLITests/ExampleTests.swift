@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every example of the repository runs, as the README tells readers to run it.
-@Suite struct ExampleTests {
+@Suite(.timeLimit(.minutes(15))) struct ExampleTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `container export` to a file system without room for the archive says what happened in words,
 /// fails with status 1, and leaves no partial archive behind (an archive already there stays whole).
-@Suite struct ExportToFullDiskTests {
+@Suite(.timeLimit(.minutes(15))) struct ExportToFullDiskTests {
     @Test func anExportToAFullDiskSaysNoSpaceIsLeftAndLeavesNothing() throws {
         let scratch = try Scratch()
         let mounted = try MountedFileSystem.tmpfs(kibibytes: 64)

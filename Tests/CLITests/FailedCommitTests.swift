@@ -7,7 +7,7 @@ import Testing
 /// reported made, with a warning, and the next command only tidies up. (A failure past the commit point
 /// used to be reported as a failed switch, which the next command then carried out.) strace makes the
 /// renames and the removal of the journal fail with EIO, as a failing disk would.
-@Suite struct FailedCommitTests {
+@Suite(.timeLimit(.minutes(15))) struct FailedCommitTests {
     /// The renames of a switch, in order, on its thread: the journal put in place, the new `state.json`
     /// (the commit point), then the containers' records.
     private func renames(of home: TwoContainerHome) throws -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript generate accessors`, against the built binary.
-@Suite struct GenerateCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct GenerateCommandTests {
     @Test func writesBothFilesAndOnlyRewritesOnChange() throws {
         let scratch = try Scratch()
         try scratch.write("Tweaks.json", #"{ "checkout": { "button_color": { "Title": "Colour", "Value": "blue" }, "limit": { "Value": 3, "GeneratedPropertyName": "checkoutLimit" } } }"#)

@@ -6,7 +6,7 @@ import Testing
 /// The did-change part of running hosts in switches other processes make (issue #32, point 14): every
 /// hook sees the switch it belongs to, in order, and writes where that switch put the data; a host too
 /// busy to take its part in time is reported, not counted as a plain success.
-@Suite struct HostDidChangeOrderTests {
+@Suite(.timeLimit(.minutes(15))) struct HostDidChangeOrderTests {
     typealias RunningHost = RunningHostTests.RunningHost
 
     /// A host script whose did-change hook logs `did FROM TO`, takes a moment (as real work does), then

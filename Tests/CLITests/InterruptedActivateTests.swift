@@ -9,7 +9,7 @@ import Glibc
 /// Ctrl-C (a real SIGINT to a real `envscript container activate`) at each stage of a switch (issue #32,
 /// point 22): the command says what became of the switch, exits 130, and the next command never
 /// finishes a switch the user was told was undone.
-@Suite struct InterruptedActivateTests {
+@Suite(.timeLimit(.minutes(15))) struct InterruptedActivateTests {
     /// Checks that the home is on B with B's files and no journal, that the next command leaves it there,
     /// and that A's files were all kept (a switch to A brings them).
     private func expectStillOnB(_ home: TwoContainerHome, sourceLocation: SourceLocation = #_sourceLocation) throws {

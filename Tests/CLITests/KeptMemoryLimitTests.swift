@@ -4,7 +4,7 @@ import Testing
 /// `--memory-limit` covers what the host keeps for a script (flag overrides, state values), not only
 /// the Lua heap: a script cannot park more in the host than its limit, and what it replaces or lets
 /// go is given back.
-@Suite struct KeptMemoryLimitTests {
+@Suite(.timeLimit(.minutes(15))) struct KeptMemoryLimitTests {
     /// The process's peak resident memory in MiB, read by the script itself.
     static let peakMemory = """
         local function peak_mib()

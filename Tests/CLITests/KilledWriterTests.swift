@@ -8,7 +8,7 @@ import Glibc
 
 /// A command killed in the middle of writing a container's preferences leaves its temporary file
 /// (`.envscript.plist.tmp-XXXXXX`); an export meanwhile leaves it out, and the next write removes it.
-@Suite struct KilledWriterTests {
+@Suite(.timeLimit(.minutes(15))) struct KilledWriterTests {
     /// The temporary files of atomic writes in `folder`.
     static func temporaryFiles(in folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.contains(".tmp-") }.sorted()
@@ -16,8 +16,7 @@ import Glibc
 
     /// The first child process of `pid` (the program `strace` runs).
     static func child(of pid: Int32) -> Int32? {
-        let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
-        return text?.split(separator: " ").first.flatMap { Int32($0) }
+        ProcessInspection.children(of: pid).first
     }
 
     @Test func aWriteKilledMidwayLeavesAFileThatExportsSkipAndTheNextWriteRemoves() async throws {

@@ -4,7 +4,7 @@ import Testing
 /// One long C call of Lua's own (string.rep, table.move and the other table functions that loop in C)
 /// stops at the instruction limit, at `--timeout` and at `--hook-timeout` like a loop written in Lua:
 /// a script's pcall cannot swallow it, and a will-change hook running one does not hold the home.
-@Suite struct LongCallLimitTests {
+@Suite(.timeLimit(.minutes(15))) struct LongCallLimitTests {
     /// Calls that ran for ever in stock Lua's C code, out of reach of the count hook.
     static let longCalls = [
         "table.move({}, 1, math.maxinteger - 1, 2)",

@@ -6,7 +6,7 @@ import Testing
 /// parameters, snapshots, formatters, levels), modifiers after the assertion, what assertions return,
 /// callable tables, matchers, luassert's failure texts and the module names `require` resolves.
 /// luassert's own spec suite (scripts/compat) measures the rest.
-@Suite struct LuassertSurfaceTests {
+@Suite(.timeLimit(.minutes(15))) struct LuassertSurfaceTests {
     /// Runs `body` as the only test of a scenario file and expects it to pass.
     func expectPasses(_ body: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let scratch = try Scratch()

@@ -3,7 +3,7 @@ import Testing
 
 /// A home named with `--home` or `$ENVSCRIPT_HOME` that does not exist: commands that only read refuse
 /// it and create nothing; commands that change a home create it.
-@Suite struct MissingHomeTests {
+@Suite(.timeLimit(.minutes(15))) struct MissingHomeTests {
     @Test func commandsThatOnlyReadRefuseAMissingHomeAndLeaveNoFolder() throws {
         let scratch = try Scratch()
         let missing = scratch.url.appendingPathComponent("does/not/exist").path

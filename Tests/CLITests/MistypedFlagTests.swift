@@ -3,7 +3,7 @@ import Testing
 
 /// A flag no provider defines is a mistyped one until said otherwise: `tweak set` refuses it (or with
 /// `--force` warns), and `tweak set`, `get` and `explain` suggest the near names.
-@Suite struct MistypedFlagTests {
+@Suite(.timeLimit(.minutes(15))) struct MistypedFlagTests {
     @Test func setOfAFlagNoProviderDefinesIsRefusedWithTheNearNames() throws {
         let scratch = try Scratch()
         try ShopProject.write(in: scratch)

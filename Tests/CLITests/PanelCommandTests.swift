@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `envscript ui`: prints an address with its token, serves the panel there, and stops cleanly on Ctrl-C.
-@Suite struct PanelCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct PanelCommandTests {
     /// The `Open http://...` address `ui` prints, once it has printed it.
     private func printedAddress(of process: ChildProcess) async throws -> URL? {
         for _ in 0..<3000 {

@@ -3,7 +3,7 @@ import Testing
 
 /// Scripts reach files only under the project folder and hosts only when granted: refusals name the
 /// permission to add, and never quote a file the script was not allowed to read.
-@Suite struct PermissionTests {
+@Suite(.timeLimit(.minutes(15))) struct PermissionTests {
     /// A scratch folder with a project folder inside it and a secret beside it.
     static func project() throws -> (scratch: Scratch, project: URL, secret: String) {
         let scratch = try Scratch()

@@ -3,7 +3,7 @@ import Testing
 
 /// What the commands say: a confirmation of what `tweak set` did, a tweaks file's problem in words at
 /// its place, a hook's refusal without a traceback nobody asked for, a mistyped subcommand's near names.
-@Suite struct PlainMessageTests {
+@Suite(.timeLimit(.minutes(15))) struct PlainMessageTests {
     @Test func setSaysWhatItSetAndWhere() throws {
         let scratch = try Scratch()
         try ShopProject.write(in: scratch)

@@ -9,7 +9,7 @@ import Glibc
 /// What a host makes in its home — the bookkeeping, the stores, the control socket — is its user's
 /// alone whatever the umask it runs under (issue #31, point 7): under `umask 000` another local user
 /// read secure state over the socket and switched containers.
-@Suite struct PrivateFilesTests {
+@Suite(.timeLimit(.minutes(15))) struct PrivateFilesTests {
     /// Every entry under `root` (itself included) with group or other permission bits, as "path mode".
     private func entriesOpenToOthers(under root: String) throws -> [String] {
         var found: [String] = []

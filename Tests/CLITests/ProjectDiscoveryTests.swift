@@ -4,7 +4,7 @@ import Testing
 /// The start-up script is found as git finds `.git`: the nearest `envscript.lua` above the scenario
 /// files' folder, else above the current folder. The relative paths it gives start from its own folder,
 /// the default home sits beside it, and the pretty report's first line names it.
-@Suite struct ProjectDiscoveryTests {
+@Suite(.timeLimit(.minutes(15))) struct ProjectDiscoveryTests {
     /// A project whose start-up script reads `flags.json` beside it, with a scenario two folders down.
     static func project() throws -> Scratch {
         let scratch = try Scratch()

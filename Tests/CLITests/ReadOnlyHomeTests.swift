@@ -9,7 +9,7 @@ import Glibc
 /// A home this process cannot write — on a read-only file system, or without write permission for its
 /// user — can still be read by every command that only reads; a command that changes it is refused
 /// (status 1) with the file and the reason in words, as a home that cannot be created is.
-@Suite struct ReadOnlyHomeTests {
+@Suite(.timeLimit(.minutes(15))) struct ReadOnlyHomeTests {
     /// The commands that only read a home, with the container `Other` in it.
     static func readingCommands(home: String, archive: String) -> [[String]] {
         [

@@ -4,7 +4,7 @@ import Testing
 /// The home records the start-up script its application loads, and a command run from another folder
 /// with `--home` loads it: it sees the application's stack (and its type checks), or says plainly that
 /// it sees the overrides only.
-@Suite struct RecordedStartupScriptTests {
+@Suite(.timeLimit(.minutes(15))) struct RecordedStartupScriptTests {
     /// The start-up script recorded in `home`, or nil.
     static func recordedScript(in home: URL) throws -> String? {
         try AppIDTests.record(in: home)?["startupScript"] as? String

@@ -5,7 +5,7 @@ import Testing
 /// `envscript repl` typed into in a real terminal (tmux): expressions, a function over several lines,
 /// Tab completion, Ctrl-C on a runaway loop and on a half-typed line, the history across two sessions,
 /// and Ctrl-D.
-@Suite(.serialized) struct ReplTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct ReplTests {
     /// A project with a start-up script that defines a global and a module-like table.
     static func project() throws -> Scratch {
         let scratch = try Scratch()
@@ -82,16 +82,20 @@ import Testing
         let scratch = try Self.project()
         let repl = try Self.repl(scratch)
         try await repl.waitFor("Tab completes")
+        // Ctrl-C stops a statement only once it runs (a call into Lua that starts after it forgets
+        // it): the REPL, which spends no CPU at the prompt, has spent 200 ms in the loop.
+        let atThePrompt = try repl.programCPUTime()
         try repl.typeLine("while true do end")
-        try await Task.sleep(for: .milliseconds(500))
+        try await repl.waitUntilProgramSpends(.milliseconds(200), since: atThePrompt, "the loop runs")
         try repl.press("C-c")
         try await repl.waitFor("interrupted")
         // The REPL is still there, with its state.
         try repl.typeLine("shop.checkout()")
         try await repl.waitFor("\"paid\"")
         // A loop inside pcall cannot swallow it either.
+        let beforeThePcall = try repl.programCPUTime()
         try repl.typeLine("pcall(function() while true do end end)")
-        try await Task.sleep(for: .milliseconds(300))
+        try await repl.waitUntilProgramSpends(.milliseconds(200), since: beforeThePcall, "the loop inside pcall runs")
         try repl.press("C-c")
         try await repl.waitForScreen("a second interruption") { $0.components(separatedBy: "interrupted").count == 3 }
         // Ctrl-C on a half-typed line abandons it; a half-typed function too.
@@ -110,8 +114,9 @@ import Testing
         let scratch = try Self.project()
         let repl = try Self.repl(scratch)
         try await repl.waitFor("Tab completes")
+        let atThePrompt = try repl.programCPUTime()
         try repl.typeLine("table.move({}, 1, math.maxinteger - 1, 2)")
-        try await Task.sleep(for: .milliseconds(500))
+        try await repl.waitUntilProgramSpends(.milliseconds(200), since: atThePrompt, "the call runs")
         try repl.press("C-c")
         try await repl.waitFor("interrupted")
         try repl.typeLine("shop.checkout()")

@@ -8,7 +8,7 @@ import FoundationXML
 /// Reports stay well-formed whatever a test's name or message holds — control characters, the escape
 /// of coloured output, U+FFFE and U+FFFF, bytes that are not UTF-8, NUL, line feeds, `#` — and show
 /// all of it: controls as `\u{…}`, bad bytes as U+FFFD, each test under its own name.
-@Suite struct ReportEscapingTests {
+@Suite(.timeLimit(.minutes(15))) struct ReportEscapingTests {
     /// Names and messages with everything a report must survive (Lua escapes: the file is ASCII).
     static let odd = #"""
         describe("odd", function()

@@ -8,7 +8,7 @@ import Glibc
 /// Where `envscript run` writes its report: a report that cannot be written is an error (exit 2) naming
 /// the output and the reason, a device is written in place and never replaced, and `--output` is
 /// checked before anything runs.
-@Suite struct ReportOutputTests {
+@Suite(.timeLimit(.minutes(15))) struct ReportOutputTests {
     static let passing = "print('loaded')\ndescribe('math', function() it('adds', function() assert.equals(4, 2 + 2) end) end)\n"
 
     /// A device that refuses every write with ENOSPC, as `/dev/full` does: a node of its own in the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript run` and `--version`, against the built binary.
-@Suite struct RunCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct RunCommandTests {
     @Test func versionNamesEnvScriptAndLua() throws {
         let scratch = try Scratch()
         let outcome = try scratch.run("--version")

@@ -13,7 +13,7 @@ import Glibc
 /// the temporary home is removed, and the status is 128 + the signal (130 for Ctrl-C). A second Ctrl-C
 /// ends a run the first could not stop (a blocking call) at once, its temporary home removed too.
 /// (The signal used to kill it: no summary, no report, the temporary home left in /tmp.)
-@Suite struct RunInterruptTests {
+@Suite(.timeLimit(.minutes(15))) struct RunInterruptTests {
     /// A test that marks that it runs, then `body`; one before it, one after it.
     static func scenario(_ body: String) -> String {
         """

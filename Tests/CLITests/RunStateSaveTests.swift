@@ -9,7 +9,7 @@ import FoundationXML
 /// full disk, an I/O error on the rename — fails the run (status 1) and the report says why, naming the
 /// file, in the console and in a report file alike. (It used to pass, the values lost, one log line
 /// saying so.)
-@Suite struct RunStateSaveTests {
+@Suite(.timeLimit(.minutes(15))) struct RunStateSaveTests {
     /// A scenario that stores a long note, new on every run (Lua seeds its random numbers afresh).
     static let scenario = """
         state.stored('note', '')

@@ -7,7 +7,7 @@ import FoundationXML
 /// `run --timeout` stops the whole run, naming the test that was running and writing the report;
 /// `--test-timeout` fails one test and goes on; a pathological pattern inside a test or a hook is
 /// stopped by the budget instead of hanging the run or holding the home.
-@Suite struct RunTimeLimitTests {
+@Suite(.timeLimit(.minutes(15))) struct RunTimeLimitTests {
     static let scenarios = """
         describe('limits', function()
           it('first passes', function() end)

@@ -5,7 +5,7 @@ import Testing
 /// fail-fast, and the lifecycle's failures (a setup that fails, a teardown that fails, `finally` after
 /// a failing body). The assertions themselves are exercised by examples/scenarios/busted_surface.lua
 /// (ExampleTests).
-@Suite struct RunnerSurfaceTests {
+@Suite(.timeLimit(.minutes(15))) struct RunnerSurfaceTests {
     static let tagged = """
         describe("checkout #slow", function()
           it("pays #smoke", function() end)

@@ -8,7 +8,7 @@ import Glibc
 
 /// A running application (an attached host) and the command line on one home at the same time: the
 /// host takes part in every switch the command line makes (issue "One home, many processes").
-@Suite struct RunningHostTests {
+@Suite(.timeLimit(.minutes(15))) struct RunningHostTests {
     /// An attached host running `script` in a folder of its own; `mark(name, text)` in the script
     /// appends a line to a file of that folder.
     final class RunningHost {

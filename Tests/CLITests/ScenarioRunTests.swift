@@ -5,7 +5,7 @@ import FoundationXML
 import Testing
 
 /// `envscript run` on busted-style scenarios, against the built binary.
-@Suite struct ScenarioRunTests {
+@Suite(.timeLimit(.minutes(15))) struct ScenarioRunTests {
     static let mixed = """
         describe("login", function()
           local session

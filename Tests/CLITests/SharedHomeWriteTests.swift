@@ -5,7 +5,7 @@ import Testing
 /// Several processes writing one home's stores at the same moment: nothing is lost (issue "One home,
 /// many processes"). Each process reads the property list, changes its keys and writes it back; the
 /// per-key merge under the home's stores lock keeps every other process's keys.
-@Suite struct SharedHomeWriteTests {
+@Suite(.timeLimit(.minutes(15))) struct SharedHomeWriteTests {
     static let processes = 8
     /// How long a writer may take. Each write rewrites the whole store under the home's lock while the
     /// other writers reload it, so on a loaded two-core machine a writer can take minutes; what these

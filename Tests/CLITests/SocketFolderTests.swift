@@ -9,7 +9,7 @@ import Glibc
 /// The per-user folder of control sockets in the temporary directory (`$TMPDIR/envscript-<uid>`, used
 /// when a home's path leaves no room for the socket's) against another local user who made it first
 /// (issue #31, point 5). `TMPDIR` names a folder of the test's that stands for `/tmp`.
-@Suite struct SocketFolderTests {
+@Suite(.timeLimit(.minutes(15))) struct SocketFolderTests {
     /// A home whose sockets do not fit in a Unix socket address (108 bytes), so they go to the per-user folder.
     private func longHome(_ scratch: Scratch) -> String {
         scratch.url.appendingPathComponent(String(repeating: "h", count: 100)).path

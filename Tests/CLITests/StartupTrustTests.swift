@@ -3,7 +3,7 @@ import Testing
 
 /// A start-up script found by searching is run only when this user owns it and only its owner may
 /// change it, as git trusts a repository: otherwise the command warns, names the file and runs without it.
-@Suite struct StartupTrustTests {
+@Suite(.timeLimit(.minutes(15))) struct StartupTrustTests {
     @Test func aScriptOthersMayChangeIsNotLoadedFromAbove() throws {
         let scratch = try Scratch()
         let startup = try scratch.write("envscript.lua", "error('must not run')\n")

@@ -4,7 +4,7 @@ import Testing
 
 /// The tmux sessions the interactive tests run in: the tmux server they start outlives the test and
 /// must hold none of the test's descriptors.
-@Suite struct TerminalSessionTests {
+@Suite(.timeLimit(.minutes(15))) struct TerminalSessionTests {
     /// A pipe open in the test while the session starts is not among the tmux server's descriptors. A
     /// server that inherited it would keep it open after the test closed it — as it kept a control-API
     /// client connected to its server after the test had closed that. The server's descriptors are read

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript tweak keygen`, `seal` and `unseal`, against the built binary.
-@Suite struct TweakCipherCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct TweakCipherCommandTests {
     @Test func keygenMakesAPrivateKeyFileAndEachNewKeySeals() throws {
         let scratch = try Scratch()
         let first = try scratch.run("tweak", "keygen", "--key-file", "app.tweak-keys")
@@ -114,7 +114,7 @@ import Testing
 }
 
 /// `envscript tweak validate`, against the built binary.
-@Suite struct TweakValidateCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct TweakValidateCommandTests {
     @Test func everyProblemOfEveryFileIsListedAndTheStatusIsOne() throws {
         let scratch = try Scratch()
         try scratch.write("a.json", #"{ "ui": { "color": { "Value": "blue", "Grup": "UI" } } }"#)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `envscript tweak`, against the built binary.
-@Suite struct TweakCommandTests {
+@Suite(.timeLimit(.minutes(15))) struct TweakCommandTests {
     @Test func setGetListAndDeleteThroughTheOverrides() throws {
         let scratch = try Scratch()
         #expect(try scratch.run("tweak", "set", "checkout", "enabled", "true").status == 0)

@@ -5,7 +5,7 @@ import Testing
 /// `envscript run --watch` in a real terminal (tmux): an edited scenario file, and an edited start-up
 /// script, each rerun the scenarios on a cleared screen; Ctrl-C ends it with status 0, also in the
 /// middle of a pass.
-@Suite struct WatchModeTests {
+@Suite(.timeLimit(.minutes(15))) struct WatchModeTests {
     @Test func editingAScenarioOrTheStartUpScriptRerunsOnAClearedScreen() async throws {
         let scratch = try Scratch()
         try scratch.write("envscript.lua", "LIMIT = 2\n")
@@ -67,7 +67,10 @@ import Testing
         let terminal = try TerminalSession(
             [try EnvScriptProcess.binary().path, "run", "--watch", "--no-init", "--instruction-limit", "0", "--test-timeout", "0", "slow.lua"], in: scratch.url)
         try await terminal.waitFor("Start-up script: none (--no-init)")
-        try await Task.sleep(for: .milliseconds(300))
+        // The pass is under way once the spinning test has spent 200 ms of CPU (after this line the
+        // run does little else before the loop); Ctrl-C sent earlier would stop no Lua code.
+        let atTheStart = try terminal.programCPUTime()
+        try await terminal.waitUntilProgramSpends(.milliseconds(200), since: atTheStart, "the test spins")
         try terminal.press("C-c")
         let screen = try await terminal.waitFor("[exit 0]", timeout: .seconds(30))
         #expect(screen.contains("ERROR spins"), "\(screen)")

@@ -8,7 +8,7 @@ import Tweaks
 /// What the control API does with input a fuzzer or an attacker sends, over a real socket: a client's
 /// mistake is a 4xx JSON error, never a 500; input that would cost the host seconds of CPU is refused
 /// at once and holds up no other request.
-@Suite struct ControlAPIBadInputTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlAPIBadInputTests {
     @Test func aTweakWrittenWithAnotherTypeThanItsOwnIsABadRequest() async throws {
         try await ControlAPIFixture.with { api in
             let first = try await api.send("PUT", "/v1/tweaks/checkout/retries", body: #"{"value": 3}"#)
@@ -103,7 +103,7 @@ import Tweaks
 
 /// The cost of reading a request body grows with its length, not with the square (or worse) of its
 /// depth: timed in one process, a body nested five times deeper takes about five times as long.
-@Suite struct RequestBodyCostTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestBodyCostTests {
     /// The fastest of several rounds of reading each body 50 times, the bodies taking turns within each
     /// round, which leaves out a busy machine's pauses and puts both under the same load.
     private func costs(of bodies: [Data]) throws -> [Duration] {

@@ -9,7 +9,7 @@ import Tweaks
 
 /// The control API over a real Unix socket: every operation of the OpenAPI document, and the cases
 /// that matter to a QA script driving a running application.
-@Suite struct ControlAPITests {
+@Suite(.timeLimit(.minutes(10))) struct ControlAPITests {
     /// Operations of the document served by the attachment (the host's server lifecycle and the switch
     /// participation), which this branch does not register: skipped by the walk over the document.
     /// Empty this list once those handlers are registered beside ``ControlRoutes``.

@@ -8,7 +8,7 @@ import TestSupport
 /// The control API's server on a Unix socket within its ``ServerLimits``, with real connections: those
 /// past the cap wait their turn, idle ones are closed after the idle timeout, and a real request is
 /// still answered; a request past the decoder's limits is answered with the API's JSON error.
-@Suite struct ControlServerLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlServerLimitTests {
     /// A host's control routes served by a ``BackgroundServer`` on a socket of a short folder of its own
     /// (a Unix socket path must stay under about 100 bytes), removed with the server by `stop`.
     private final class Served {

@@ -4,7 +4,7 @@ import Testing
 
 /// Export, import and diff over the control API: the same archive as the command line's, the same
 /// checks, and statuses that say who is wrong.
-@Suite struct ControlSharingTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlSharingTests {
     @Test func anExportedContainerComesBackUnderANewNameAndDiffsAsTheSame() async throws {
         try await ControlAPIFixture.with { api in
             let home = api.host.configuration.home

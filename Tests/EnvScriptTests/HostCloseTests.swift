@@ -10,7 +10,7 @@ import Testing
 /// from a task must not block that task's thread until the server has stopped (a few hosts closed at
 /// once would each wait out the shutdown's timeout, pool-width hosts at a time). It returns; the server
 /// finishes in the background, and what it had not handed to the host yet is refused, not lost.
-@Suite struct HostCloseTests {
+@Suite(.timeLimit(.minutes(10))) struct HostCloseTests {
     @Test func closingFromATaskLeavesTheServerToFinishAndRefusesWhatComesLate() async throws {
         // The half-sent request must outlast a loaded machine's pauses, not the server's timeouts.
         let fixture = try HostFixture {
@@ -24,7 +24,10 @@ import Testing
         try connection.send(
             "PUT /v1/tweaks/checkout/color HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: \(body.utf8.count)\r\n\r\n" + body.prefix(6))
-        try await Task.sleep(for: .milliseconds(200))
+        // Once the server has read what was sent, its HTTP decoder has counted the request as under
+        // way (the same event-loop turn), before any shutdown reaches the connection; this stays so
+        // until more is sent.
+        try await waitUntil("the server has read the request's head", timeout: .seconds(120)) { connection.isAllSentReadByPeer }
 
         let host = fixture.host
         try await Task.detached { host.close() }.value

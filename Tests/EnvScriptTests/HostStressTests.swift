@@ -15,7 +15,7 @@ import Locking
 /// It must end without deadlock or crash, and what the threads did must add up afterwards: every flag
 /// read gave a value the stack could give, every counted increment of state is in some container,
 /// every switch ran its did-change hook exactly once, and every dropped reference was released.
-@Suite struct HostStressTests {
+@Suite(.timeLimit(.minutes(10))) struct HostStressTests {
     static let duration: Duration = .seconds(10)
     static let colors: Set<String> = ["blue", "red", "green"]
 

@@ -7,7 +7,7 @@ import Testing
 /// One lock order for every change of a host's containers (issue "The runtime under threads", item 1):
 /// a Swift thread switching through `host.containers` while a script switches through
 /// `container.activate`, with a Lua will-change hook registered, never deadlocks.
-@Suite struct LockOrderTests {
+@Suite(.timeLimit(.minutes(10))) struct LockOrderTests {
     @Test func swiftAndLuaSwitchingOnTwoThreadsMakeProgress() async throws {
         let fixture = try HostFixture(attaches: false)
         try fixture.run("""
@@ -51,7 +51,7 @@ import Testing
 /// The same order across processes: a host whose thread waits for the home's lock does not hold its
 /// own lock meanwhile, so the process holding the home's lock can have this host take part (run its
 /// Lua hooks) in its change instead of waiting for it until the timeout.
-@Suite struct CrossProcessLockOrderTests {
+@Suite(.timeLimit(.minutes(10))) struct CrossProcessLockOrderTests {
     @Test func aHostWaitingToSwitchStillTakesPartInTheChangeThatHoldsTheHome() async throws {
         let attached = try HostFixture(attaches: true)
         try attached.run("""
@@ -70,7 +70,7 @@ import Testing
         asker.containers.addWillChangeHook { _, _ in
             holdsTheHome.signal() // once for this test, once for the attached host's thread
             holdsTheHome.signal()
-            _ = release.wait(timeout: .now() + 60)
+            _ = release.wait(timeout: .now() + 300) // outlasts the wait below for that thread
         }
         let a = try asker.containers.resolve("A")
         let b = try attached.host.containers.resolve("B")
@@ -96,7 +96,12 @@ import Testing
         // Waited for on a thread of its own: blocking the test's task would hold a thread of the pool
         // that the thread group's own task may need to start.
         try await onAnotherThread { holdsTheHome.wait() }
-        try await Task.sleep(for: .milliseconds(300)) // let that thread reach the home's lock
+        // That thread has reached the home's lock: it is blocked in flock(2) on the lock file, as
+        // /proc/locks shows, and stays so while the asker's hook holds the home.
+        let homeLock = attached.folder.appendingPathComponent("home/.envscript-containers/lock").path
+        try await waitUntil("the attached host's thread waits for the home's lock", timeout: .seconds(120)) {
+            ProcessInspection.someoneWaitsForFileLock(onFileAt: homeLock)
+        }
         release.signal()
         #expect(await finished)
         let results = outcomes.all

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `tweak.remote` reaches only the hosts the permissions grant, redirects included.
-@Suite struct RemotePermissionTests {
+@Suite(.timeLimit(.minutes(10))) struct RemotePermissionTests {
     typealias Server = RemoteTweakServer
 
     @Test func aRedirectToAHostNotGrantedIsNotFollowed() async throws {

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The panel's security rules, against a real server on 127.0.0.1: without the token, with a wrong
 /// one, from a foreign Host or Origin, every request is answered 403 and nothing changes.
-@Suite struct PanelAccessTests {
+@Suite(.timeLimit(.minutes(10))) struct PanelAccessTests {
     private func withPanel(_ body: (PanelFixture) async throws -> Void) async throws {
         try await PanelFixture.with(body)
     }

@@ -7,7 +7,7 @@ import TestSupport
 /// What a local user without the token can hold of a panel, with real TCP connections: connections past
 /// the cap wait and are served in turn, a connection that sends nothing, or its request a byte at a
 /// time, is closed, and the panel still answers a real request.
-@Suite struct PanelConnectionLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct PanelConnectionLimitTests {
     /// A cap of 4 and timeouts short enough for a test.
     private static let limits = ServerLimits(maximumConnections: 4, idleTimeout: .seconds(1), requestTimeout: .seconds(2))
 

@@ -9,7 +9,7 @@ import Glibc
 
 /// The panel of a tool (`envscript ui`) shows the application attached to its home — a real process —
 /// while there is one, and the home otherwise; an application's own panel shows that application.
-@Suite struct PanelFollowingTests {
+@Suite(.timeLimit(.minutes(10))) struct PanelFollowingTests {
     /// An application in a process of its own, attached to `home`, with a piece of state in memory
     /// that only it has.
     private func startApplication(home: URL, in folder: URL) throws -> ChildProcess {

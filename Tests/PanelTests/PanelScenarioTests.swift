@@ -7,7 +7,7 @@ import TestSupport
 
 /// The Scenarios page's routes against a real panel: listing, runs whose results arrive on the event
 /// stream as each test ends, one run at a time, and clear errors for bad requests.
-@Suite struct PanelScenarioTests {
+@Suite(.timeLimit(.minutes(10))) struct PanelScenarioTests {
     static let files = [
         "math_spec.lua": """
             describe('math', function()

@@ -67,6 +67,16 @@ public final class RawSocketConnection: @unchecked Sendable {
         return result == 0
     }
 
+    /// Whether everything sent so far has been read by the server's process (not just delivered to
+    /// its socket), as the kernel counts it (`SIOCOUTQ`); meaningful for a Unix domain socket, where
+    /// what is sent stays charged to this end until the server reads it. Stays true until more is sent.
+    public var isAllSentReadByPeer: Bool {
+        var unread: Int32 = 0
+        // SIOCOUTQ, which is TIOCOUTQ's number.
+        guard ioctl(descriptor, UInt(TIOCOUTQ), &unread) == 0 else { return false }
+        return unread == 0
+    }
+
     /// Sends one byte every 200 ms — a client that is never done — until the server closes the
     /// connection or `limit` passes; returns how long the server took to close it, or nil if it did not.
     public func dripUntilClosed(for limit: Duration) async throws -> Duration? {

@@ -50,6 +50,32 @@ public final class TerminalSession {
         return pid
     }
 
+    /// The process id of the program the terminal runs: the child of the pane's shell.
+    public func programPID() throws -> pid_t {
+        let text = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let shell = pid_t(text), let program = ProcessInspection.children(of: shell).first else {
+            throw TerminalSessionError(description: "no program runs in the pane (its shell: \(text))")
+        }
+        return program
+    }
+
+    /// The CPU time the program has used so far (see ``ProcessInspection/cpuTime(of:)``).
+    public func programCPUTime() throws -> Duration {
+        let pid = try programPID()
+        guard let time = ProcessInspection.cpuTime(of: pid) else {
+            throw TerminalSessionError(description: "the program (pid \(pid)) has gone")
+        }
+        return time
+    }
+
+    /// Waits until the program has spent `cpu` more CPU time than `baseline` (an earlier
+    /// ``programCPUTime()``): a program waiting for input spends none, so this holds once it runs a
+    /// loop, and goes on holding however late it is looked at.
+    public func waitUntilProgramSpends(_ cpu: Duration, since baseline: Duration, _ what: String, timeout: Duration = .seconds(120)) async throws {
+        let pid = try programPID()
+        try await waitUntil(what, timeout: timeout) { (ProcessInspection.cpuTime(of: pid) ?? .zero) - baseline >= cpu }
+    }
+
     /// The screen and its scrollback, lines without their trailing blanks.
     public func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-J", "-S", "-1000", "-t", name])
