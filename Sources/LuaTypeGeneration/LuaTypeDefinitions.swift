@@ -4,11 +4,11 @@ import LuaBridge
 
 /// LuaLS definition files (`---@meta`) for the host modules and the scenario globals, and a
 /// `.luarc.json` that points the language server at them.
-public enum LuaTypeDefinitions {
+package enum LuaTypeDefinitions {
     /// The modules and their documentation disagree: a function is undocumented, or documented but gone.
-    public struct DriftError: Error, CustomStringConvertible {
-        public var problems: [String]
-        public var description: String {
+    package struct DriftError: Error, CustomStringConvertible {
+        package var problems: [String]
+        package var description: String {
             "the Lua type definitions no longer match the host modules:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
         }
     }
@@ -16,7 +16,7 @@ public enum LuaTypeDefinitions {
     /// The files, by name: one `<module>.lua` per host module, `scenarios.lua`, `classes.lua` and `.luarc.json`.
     ///
     /// - Throws: ``DriftError`` when the modules of `host` and the documentation disagree.
-    public static func files(for host: EnvScriptHost) throws -> [String: String] {
+    package static func files(for host: EnvScriptHost) throws -> [String: String] {
         var problems: [String] = []
         var files: [String: String] = [:]
         let registered = Set(host.modules.map(\.name))
@@ -58,7 +58,7 @@ public enum LuaTypeDefinitions {
 
     /// Writes the files into `directory`, rewriting only those whose contents changed.
     @discardableResult
-    public static func write(for host: EnvScriptHost, to directory: URL) throws -> [String] {
+    package static func write(for host: EnvScriptHost, to directory: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var written: [String] = []
         for (name, text) in try files(for: host).sorted(by: { $0.key < $1.key }) {

@@ -7,22 +7,22 @@ import Locking
 /// `(top level)` with an `<error>`; a run stopped by its time limit ends with a suite `(run)` whose one
 /// `<testcase>`, `(stopped)`, has an `<error>` giving the reason. Written once, when the run ends, with a small escaper of its own
 /// (``XMLEscaping``), so that the runtime needs no XML library and the document is always well-formed.
-public final class JUnitReporter: ScenarioReporter {
+package final class JUnitReporter: ScenarioReporter {
     private let write: (String) -> Void
     private var results: [ScenarioResult] = []
 
     /// A reporter that writes the document with `write` at the end of the run.
-    public init(write: @escaping (String) -> Void) {
+    package init(write: @escaping (String) -> Void) {
         self.write = write
     }
 
-    public func runWillStart(testCount: Int) {}
+    package func runWillStart(testCount: Int) {}
 
-    public func testDidFinish(_ result: ScenarioResult) {
+    package func testDidFinish(_ result: ScenarioResult) {
         results.append(result)
     }
 
-    public func runDidFinish(_ summary: ScenarioSummary) {
+    package func runDidFinish(_ summary: ScenarioSummary) {
         var files: [String] = []
         for result in results where !files.contains(result.file) { files.append(result.file) }
         var totals = summary

@@ -4,17 +4,17 @@ import Locking
 /// SKIP), failures and errors with their message and traceback, each file that failed at
 /// its top level as an `ERROR file:line` entry, and a last line `N passed, N failed` (and `, N errored`,
 /// `, N skipped`). Names stay on one line and control characters show as `\u{…}` (``ReportText``).
-public final class PrettyReporter: ScenarioReporter {
+package final class PrettyReporter: ScenarioReporter {
     private let write: (String) -> Void
 
     /// A reporter that writes lines with `write`.
-    public init(write: @escaping (String) -> Void) {
+    package init(write: @escaping (String) -> Void) {
         self.write = write
     }
 
-    public func runWillStart(testCount: Int) {}
+    package func runWillStart(testCount: Int) {}
 
-    public func testDidFinish(_ result: ScenarioResult) {
+    package func testDidFinish(_ result: ScenarioResult) {
         let name = ReportText.oneLine(result.fullName)
         switch result.outcome {
         case .passed:
@@ -34,7 +34,7 @@ public final class PrettyReporter: ScenarioReporter {
         }
     }
 
-    public func runDidFinish(_ summary: ScenarioSummary) {
+    package func runDidFinish(_ summary: ScenarioSummary) {
         write(summary.line)
     }
 

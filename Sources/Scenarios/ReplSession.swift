@@ -7,9 +7,9 @@ import LuaBridge
 ///
 /// The session loads luassert's `assert`, `spy`, `stub`, `mock` and `match` (``ScenarioPrelude``), so
 /// a scenario's lines can be tried out one by one.
-public final class ReplSession {
+package final class ReplSession {
     /// What one evaluation came to.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// The input is a statement cut short (an open `function`, `do`, string...): read another line.
         case incomplete
         /// The statement ran; the text of the values it gave, nil when it gave none.
@@ -32,7 +32,7 @@ public final class ReplSession {
     static let luaPart = EmbeddedLuaChunk(name: "repl.lua", source: PackageResources.repl_lua)
 
     /// A session over `host`, whose start-up scripts have run.
-    public init(host: EnvScriptHost) throws {
+    package init(host: EnvScriptHost) throws {
         self.host = host
         _ = try ScenarioPrelude.load(into: host)
         let api = try host.lock.withLock {
@@ -49,11 +49,11 @@ public final class ReplSession {
     }
 
     /// Stops the statement running now, from any thread (Ctrl-C): it fails with `interrupted`.
-    public var interrupter: LuaInterrupter { host.lua.interrupter }
+    package var interrupter: LuaInterrupter { host.lua.interrupter }
 
     /// Compiles and runs `source` (the lines typed so far, joined by line feeds). An expression shows
     /// its values; `=expr` is read as `return expr`, as Lua 5.1's prompt did.
-    public func evaluate(_ source: String) -> Outcome {
+    package func evaluate(_ source: String) -> Outcome {
         host.lock.withLock {
             let text = source.hasPrefix("=") ? "return " + source.dropFirst() : source
             let chunk: LuaFunctionRef
@@ -86,7 +86,7 @@ public final class ReplSession {
     }
 
     /// The words that complete `word`: globals and keywords, fields after `.`, methods after `:`.
-    public func completions(for word: String) -> [String] {
+    package func completions(for word: String) -> [String] {
         host.lock.withLock {
             guard case .table(let table)? = try? complete.call(.string(word)) else { return [] }
             return table.array.compactMap { if case .string(let name) = $0 { name } else { nil } }

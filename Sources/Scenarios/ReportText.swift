@@ -9,14 +9,14 @@
 ///
 /// A report's own format adds its rules on top (XML entities, TAP's `\#`); see ``XMLEscaping``,
 /// ``TAPReporter`` and ``YAMLText``.
-public enum ReportText {
+package enum ReportText {
     /// `text` with every control character shown as `\u{…}`; tabs and line feeds stay.
-    public static func showingControls(_ text: String) -> String {
+    package static func showingControls(_ text: String) -> String {
         rewritten(text) { _ in nil }
     }
 
     /// `text` on one line: as ``showingControls(_:)``, and a line feed shows as `\n`.
-    public static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         rewritten(text) { $0 == "\n" ? "\\n" : nil }
     }
 

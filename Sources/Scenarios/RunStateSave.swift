@@ -6,15 +6,15 @@ import EnvScript
 /// host would do — but a save that fails there (a full disk, an I/O error on the rename) is only
 /// logged, and a run that lost its state would pass. So a run saves first and counts a failed save as
 /// a failure of its own, named in the report.
-public enum RunStateSave {
+package enum RunStateSave {
     /// The name of the report's entry for a save that failed (its file is ``entryFile``).
-    public static let entryName = "(saving the stored state)"
+    package static let entryName = "(saving the stored state)"
     /// The file of that entry: the run as a whole, as JUnit's `(run)` suite.
-    public static let entryFile = "(run)"
+    package static let entryFile = "(run)"
 
     /// Saves what waits in `host`'s stores; returns nil when that worked, else what failed, in words:
     /// the file and the reason (`No space left on device`).
-    public static func failure(saving host: EnvScriptHost) -> String? {
+    package static func failure(saving host: EnvScriptHost) -> String? {
         do {
             try host.saveStores()
             return nil

@@ -1,5 +1,5 @@
 /// Receives the results of a scenario run as it goes, and writes them in some format.
-public protocol ScenarioReporter: AnyObject {
+package protocol ScenarioReporter: AnyObject {
     /// Called once, before the first test, with the number of tests that will run.
     func runWillStart(testCount: Int)
     /// Called after each test.

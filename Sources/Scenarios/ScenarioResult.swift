@@ -2,7 +2,7 @@ import EnvScript
 import Foundation
 
 /// How one scenario test ended.
-public enum ScenarioOutcome: Sendable, Equatable {
+package enum ScenarioOutcome: Sendable, Equatable {
     case passed
     /// An assertion failed in the test's body (luassert's, or busted's `fail`): the message names the
     /// file and line; the traceback is Lua's.
@@ -19,42 +19,42 @@ public enum ScenarioOutcome: Sendable, Equatable {
 }
 
 /// One finished scenario test, or a file that failed at its top level (``ScenarioOutcome/errored(message:traceback:line:)``).
-public struct ScenarioResult: Sendable, Equatable {
+package struct ScenarioResult: Sendable, Equatable {
     /// The script that declared it.
-    public var file: String
+    package var file: String
     /// The names of its `describe` blocks, then its own (none for an errored file).
-    public var names: [String]
-    public var outcome: ScenarioOutcome
+    package var names: [String]
+    package var outcome: ScenarioOutcome
     /// Time taken by its hooks and its body.
-    public var duration: Duration
+    package var duration: Duration
 
     /// The names joined, as reports show them: `login keeps the session`.
-    public var fullName: String { names.joined(separator: " ") }
+    package var fullName: String { names.joined(separator: " ") }
 }
 
 /// The counts of a run.
-public struct ScenarioSummary: Sendable, Equatable {
-    public var passed = 0
-    public var failed = 0
-    public var skipped = 0
+package struct ScenarioSummary: Sendable, Equatable {
+    package var passed = 0
+    package var failed = 0
+    package var skipped = 0
     /// Errors, as busted counts them: tests and hooks that raised an error other than an assertion's
     /// failure, and files that failed at their top level.
-    public var errored = 0
+    package var errored = 0
     /// Tests not run because the run was stopped (by its time limit) before them.
-    public var notRun = 0
+    package var notRun = 0
     /// Why the run was stopped before its end, in the report's words; `nil` when it ran to the end.
-    public var stopReason: String?
-    public var duration: Duration = .zero
+    package var stopReason: String?
+    package var duration: Duration = .zero
 
     /// The number of results reported: tests, and errored files.
-    public var total: Int { passed + failed + skipped + errored }
+    package var total: Int { passed + failed + skipped + errored }
 
     /// Whether anything failed: a test, or a file at its top level, or the run was stopped.
-    public var hasFailures: Bool { failed > 0 || errored > 0 || stopReason != nil }
+    package var hasFailures: Bool { failed > 0 || errored > 0 || stopReason != nil }
 
     /// `N passed, N failed` and, when there are some, `, N errored`, `, N skipped` and `, N not run`,
     /// then why the run stopped early.
-    public var line: String {
+    package var line: String {
         "\(passed) passed, \(failed) failed" + (errored > 0 ? ", \(errored) errored" : "")
             + (skipped > 0 ? ", \(skipped) skipped" : "") + (notRun > 0 ? ", \(notRun) not run" : "")
             + (stopReason.map { " (\($0))" } ?? "")

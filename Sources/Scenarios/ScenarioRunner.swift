@@ -5,12 +5,12 @@ import LuaBridge
 /// Runs busted-style scenarios in a host: files are loaded (collecting `describe`/`it`), then each
 /// hook and test is called from Swift as its own entry into Lua, so each has the full instruction
 /// budget and a runaway test cannot starve the rest.
-public final class ScenarioRunner {
+package final class ScenarioRunner {
     /// A test collected from a file, ready to run; or a file that failed at its top level, which runs
     /// as its error.
-    public struct Test {
-        public var file: String
-        public var names: [String]
+    package struct Test {
+        package var file: String
+        package var names: [String]
         var body: LuaFunctionRef?
         var before: [LuaFunctionRef]
         var after: [LuaFunctionRef]
@@ -33,17 +33,17 @@ public final class ScenarioRunner {
 
         /// Whether the entry is a test (rather than a file that failed at its top level, or a block
         /// without tests).
-        public var isTest: Bool { loadError == nil && !isBlockOnly && blockError == nil }
+        package var isTest: Bool { loadError == nil && !isBlockOnly && blockError == nil }
     }
 
     /// A file failed at its top level: while its scenarios were being declared (an error in a
     /// `describe` body, say), or before it declared any (a plain script's error).
-    public struct LoadError: Error, CustomStringConvertible {
-        public var file: String
-        public var underlying: LuaError
+    package struct LoadError: Error, CustomStringConvertible {
+        package var file: String
+        package var underlying: LuaError
         /// Whether the file had declared scenarios before it failed.
-        public var declaredScenarios: Bool
-        public var description: String { underlying.description }
+        package var declaredScenarios: Bool
+        package var description: String { underlying.description }
     }
 
     private let host: EnvScriptHost
@@ -63,7 +63,7 @@ public final class ScenarioRunner {
     ///   - seed: when set, the tests of each block run in an order shuffled with this seed.
     ///   - savesState: whether a run saves the stored state after its tests and reports a save that
     ///     failed as an error of its own (``RunStateSave``), rather than leave it to the host's close.
-    public init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none, seed: UInt64? = nil, savesState: Bool = false) throws {
+    package init(host: EnvScriptHost, limits: ScenarioTimeLimits = .none, seed: UInt64? = nil, savesState: Bool = false) throws {
         self.host = host
         self.limits = limits
         self.seed = seed
@@ -73,7 +73,7 @@ public final class ScenarioRunner {
 
     /// Runs already compiled files in order and collects their tests. A file that fails at its top
     /// level does not stop the others: it becomes an entry of the suite that reports its error.
-    public func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
+    package func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
         var suite = ScenarioSuite()
         for (file, chunk) in files {
             // Once the run's time is up, the files left are not loaded.
@@ -97,7 +97,7 @@ public final class ScenarioRunner {
     ///
     /// - Throws: ``LoadError`` when the file fails after declaring scenarios; the plain ``LuaError``
     ///   when a script without scenarios fails.
-    public func load(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
+    package func load(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
         do {
             return try loadFile(chunk, file: file)
         } catch let error as LoadError where !error.declaredScenarios {
@@ -108,7 +108,7 @@ public final class ScenarioRunner {
     /// Whether `file` is named as busted names its specs (`login_spec.lua`): such a file is a scenario
     /// file from its first line (it reads luassert's `assert` there); any other becomes one when it
     /// first declares a block, a test or a hook.
-    public static func isSpecFile(_ file: String) -> Bool {
+    package static func isSpecFile(_ file: String) -> Bool {
         file.split(separator: "/").last?.hasSuffix("_spec.lua") ?? false
     }
 
@@ -150,7 +150,7 @@ public final class ScenarioRunner {
 
     /// Runs `tests` whose full name contains `filter` (all without one), reporting each as it ends.
     @discardableResult
-    public func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
+    package func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
         run(tests, selection: ScenarioSelection(filter: filter), reporter: reporter)
     }
 
@@ -163,7 +163,7 @@ public final class ScenarioRunner {
     /// and are not reported; a before_each that fails is the error of its test, which does not run; an
     /// after_each or a teardown that fails is an entry of its own after the test or the block.
     @discardableResult
-    public func run(_ tests: [Test], selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
+    package func run(_ tests: [Test], selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
         let picked = tests.filter {
             $0.loadError != nil || $0.isBlockOnly || $0.blockError != nil || selection.selects(names: $0.names)
         }

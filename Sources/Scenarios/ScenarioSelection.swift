@@ -1,17 +1,17 @@
 /// Which of a run's tests run, how many times, and when the run stops early.
-public struct ScenarioSelection: Sendable {
+package struct ScenarioSelection: Sendable {
     /// Only tests whose full name contains this text.
-    public var filter: String?
+    package var filter: String?
     /// Only tests with at least one of these tags (`#slow` in a name, of the test or of a block around it).
-    public var tags: Set<String> = []
+    package var tags: Set<String> = []
     /// No test with one of these tags.
-    public var excludedTags: Set<String> = []
+    package var excludedTags: Set<String> = []
     /// Stop at the first test that fails (the rest are counted as not run).
-    public var failFast = false
+    package var failFast = false
     /// How many times the selected tests run, one whole pass after another.
-    public var repetitions = 1
+    package var repetitions = 1
 
-    public init(
+    package init(
         filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], failFast: Bool = false,
         repetitions: Int = 1
     ) {
@@ -23,7 +23,7 @@ public struct ScenarioSelection: Sendable {
     }
 
     /// The tags written in `names`: each `#word` (letters, digits, `_` and `-`).
-    public static func tags(in names: [String]) -> Set<String> {
+    package static func tags(in names: [String]) -> Set<String> {
         var found: Set<String> = []
         for name in names {
             var rest = Substring(name)
@@ -37,7 +37,7 @@ public struct ScenarioSelection: Sendable {
     }
 
     /// Whether a test with these names is selected.
-    public func selects(names: [String]) -> Bool {
+    package func selects(names: [String]) -> Bool {
         if let filter, !filter.isEmpty, !names.joined(separator: " ").contains(filter) { return false }
         if tags.isEmpty && excludedTags.isEmpty { return true }
         let own = Self.tags(in: names)

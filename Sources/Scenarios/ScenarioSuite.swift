@@ -1,13 +1,13 @@
 /// The tests of a run's files, as ``ScenarioRunner/load(_:)`` collected them, in file order.
-public struct ScenarioSuite {
+package struct ScenarioSuite {
     /// Every test, and for each file that failed at its top level an entry in its place that reports
     /// the error (``ScenarioOutcome/errored(message:traceback:line:)``).
-    public var tests: [ScenarioRunner.Test] = []
+    package var tests: [ScenarioRunner.Test] = []
     /// The files that failed at their top level, in order.
-    public var loadErrors: [ScenarioRunner.LoadError] = []
+    package var loadErrors: [ScenarioRunner.LoadError] = []
     /// Whether any file declared scenarios (a failing file counts when it had declared some first).
     /// Without any, the files were plain scripts and there is nothing to report.
-    public var declaresScenarios = false
+    package var declaresScenarios = false
 
-    public init() {}
+    package init() {}
 }

@@ -4,31 +4,31 @@ import Locking
 /// Wall-clock limits on a scenario run: one on the whole run (loading the files included), one on each
 /// test's body and on each of its hooks. A run that reaches its limit stops: the test that was running
 /// fails naming the limit, the tests after it are not run, and the report says so.
-public struct ScenarioTimeLimits: Sendable {
+package struct ScenarioTimeLimits: Sendable {
     /// How long the whole run may take, from `start`; `nil` for no limit.
-    public var run: Duration?
+    package var run: Duration?
     /// How the run's limit was given, for messages (`--timeout 30s`).
-    public var runLabel: String
+    package var runLabel: String
     /// How long each test body, and each of its hooks, may take; `nil` for no limit.
-    public var perTest: Duration?
+    package var perTest: Duration?
     /// How the per-test limit was given, for messages (`--test-timeout 5s`).
-    public var perTestLabel: String
+    package var perTestLabel: String
     /// When the run's limit started counting.
-    public var start: ContinuousClock.Instant
+    package var start: ContinuousClock.Instant
     /// Whether someone stopped the run (Ctrl-C, SIGTERM): it then stops as at its time limit, with
     /// ``stopLabel`` as the reason. Stopping also interrupts the Lua code running (``LuaInterrupter``),
     /// which needs the count hook: with ``isInterruptible`` set, every stage runs under a limit.
-    public var isStopped: @Sendable () -> Bool = { false }
+    package var isStopped: @Sendable () -> Bool = { false }
     /// Whether the Lua code may be interrupted, so every stage must run under a limit.
-    public var isInterruptible = false
+    package var isInterruptible = false
     /// What stopped the run, for the report (`Ctrl-C`, `SIGTERM`), asked once it has stopped.
-    public var stopLabel: @Sendable () -> String = { "Ctrl-C" }
+    package var stopLabel: @Sendable () -> String = { "Ctrl-C" }
 
     /// No limits.
-    public static let none = ScenarioTimeLimits()
+    package static let none = ScenarioTimeLimits()
 
     /// Limits of `run` and `perTest`, the run's counted from `start`.
-    public init(
+    package init(
         run: Duration? = nil, runLabel: String = "the run's time limit",
         perTest: Duration? = nil, perTestLabel: String = "the per-test time limit",
         start: ContinuousClock.Instant = .now
@@ -54,7 +54,7 @@ public struct ScenarioTimeLimits: Sendable {
 
     /// The limit that applies now to a stage of a test (`perTest` is false while files load): the
     /// seconds left and the reason, or `nil` when there is none.
-    public func current(perTest applies: Bool) -> (seconds: Double, reason: String)? {
+    package func current(perTest applies: Bool) -> (seconds: Double, reason: String)? {
         // Stopped: whatever stage comes next stops at once (a stop that came between two stages would
         // otherwise be forgotten as the next call into Lua starts).
         if isStopped() { return (1e-6, "stopped by \(stopLabel())") }

@@ -6,20 +6,20 @@
 /// Every test is one line whatever its name: in a description a line feed shows as `\n`, a backslash
 /// as `\\`, `#` as `\#` (TAP 14's escapes), and control characters as `\u{…}` (``ReportText``).
 /// Messages and tracebacks go in the YAML block as ``YAMLText`` writes them.
-public final class TAPReporter: ScenarioReporter {
+package final class TAPReporter: ScenarioReporter {
     private let write: (String) -> Void
     private var number = 0
 
     /// A reporter that writes lines with `write`.
-    public init(write: @escaping (String) -> Void) {
+    package init(write: @escaping (String) -> Void) {
         self.write = write
     }
 
-    public func runWillStart(testCount: Int) {
+    package func runWillStart(testCount: Int) {
         write("TAP version 13")
     }
 
-    public func testDidFinish(_ result: ScenarioResult) {
+    package func testDidFinish(_ result: ScenarioResult) {
         number += 1
         let name = Self.description(result.fullName)
         switch result.outcome {
@@ -40,7 +40,7 @@ public final class TAPReporter: ScenarioReporter {
         }
     }
 
-    public func runDidFinish(_ summary: ScenarioSummary) {
+    package func runDidFinish(_ summary: ScenarioSummary) {
         // A run stopped early has fewer lines than its plan: TAP's way to say so is to bail out.
         if let reason = summary.stopReason { write("Bail out! \(ReportText.oneLine(reason))") }
         // The plan comes last (as busted writes it): a hook that fails adds a line of its own, so the

@@ -4,7 +4,7 @@ import Tweaks
 /// Reading and checking configuration files.
 extension AccessorConfiguration {
     /// The keys a configuration file may have.
-    public static let knownKeys = [
+    package static let knownKeys = [
         "accessorName", "accessLevel", "kind", "swiftVersion", "managerPropertyName", "imports", "requiredFields",
         "types",
     ]
@@ -13,7 +13,7 @@ extension AccessorConfiguration {
     ///
     /// - Throws: ``AccessorGenerationError`` of kind `unreadableFile` or `invalidConfiguration`, naming the
     ///   file and the key.
-    public static func load(from url: URL) throws -> AccessorConfiguration {
+    package static func load(from url: URL) throws -> AccessorConfiguration {
         let data: Data
         do {
             data = try TweakJSON.contents(of: url)
@@ -26,7 +26,7 @@ extension AccessorConfiguration {
     /// Parses and checks a configuration document; `file` names it in errors.
     ///
     /// - Throws: ``AccessorGenerationError`` of kind `invalidConfiguration`.
-    public static func parse(_ data: Data, file: String) throws -> AccessorConfiguration {
+    package static func parse(_ data: Data, file: String) throws -> AccessorConfiguration {
         func fail(_ key: String?, _ message: String) -> AccessorGenerationError {
             AccessorGenerationError(kind: .invalidConfiguration, file: file, key: key, message: message)
         }
@@ -115,7 +115,7 @@ extension AccessorConfiguration {
     /// Checks the names and the language mode.
     ///
     /// - Throws: ``AccessorGenerationError`` of kind `invalidConfiguration`, with `file` as its file.
-    public func validate(file: String) throws {
+    package func validate(file: String) throws {
         func fail(_ key: String, _ message: String) -> AccessorGenerationError {
             AccessorGenerationError(kind: .invalidConfiguration, file: file, key: key, message: message)
         }

@@ -27,9 +27,9 @@
 /// | `types` | flags (`"feature.variable"`) read as a Swift type of yours, `Decodable` and `Sendable` (a struct for an object, an enum for a string...): the accessor decodes the value and is optional | `{}` |
 ///
 /// Any other key is an error, so a misspelt key is not silently ignored. See ``load(from:)``.
-public struct AccessorConfiguration: Sendable, Hashable {
+package struct AccessorConfiguration: Sendable, Hashable {
     /// The access level of the generated type and its members.
-    public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
+    package enum AccessLevel: String, Sendable, Hashable, CaseIterable {
         /// `internal` (no keyword is written).
         case `internal`
         /// `package`.
@@ -39,7 +39,7 @@ public struct AccessorConfiguration: Sendable, Hashable {
     }
 
     /// What the generated type is.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A `final class`, as in JustTweak.
         case `class`
         /// A `struct`.
@@ -47,7 +47,7 @@ public struct AccessorConfiguration: Sendable, Hashable {
     }
 
     /// A field of a tweak that ``AccessorConfiguration/requiredFields`` can demand.
-    public enum Field: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Field: String, Sendable, Hashable, CaseIterable, Comparable {
         /// `"Title"`.
         case title = "Title"
         /// `"Description"`.
@@ -58,29 +58,29 @@ public struct AccessorConfiguration: Sendable, Hashable {
         case generatedPropertyName = "GeneratedPropertyName"
 
         /// Orders by the field's name.
-        public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// The type to generate; the files are `<accessorName>.swift` and `<accessorName>+Constants.swift`.
-    public var accessorName: String
+    package var accessorName: String
     /// The access level of the type and its members.
-    public var accessLevel: AccessLevel
+    package var accessLevel: AccessLevel
     /// A class or a struct.
-    public var kind: Kind
+    package var kind: Kind
     /// The major language mode of the module compiling the code (5 or 6); from 6 on the type is `Sendable`.
-    public var swiftLanguageMode: Int
+    package var swiftLanguageMode: Int
     /// The name of the stored `TweakManager` (the initializer's argument is `init(with:)`).
-    public var managerPropertyName: String
+    package var managerPropertyName: String
     /// The modules imported by the accessor file.
-    public var imports: [String]
+    package var imports: [String]
     /// The fields every tweak must have, besides `Value`.
-    public var requiredFields: Set<Field>
+    package var requiredFields: Set<Field>
     /// Flags read as a Swift type of the module's: `"feature.variable"` to a `Decodable` type name such as
     /// `CheckoutLayout` or `Shop.Layout`.
-    public var types: [String: String]
+    package var types: [String: String]
 
     /// Creates a configuration; check it with ``validate(file:)`` (``load(from:)`` does).
-    public init(
+    package init(
         accessorName: String, accessLevel: AccessLevel = .internal, kind: Kind = .class, swiftLanguageMode: Int = 6,
         managerPropertyName: String = "tweakManager", imports: [String] = ["Tweaks"], requiredFields: Set<Field> = [],
         types: [String: String] = [:]
@@ -96,7 +96,7 @@ public struct AccessorConfiguration: Sendable, Hashable {
     }
 
     /// The name of the accessor file, `<accessorName>.swift`.
-    public var accessorFileName: String { "\(accessorName).swift" }
+    package var accessorFileName: String { "\(accessorName).swift" }
     /// The name of the constants file, `<accessorName>+Constants.swift`.
-    public var constantsFileName: String { "\(accessorName)+Constants.swift" }
+    package var constantsFileName: String { "\(accessorName)+Constants.swift" }
 }

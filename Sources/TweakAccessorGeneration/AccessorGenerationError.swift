@@ -6,9 +6,9 @@ import Tweaks
 ///
 /// ``description`` reads like a compiler diagnostic (`Tweaks.json:12:5: error: ...`), so build logs and
 /// IDEs point at the offending line.
-public struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+package struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The kind of problem.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// A file could not be read.
         case unreadableFile
         /// The tweaks file is not valid JSON or not in JustTweak's shape.
@@ -28,20 +28,20 @@ public struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// The kind of problem.
-    public var kind: Kind
+    package var kind: Kind
     /// The file at fault (as given, usually a path).
-    public var file: String
+    package var file: String
     /// The line, from 1, when known.
-    public var line: Int?
+    package var line: Int?
     /// The column in bytes, from 1, when known.
-    public var column: Int?
+    package var column: Int?
     /// The tweak's `feature.variable`, or the configuration key, when the problem is about one.
-    public var key: String?
+    package var key: String?
     /// What is wrong and, where possible, how to fix it.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
+    package init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.kind = kind
         self.file = file
         self.line = line
@@ -59,7 +59,7 @@ public struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// `file:line:column: error: message`, leaving out what is unknown.
-    public var description: String {
+    package var description: String {
         var place = file
         if let line {
             place += ":\(line)"
@@ -69,5 +69,5 @@ public struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

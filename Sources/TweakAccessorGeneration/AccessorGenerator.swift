@@ -18,22 +18,22 @@ import Tweaks
 /// Every problem is an ``AccessorGenerationError`` naming the file, line and key: malformed JSON, a
 /// missing `"Value"` (or a field listed in `requiredFields`), a value that is an array, an object, null or
 /// an out-of-range number, a name that is not a Swift identifier, two tweaks with the same property name.
-public struct AccessorGenerator: Sendable {
+package struct AccessorGenerator: Sendable {
     /// The names of the nested constant enums, which no property may take.
     static let constantNamespaces: Set<String> = ["Features", "Variables"]
 
     /// The configuration used.
-    public var configuration: AccessorConfiguration
+    package var configuration: AccessorConfiguration
 
     /// Creates a generator.
-    public init(configuration: AccessorConfiguration) {
+    package init(configuration: AccessorConfiguration) {
         self.configuration = configuration
     }
 
     /// Reads the tweaks file at `url` and generates the accessors.
     ///
     /// - Throws: ``AccessorGenerationError``.
-    public func generate(tweaksFile url: URL) throws -> GeneratedAccessors {
+    package func generate(tweaksFile url: URL) throws -> GeneratedAccessors {
         let data: Data
         do {
             data = try TweakJSON.contents(of: url)
@@ -47,7 +47,7 @@ public struct AccessorGenerator: Sendable {
     /// component names it in the generated comments.
     ///
     /// - Throws: ``AccessorGenerationError``.
-    public func generate(tweaksJSON data: Data, file: String) throws -> GeneratedAccessors {
+    package func generate(tweaksJSON data: Data, file: String) throws -> GeneratedAccessors {
         try configuration.validate(file: "configuration")
         let tweaks: [LocatedTweak]
         do {
@@ -68,7 +68,7 @@ public struct AccessorGenerator: Sendable {
     ///
     /// - Throws: ``AccessorGenerationError``.
     @discardableResult
-    public static func run(
+    package static func run(
         tweaksFile: URL, configurationFile: URL, outputDirectory: URL
     ) throws -> [GeneratedFile.WriteResult] {
         let configuration = try AccessorConfiguration.load(from: configurationFile)

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The two files generated for one tweaks file: `<accessorName>.swift` and `<accessorName>+Constants.swift`.
-public struct GeneratedAccessors: Sendable, Hashable {
+package struct GeneratedAccessors: Sendable, Hashable {
     /// The type with one typed property per tweak.
-    public var accessor: GeneratedFile
+    package var accessor: GeneratedFile
     /// The extension with the `Features` and `Variables` string constants.
-    public var constants: GeneratedFile
+    package var constants: GeneratedFile
 
     /// Creates the pair.
-    public init(accessor: GeneratedFile, constants: GeneratedFile) {
+    package init(accessor: GeneratedFile, constants: GeneratedFile) {
         self.accessor = accessor
         self.constants = constants
     }
 
     /// Both files, the accessor first.
-    public var files: [GeneratedFile] { [accessor, constants] }
+    package var files: [GeneratedFile] { [accessor, constants] }
 
     /// Writes both files into `directory` (created if missing), each only if its contents changed, so
     /// an unchanged tweaks file does not make the code that uses the accessor rebuild. Files of other
@@ -22,7 +22,7 @@ public struct GeneratedAccessors: Sendable, Hashable {
     ///
     /// - Throws: ``AccessorGenerationError`` of kind `writeFailed`.
     @discardableResult
-    public func write(to directory: URL) throws -> [GeneratedFile.WriteResult] {
+    package func write(to directory: URL) throws -> [GeneratedFile.WriteResult] {
         try files.map { try $0.write(to: directory) }
     }
 }

@@ -1,23 +1,23 @@
 import Foundation
 
 /// A generated source file: its name and contents, written only when its contents change.
-public struct GeneratedFile: Sendable, Hashable {
+package struct GeneratedFile: Sendable, Hashable {
     /// What ``write(to:)`` did.
-    public struct WriteResult: Sendable, Hashable {
+    package struct WriteResult: Sendable, Hashable {
         /// The file's location.
-        public var url: URL
+        package var url: URL
         /// True when the file was written; false when it already held these contents and was left alone
         /// (so its modification time, and the builds that depend on it, are untouched).
-        public var changed: Bool
+        package var changed: Bool
     }
 
     /// The file's name, such as `GeneratedTweakAccessor.swift`.
-    public var name: String
+    package var name: String
     /// The Swift source.
-    public var contents: String
+    package var contents: String
 
     /// Creates a file.
-    public init(name: String, contents: String) {
+    package init(name: String, contents: String) {
         self.name = name
         self.contents = contents
     }
@@ -27,7 +27,7 @@ public struct GeneratedFile: Sendable, Hashable {
     ///
     /// - Throws: ``AccessorGenerationError`` of kind `writeFailed`.
     @discardableResult
-    public func write(to directory: URL) throws -> WriteResult {
+    package func write(to directory: URL) throws -> WriteResult {
         let url = directory.appendingPathComponent(name, isDirectory: false)
         let data = Data(contents.utf8)
         if let existing = try? Data(contentsOf: url), existing == data {

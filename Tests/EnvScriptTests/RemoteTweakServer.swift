@@ -60,7 +60,7 @@ final class RemoteTweakServer: Sendable {
         self.port = port
     }
 
-    private static let executor = EventLoopTaskExecutor()
+    private static let executor = EventLoopTaskExecutor(loop: BackgroundServer.eventLoops.next())
 
     /// Starts a server answering `answer`; returns once it listens.
     static func start(_ answer: Answer) async throws -> RemoteTweakServer {

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import Locking
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and
@@ -23,8 +24,12 @@ public final class BackgroundServer: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let isStopping = Locked(false)
 
-    /// Where the servers' tasks run, off Swift's cooperative pool.
-    private static let executor = EventLoopTaskExecutor()
+    /// The one event-loop thread every server of the process shares (a host's control socket, the
+    /// panel): they serve a few local clients, and NIO's default group — a thread per core — would add
+    /// that many threads to every application that attaches a host.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// Where the servers' tasks run, off Swift's cooperative pool: on that thread.
+    private static let executor = EventLoopTaskExecutor(loop: eventLoops.next())
 
     /// Starts serving `router` on `address` within `limits` and returns once the server listens.
     ///
@@ -51,6 +56,7 @@ public final class BackgroundServer: Sendable {
                 boundPort.withLock { $0 = channel.localAddress?.port }
                 ready.signal()
             },
+            eventLoopGroupProvider: .shared(Self.eventLoops),
             logger: logger)
         let stopped = stopped
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOPosix
 
 /// A task executor over a NIO event loop, for the control server's tasks.
 ///
@@ -12,7 +11,7 @@ import NIOPosix
 final class EventLoopTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let loop: any EventLoop
 
-    init(loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()) {
+    init(loop: any EventLoop) {
         self.loop = loop
     }
 
