@@ -24,11 +24,12 @@ public final class BackgroundServer: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let isStopping = Locked(false)
 
-    /// The one event-loop thread every server of the process shares (a host's control socket, the
-    /// panel): they serve a few local clients, and NIO's default group — a thread per core — would add
-    /// that many threads to every application that attaches a host.
-    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    /// Where the servers' tasks run, off Swift's cooperative pool: on that thread.
+    /// The two event-loop threads every server of the process shares (a host's control socket, the
+    /// panel), whatever the number of cores: NIO's default group — a thread per core — would add that
+    /// many threads to every application that attaches a host. (One thread was measured too few for a
+    /// process serving many hosts at once: the whole test suite took 340 s with one, 182 s with two.)
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+    /// Where the servers' tasks run, off Swift's cooperative pool: on one of those threads.
     private static let executor = EventLoopTaskExecutor(loop: eventLoops.next())
 
     /// Starts serving `router` on `address` within `limits` and returns once the server listens.
