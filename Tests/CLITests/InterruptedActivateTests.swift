@@ -51,6 +51,7 @@ import Glibc
         let switcher = try EnvScriptProcess.start(
             ["container", "activate", "A", "--home", home.path, "--no-init", "--init", script, "--instruction-limit", "0", "--hook-timeout", "600"],
             in: home.scratch.url)
+        switcher.yieldsTheProcessor() // its hook spins until the signal comes
         try await waitUntil("\(hook) runs", timeout: .seconds(120)) {
             switcher.standardOutput.contains("\(hook) running")
         }

@@ -46,6 +46,7 @@ import Glibc
             let process = try EnvScriptProcess.start(
                 ["run", "--no-init", "--allow", "io", "--instruction-limit", "0", "--test-timeout", "0"] + arguments + ["loop_spec.lua"],
                 in: scratch.url, environment: ["TMPDIR": temporary.path])
+            process.yieldsTheProcessor() // it spins until the signal comes
             let marker = scratch.url.appendingPathComponent("looping").path
             try await waitUntil("the second test runs", timeout: .seconds(120)) {
                 FileManager.default.fileExists(atPath: marker) || !process.process.isRunning

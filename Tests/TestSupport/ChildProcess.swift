@@ -65,6 +65,15 @@ public final class ChildProcess: @unchecked Sendable {
 
     public var pid: Int32 { process.processIdentifier }
 
+    /// Lowers the child's CPU priority (nice 10) for a child that spins until the test signals it — a
+    /// Lua loop waiting for its Ctrl-C. Without it, a few such children kept both cores of a small machine
+    /// busy while the tests that were to signal them waited for a thread of Swift's pool, which other
+    /// tests held waiting for children of their own, slowed by the spinning ones: a whole run stalled
+    /// for minutes. At nice 10 a spinning child still runs, but gives way to every other program.
+    public func yieldsTheProcessor() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), 10)
+    }
+
     /// What it printed on standard output so far.
     public var standardOutput: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
     /// What it printed on standard error so far.
