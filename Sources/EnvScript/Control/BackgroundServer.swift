@@ -26,8 +26,10 @@ public final class BackgroundServer: Sendable {
 
     /// The two event-loop threads every server of the process shares (a host's control socket, the
     /// panel), whatever the number of cores: NIO's default group — a thread per core — would add that
-    /// many threads to every application that attaches a host. (One thread was measured too few for a
-    /// process serving many hosts at once: the whole test suite took 340 s with one, 182 s with two.)
+    /// many threads to every application that attaches a host. (Two rather than one is not settled: the
+    /// whole test suite's 340 s with one against 182 s with two was measured while its time varied from
+    /// 183 to 336 s for another reason — children spinning at full CPU — and the loops were never seen
+    /// blocked; #33 measures it again once the server's start and stop no longer wait on the pool.)
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
     /// Where the servers' tasks run, off Swift's cooperative pool: on one of those threads.
     private static let executor = EventLoopTaskExecutor(loop: eventLoops.next())
