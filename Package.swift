@@ -35,7 +35,6 @@ var package = Package(
         // NIOHTTPTypes: the request and answer parts the servers' own channel handlers see (the URL as
         // Hummingbird names it, so the two are one dependency).
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // `swift package generate-documentation` (scripts/docs): the DocC catalogs under Sources/*/*.docc.
@@ -117,7 +116,6 @@ var package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Command-line tooling over the runtime: QA scenarios and their reports, LuaLS type definitions.

@@ -204,7 +204,9 @@ public final class Attachment: @unchecked Sendable {
         try PrivateFolder.make(layout.hosts)
         // Records written by hosts that were killed mid-write leave their temporary files here.
         WriterTemporaryFile.removeAbandoned(in: layout.hosts)
-        try FileSystem.writeAtomically(data, to: layout.hosts + "/" + id + ".json")
+        // Atomic, not durable: the record means nothing once its process is gone, and its liveness lock
+        // says so after any crash.
+        try FileSystem.writeAtomically(data, to: layout.hosts + "/" + id + ".json", durably: false)
     }
 
     /// Removes the record and the socket, and releases the lock. Calling it again does nothing.

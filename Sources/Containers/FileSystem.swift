@@ -267,26 +267,30 @@ enum FileSystem {
     /// Replaces the file at `path` with `data` so that a crash leaves either the old or the new content:
     /// a temporary file in the same folder, fsync, `rename(2)` over `path`, fsync of the folder.
     ///
-    /// - Parameter staged: called once the temporary file is durable, just before the rename (a point
-    ///   where a crash must leave the old content).
-    static func writeAtomically(_ data: Data, to path: String, staged: () -> Void = {}) throws {
-        let temporary = try writeStaged(data, besides: path, syncingFolder: false)
+    /// - Parameters:
+    ///   - durably: false for a file that means nothing once the processes of the machine are gone (a
+    ///     running host's record): readers still see the old or the new content, never a part, but nothing
+    ///     waits for the disk (two fsyncs, milliseconds on a real disk, on a host's way to open).
+    ///   - staged: called once the temporary file is durable, just before the rename (a point where a
+    ///     crash must leave the old content).
+    static func writeAtomically(_ data: Data, to path: String, durably: Bool = true, staged: () -> Void = {}) throws {
+        let temporary = try writeStaged(data, besides: path, syncing: durably, syncingFolder: false)
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
         staged()
         try rename(temporary, to: path)
         renamed = true
-        try syncDirectory((path as NSString).deletingLastPathComponent)
+        if durably { try syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
     /// Writes `data` to a new temporary file (mode 600) in the folder of `path`, named
-    /// `.<name>.tmp-XXXXXX`, and makes it durable (with `syncingFolder`, its name too); `path` itself is
-    /// not touched.
+    /// `.<name>.tmp-XXXXXX`, and makes it durable unless `syncing` is false (with `syncingFolder`, its name
+    /// too); `path` itself is not touched.
     /// Renaming it over `path` later needs no free space, so a change can write all it will need before
     /// it changes anything (see ``Journal/staged``). A leftover is removed when the home is next opened.
     ///
     /// - Returns: the temporary file's path.
-    static func writeStaged(_ data: Data, besides path: String, syncingFolder: Bool = true) throws -> String {
+    static func writeStaged(_ data: Data, besides path: String, syncing: Bool = true, syncingFolder: Bool = true) throws -> String {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
@@ -304,11 +308,11 @@ enum FileSystem {
             guard fchmod(descriptor, 0o600) == 0 else {
                 throw ContainerError.io(path: temporary, underlying: SystemCallError("fchmod"))
             }
-            guard fsync(descriptor) == 0 else {
+            guard !syncing || fsync(descriptor) == 0 else {
                 throw ContainerError.io(path: temporary, underlying: SystemCallError("fsync"))
             }
         }
-        if syncingFolder { try syncDirectory(folder) }
+        if syncing && syncingFolder { try syncDirectory(folder) }
         written = true
         return temporary
     }

@@ -15,6 +15,12 @@ struct BenchReport {
         print("\(name): \(format(ratio, digits: 2)) x (target <= \(format(target, digits: 2)) x, \(verdict))")
     }
 
+    /// Prints a figure with the most it may be.
+    func atMost(_ name: String, _ value: Double, _ unit: String, target: Double) {
+        let verdict = value <= target ? "meets" : "MISSES"
+        print("\(name): \(format(value)) \(unit) (target <= \(format(target)) \(unit), \(verdict))")
+    }
+
     /// Prints a ratio where bigger is better (a speed-up), with its target.
     func speedup(_ name: String, _ measured: Double, target: Double) {
         let verdict = measured >= target ? "meets" : "MISSES"

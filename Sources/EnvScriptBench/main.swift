@@ -1,6 +1,11 @@
 import Foundation
 
 // scripts/bench: release-build benchmarks. Arguments name groups to run; none runs them all.
+// `--embedding-child MODE HOME` makes this program one of the embedding group's children instead.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == EmbeddingBenchmark.childArgument {
+    EmbeddingBenchmark.childMain(mode: CommandLine.arguments[2], home: CommandLine.arguments[3])
+}
+
 let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("bridge", BridgeBenchmark.run),
     ("patterns", PatternBenchmark.run),
@@ -9,6 +14,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("archive", ArchiveBenchmark.run),
     ("state", StateBenchmark.run),
     ("hosts", AttachedHostsBenchmark.run),
+    ("embedding", EmbeddingBenchmark.run),
     ("startup", StartupBenchmark.run),
     ("scenarios", ScenarioFileBenchmark.run),
     ("lua-heavy", LuaHeavyBenchmark.run),

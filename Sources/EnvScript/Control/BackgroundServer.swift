@@ -4,34 +4,38 @@ import HummingbirdCore
 import Logging
 import Locking
 import NIOCore
+import NIOHTTP1
 import NIOPosix
-import ServiceLifecycle
 
 /// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and
 /// ``stop()`` shuts it down gracefully — returning once it has stopped when called from synchronous
 /// code, at once when called from async code.
 ///
-/// The server's own tasks run on a NIO event loop (`EventLoopTaskExecutor`), off Swift's cooperative
-/// pool, so starting it from a thread of that pool (a test, an async app) cannot starve it. Hummingbird
-/// starts its graceful shutdown in an unstructured task, which does need that pool: hence ``stop()``
-/// never blocks a thread of it.
+/// Every task of the server — accepting, each connection, each request, the graceful shutdown — runs in
+/// one structured task on a NIO event loop (`EventLoopTaskExecutor`), never on Swift's cooperative pool:
+/// starting it, failing to bind and stopping it finish however busy that pool is (a test run, an async
+/// app with every pool thread blocked). That is why it runs HummingbirdCore's `Server` itself rather than
+/// a Hummingbird `Application`: the application's `ServiceGroup` cancels and shuts down through
+/// unstructured tasks, which would queue on the pool behind all its other work.
 /// Used for a host's control socket and for the control panel, each within its ``ServerLimits``.
 public final class BackgroundServer: Sendable {
     /// The TCP port the server listens on; nil for a Unix domain socket.
     public let port: Int?
-    private let services: ServiceGroup
-    private let server: Task<Void, Never>
+    private let server: Server<HTTP1Channel>
+    private let serving: Task<Void, Never>
     private let stopped = DispatchSemaphore(value: 0)
     private let isStopping = Locked(false)
+    private let cutShort = Locked(false)
 
-    /// The two event-loop threads every server of the process shares (a host's control socket, the
-    /// panel), whatever the number of cores: NIO's default group — a thread per core — would add that
-    /// many threads to every application that attaches a host. (Two rather than one is not settled: the
-    /// whole test suite's 340 s with one against 182 s with two was measured while its time varied from
-    /// 183 to 336 s for another reason — children spinning at full CPU — and the loops were never seen
-    /// blocked; #33 measures it again once the server's start and stop no longer wait on the pool.)
-    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-    /// Where the servers' tasks run, off Swift's cooperative pool: on one of those threads.
+    /// Whether ``stop()`` had to cancel the server because it had not stopped within its five seconds.
+    package var wasCutShort: Bool { cutShort.withLock { $0 } }
+
+    /// The event-loop thread every server of the process shares (a host's control socket, the panel),
+    /// whatever the number of cores: NIO's default group — a thread per core — would add that many
+    /// threads to every application that attaches a host. Nothing on it blocks: host work goes to
+    /// ``BlockingWork``.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// Where the servers' tasks run, off Swift's cooperative pool: on that thread.
     private static let executor = EventLoopTaskExecutor(loop: eventLoops.next())
 
     /// Starts serving `router` on `address` within `limits` and returns once the server listens.
@@ -42,31 +46,32 @@ public final class BackgroundServer: Sendable {
     ) throws(BackgroundServerError) where Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: "envscript.server")
         logger.logLevel = .critical // a cancelled connection at shutdown is not worth a message
-        let ready = DispatchSemaphore(value: 0)
-        let failure = Locked<(any Error)?>(nil)
-        let boundPort = Locked<Int?>(nil)
         let requestTimeout = TimeAmount(limits.requestTimeout)
         let http = HTTP1Channel.Configuration(
             additionalChannelHandlers: [MalformedRequestAnswer(), RequestDeadline(timeout: requestTimeout)],
             idleTimeout: TimeAmount(limits.idleTimeout))
-        let application = Application(
-            router: router,
-            server: .http1(configuration: http),
-            configuration: ApplicationConfiguration(
+        let channel = HTTP1Channel(
+            responder: Self.responder(router.buildResponder(), serverName: serverName, logger: logger),
+            configuration: http)
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Locked<(any Error)?>(nil)
+        let boundPort = Locked<Int?>(nil)
+        let server = Server(
+            childChannelSetup: channel,
+            configuration: ServerConfiguration(
                 address: address, serverName: serverName,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.connectionCap)),
             onServerRunning: { channel in
                 boundPort.withLock { $0 = channel.localAddress?.port }
                 ready.signal()
             },
-            eventLoopGroupProvider: .shared(Self.eventLoops),
+            eventLoopGroup: Self.eventLoops,
             logger: logger)
+        self.server = server
         let stopped = stopped
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
-        self.services = services
-        server = Task(executorPreference: Self.executor) {
+        serving = Task(executorPreference: Self.executor) {
             do {
-                try await services.run()
+                try await server.run()
             } catch {
                 failure.withLock { $0 = error }
             }
@@ -80,25 +85,53 @@ public final class BackgroundServer: Sendable {
         }
     }
 
+    /// What answers each request: `responder` with a context for the connection; an error it throws
+    /// that is not an HTTP error becomes a bare 500; every answer carries `Date` and `Server`.
+    private static func responder<Context: RequestContext>(
+        _ responder: RouterResponder<Context>, serverName: String, logger: Logger
+    ) -> HTTPChannelHandler.Responder where Context.Source == ApplicationRequestContextSource {
+        let date = HTTPDateHeader()
+        return { request, writer, channel in
+            let context = Context(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+            var response: Response
+            do {
+                response = try await responder.respond(to: request, context: context)
+            } catch let error as HTTPParserError {
+                throw error
+            } catch {
+                response = Response(status: .internalServerError)
+            }
+            response.headers[.date] = date.now
+            response.headers[.server] = serverName
+            do {
+                try await writer.write(response: response.head, body: response.body)
+            } catch is HTTPParserError {
+                // Thrown on, it would make the channel write a second answer (a 400); any other error
+                // closes the connection.
+                throw AnswerCutShort()
+            }
+        }
+    }
+
     /// Stops serving: connections made meanwhile are finished, then the server stops. Waits up to five
     /// seconds for that, then cancels what is left. Calling it again does nothing.
     ///
     /// Called from async code it returns at once and the server finishes stopping in the background:
-    /// Hummingbird runs its graceful shutdown in a task of Swift's cooperative pool, and the thread this
-    /// call would block may be one of that pool's few (two on a small machine) — a few hosts closed at
-    /// once from tasks would each wait out the five seconds.
+    /// the thread this call would block may be one of Swift's cooperative pool's few (two on a small
+    /// machine), and a few hosts closed at once from tasks would each wait for their connections.
     public func stop() {
         let first = isStopping.withLock { isStopping in
             defer { isStopping = true }
             return !isStopping
         }
         guard first else { return }
-        let services = services
-        Task(executorPreference: Self.executor) { await services.triggerGracefulShutdown() }
-        let (server, stopped) = (server, stopped)
+        let server = server
+        Task(executorPreference: Self.executor) { try? await server.shutdownGracefully() }
+        let (serving, stopped, cutShort) = (serving, stopped, cutShort)
         let waitForTheEnd: @Sendable () -> Void = {
             if stopped.wait(timeout: .now() + 5) == .timedOut {
-                server.cancel()
+                cutShort.withLock { $0 = true }
+                serving.cancel()
                 _ = stopped.wait(timeout: .now() + 5)
             }
         }
@@ -109,6 +142,9 @@ public final class BackgroundServer: Sendable {
         }
     }
 }
+
+/// A request whose body turned out malformed while its answer was being written: the connection closes.
+private struct AnswerCutShort: Error {}
 
 /// A server that could not start listening.
 public struct BackgroundServerError: Error, CustomStringConvertible {
