@@ -39,7 +39,7 @@ enum SecureKeyFile {
     }
 
     /// The key in `url`, or nil when there is no file. The file is checked before it is read (see
-    /// ``PrivateFile``), and only its owner may read it.
+    /// `PrivateFile`), and only its owner may read it.
     private static func read(_ url: URL) throws -> SymmetricKey? {
         let path = url.path
         let file: PrivateFile

@@ -28,7 +28,7 @@ extension AppContainer {
     }
 }
 
-/// Writes a checked archive's entries through a ``TreeWriter``.
+/// Writes a checked archive's entries through a `TreeWriter`.
 struct ArchiveUnpacker {
     let reader: ArchiveReader
     let writer: TreeWriter

@@ -48,7 +48,7 @@ extension AppContainer {
 
     /// Creates a container from entries that `fill` writes, for an import: a new UUID, never active.
     ///
-    /// `fill` gets a ``TreeWriter`` rooted in a staging folder that already holds `data`, the folder
+    /// `fill` gets a `TreeWriter` rooted in a staging folder that already holds `data`, the folder
     /// of the container's entries; it may make `hidden` for entries hidden behind excluded ones of the
     /// live home. The staging folder becomes the container with one `rename(2)` once everything in it
     /// is durable: a crash or a throw from `fill` leaves no container, and the next change of the home
@@ -57,7 +57,7 @@ extension AppContainer {
     /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``, and
     ///   whatever `fill` throws.
     @discardableResult
-    public func createContainer(
+    package func createContainer(
         name: String, description: String? = nil, operation: String = "import a container",
         filling fill: (TreeWriter) throws -> Void
     ) throws -> Container {

@@ -237,7 +237,7 @@ extension AppContainer {
     }
 
     /// Builds a new container's folder in the trash (metadata, `data`, and whatever `fill` writes
-    /// through the ``TreeWriter`` rooted there), makes it durable, then renames it into place, so a
+    /// through the `TreeWriter` rooted there), makes it durable, then renames it into place, so a
     /// crash never leaves a half-made container.
     func install(_ container: Container, fill: (TreeWriter) throws -> Void) throws {
         let staging = layout.absolute(try makeTrashFolder())

@@ -76,11 +76,11 @@ public struct AttachedHostRecord: Codable, Sendable, Equatable {
 /// and no timeout: a record whose lock can be taken belongs to a dead host, and is removed by whoever
 /// notices. The folder is part of the bookkeeping, never switched and never listed as a container;
 /// ``AppContainer/reset()`` keeps it.
-public struct AttachedHosts: Sendable {
+package struct AttachedHosts: Sendable {
     let layout: HomeLayout
 
     /// The attached hosts of `home`.
-    public init(home: URL) {
+    package init(home: URL) {
         layout = HomeLayout(home: home)
     }
 
@@ -89,13 +89,13 @@ public struct AttachedHosts: Sendable {
     }
 
     /// The folder of the records.
-    public var folder: String { layout.hosts }
+    package var folder: String { layout.hosts }
 
     /// The socket path for attachment `id`: in the hosts folder, or — when that path is too long for a
     /// Unix domain socket (108 bytes on Linux) — in a per-user folder of the system's temporary
     /// directory (`$TMPDIR/envscript-<uid>`), named after the id. The record always says which. Make
     /// its folder with `makeSocketFolder(for:)` (package) before listening there.
-    public func socketPath(forID id: String) -> String {
+    package func socketPath(forID id: String) -> String {
         let preferred = layout.hosts + "/" + id + ".sock"
         if preferred.utf8.count < 100 { return preferred }
         let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
@@ -122,7 +122,7 @@ public struct AttachedHosts: Sendable {
 
     /// Takes the liveness lock of a new attachment. Publish the record with ``Attachment/publish(_:)``
     /// once the socket listens.
-    public func attach(id: String) throws -> Attachment {
+    package func attach(id: String) throws -> Attachment {
         try FileSystem.makePrivateDirectory(layout.bookkeeping)
         try PrivateFolder.make(layout.hosts)
         let lockPath = layout.hosts + "/" + id + ".lock"
@@ -137,7 +137,7 @@ public struct AttachedHosts: Sendable {
     }
 
     /// The records of the hosts alive now, oldest first; records of dead hosts are removed on the way.
-    public func live() throws -> [AttachedHostRecord] {
+    package func live() throws -> [AttachedHostRecord] {
         guard try FileSystem.kind(at: layout.hosts) == .directory else { return [] }
         var records: [AttachedHostRecord] = []
         for entry in try FileSystem.list(layout.hosts) where entry.name.hasSuffix(".json") {
@@ -173,9 +173,9 @@ public struct AttachedHosts: Sendable {
 }
 
 /// One host's attachment to its home: the liveness lock, held until ``detach()`` or the process ends.
-public final class Attachment: @unchecked Sendable {
+package final class Attachment: @unchecked Sendable {
     /// The attachment's id.
-    public let id: String
+    package let id: String
     private let layout: HomeLayout
     private var descriptor: Int32
     private var socketPath: String?
@@ -190,7 +190,7 @@ public final class Attachment: @unchecked Sendable {
     deinit { detach() }
 
     /// Writes the record other processes find the host by.
-    public func publish(_ record: AttachedHostRecord) throws {
+    package func publish(_ record: AttachedHostRecord) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -210,7 +210,7 @@ public final class Attachment: @unchecked Sendable {
     }
 
     /// Removes the record and the socket, and releases the lock. Calling it again does nothing.
-    public func detach() {
+    package func detach() {
         lock.withLock {
             guard descriptor >= 0 else { return }
             Self.removeFiles(layout: layout, id: id, socketPath: socketPath)

@@ -1,4 +1,4 @@
-/// Copies a folder tree through a ``TreeWriter``: what ``AppContainer/clone(container:name:description:)``
+/// Copies a folder tree through a `TreeWriter`: what ``AppContainer/clone(container:name:description:)``
 /// does with a container's folders. Hard links stay hard links within the copy.
 enum TreeCopier {
     /// Copies the entries under `source` into `writer` below the folder `destination` (relative to the

@@ -1,4 +1,4 @@
-/// One entry of a folder tree as ``TreeWalker`` finds it: what it is, where it is relative to the
+/// One entry of a folder tree as `TreeWalker` finds it: what it is, where it is relative to the
 /// walked folder, and what a copy needs to make it again.
 public struct TreeEntry: Sendable, Equatable {
     /// What an entry is. FIFOs, sockets and devices are never entries: a walk refuses them.

@@ -9,7 +9,7 @@ import Darwin
 /// Walks a folder tree for the copies a container makes of itself (clone, export, diff): folders
 /// before what they hold, names in byte order, symbolic links as links (never followed), and hard links
 /// recognised so a copy can keep them.
-public enum TreeWalker {
+package enum TreeWalker {
     /// Calls `visit` with each entry under `root` (not `root` itself).
     ///
     /// - Parameters:
@@ -19,7 +19,7 @@ public enum TreeWalker {
     ///   - visit: called with each entry, a folder before what it holds.
     /// - Throws: ``ContainerError/unsupportedFileType(path:)`` for a FIFO, socket or device, which no
     ///   copy could make again; ``ContainerError/io(path:underlying:)`` when an entry cannot be read.
-    public static func walk(
+    package static func walk(
         _ root: String, skip: ([String]) -> Bool = { _ in false }, visit: (TreeEntry) throws -> Void
     ) throws {
         var firstNames: [EntryIdentity: String] = [:]
@@ -64,7 +64,7 @@ public enum TreeWalker {
     ///
     /// - Throws: ``ContainerError/unsupportedFileName(folder:)`` when the target is not valid UTF-8,
     ///   which no copy could write back unchanged.
-    public static func readLink(_ path: String) throws -> String {
+    package static func readLink(_ path: String) throws -> String {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = buffer.withUnsafeMutableBytes { readlink(path, $0.baseAddress!, $0.count - 1) }
         guard length >= 0 else {

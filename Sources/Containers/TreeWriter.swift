@@ -17,29 +17,29 @@ import Darwin
 /// else an `fsync(2)` per file and folder). Publish the result with a `rename(2)` only after it.
 /// Entries are created exclusively and never through a symbolic link; a folder is writable while it is
 /// filled and takes its own permissions in ``finish()``.
-public final class TreeWriter {
+package final class TreeWriter {
     /// The folder the tree is made in.
-    public let root: String
+    package let root: String
     private var folderModes: [(path: String, mode: UInt16)] = []
     private var writtenFiles: [String] = []
     private var finished = false
 
     /// Writes into `root`, which must exist.
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
     }
 
     /// Where `relative` is on disk.
-    public func absolute(_ relative: String) -> String { root + "/" + relative }
+    package func absolute(_ relative: String) -> String { root + "/" + relative }
 
     /// Makes the folder `relative` (its parent must exist); `mode` applies in ``finish()``.
-    public func makeDirectory(_ relative: String, mode: UInt16) throws {
+    package func makeDirectory(_ relative: String, mode: UInt16) throws {
         try FileSystem.makeDirectory(absolute(relative), mode: 0o700)
         folderModes.append((relative, mode))
     }
 
     /// Creates the file `relative` with permissions `mode` and lets `fill` write its content.
-    public func writeFile(_ relative: String, mode: UInt16, fill: (TreeFileOutput) throws -> Void) throws {
+    package func writeFile(_ relative: String, mode: UInt16, fill: (TreeFileOutput) throws -> Void) throws {
         let path = absolute(relative)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw ContainerError.io(path: path, underlying: SystemCallError("open")) }
@@ -53,7 +53,7 @@ public final class TreeWriter {
     }
 
     /// Copies the regular file at `source` (never following a link) to `relative` with permissions `mode`.
-    public func copyFile(from source: String, to relative: String, mode: UInt16) throws {
+    package func copyFile(from source: String, to relative: String, mode: UInt16) throws {
         let input = open(source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard input >= 0 else { throw ContainerError.io(path: source, underlying: SystemCallError("open")) }
         defer { close(input) }
@@ -63,7 +63,7 @@ public final class TreeWriter {
     }
 
     /// Makes the symbolic link `relative` pointing to `target`, as written.
-    public func makeSymbolicLink(_ relative: String, target: String) throws {
+    package func makeSymbolicLink(_ relative: String, target: String) throws {
         let path = absolute(relative)
         guard symlink(target, path) == 0 else {
             throw ContainerError.io(path: path, underlying: SystemCallError("symlink"))
@@ -71,7 +71,7 @@ public final class TreeWriter {
     }
 
     /// Makes `relative` another name of the file already written at `existing`.
-    public func makeHardLink(_ relative: String, to existing: String) throws {
+    package func makeHardLink(_ relative: String, to existing: String) throws {
         let path = absolute(relative)
         guard link(absolute(existing), path) == 0 else {
             throw ContainerError.io(path: path, underlying: SystemCallError("link to '\(absolute(existing))'"))
@@ -80,7 +80,7 @@ public final class TreeWriter {
 
     /// Gives each folder its permissions (deepest first, so a read-only folder is filled before it
     /// closes) and makes everything written durable.
-    public func finish() throws {
+    package func finish() throws {
         guard !finished else { return }
         for folder in folderModes.reversed() {
             let path = absolute(folder.path)
@@ -116,32 +116,32 @@ public final class TreeWriter {
     }
 }
 
-/// The content of a file a ``TreeWriter`` is making.
-public struct TreeFileOutput {
+/// The content of a file a `TreeWriter` is making.
+package struct TreeFileOutput {
     let descriptor: Int32
     let path: String
 
     /// Appends `bytes` to the file.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try FileSystem.writeAll(bytes, to: descriptor, path: path)
     }
 
     /// Appends `data` to the file.
-    public func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         try data.withUnsafeBytes { try write($0) }
     }
 }
 
 /// Reads an open file in chunks, for copies that stream a file's content.
-public struct TreeFileInput {
+package struct TreeFileInput {
     let descriptor: Int32
     let path: String
 
     /// The size of each chunk read.
-    public static let chunkSize = 256 * 1024
+    package static let chunkSize = 256 * 1024
 
     /// Opens the regular file at `path` (never following a link) and calls `body` with its reader.
-    public static func reading<Result>(_ path: String, _ body: (TreeFileInput) throws -> Result) throws -> Result {
+    package static func reading<Result>(_ path: String, _ body: (TreeFileInput) throws -> Result) throws -> Result {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw ContainerError.io(path: path, underlying: SystemCallError("open")) }
         defer { close(descriptor) }
@@ -152,7 +152,7 @@ public struct TreeFileInput {
     ///
     /// - Throws: ``ContainerError/io(path:underlying:)`` when the file ends first (it shrank since its
     ///   size was read).
-    public func read(exactly count: Int) throws -> Data {
+    package func read(exactly count: Int) throws -> Data {
         var data = Data(count: count)
         var filled = 0
         try data.withUnsafeMutableBytes { buffer in
@@ -172,7 +172,7 @@ public struct TreeFileInput {
     }
 
     /// Calls `body` with each chunk of the file from where the reader stands to its end.
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {

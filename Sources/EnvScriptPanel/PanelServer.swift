@@ -68,7 +68,7 @@ public final class PanelServer: Sendable {
 
     /// Stops serving: the panel's open event streams end, forwarded ones too, then the server. From
     /// synchronous code it returns once the server has stopped; from async code the server finishes
-    /// stopping in the background (see ``BackgroundServer/stop()``). Calling it again does nothing; a
+    /// stopping in the background (see `BackgroundServer/stop()`). Calling it again does nothing; a
     /// panel released without it stops as it goes.
     public func stop() {
         targetWatch?.cancel()

@@ -17,13 +17,13 @@ import Darwin
 /// old content or the new one, never a mix, and a crash leaves one of the two. The temporary file of a
 /// writer that was killed is removed by a later write in the same folder (``Locking/WriterTemporaryFile``
 /// says when it is safe to).
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `url` atomically, creating missing parent folders (mode 700).
     ///
     /// - Parameter permissions: the mode of the new file, set exactly whatever the umask (default
     ///   `0o600`: the stores' files are their user's alone).
     /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)`` naming the failed step.
-    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
+    package static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
         let path = url.path
         let folder = url.deletingLastPathComponent().path
         do {
@@ -64,7 +64,7 @@ public enum AtomicFile {
     /// Reads the whole file at `url`, or returns nil when it does not exist.
     ///
     /// - Throws: ``PreferencesError/readFailed(path:reason:)`` for any other failure.
-    public static func read(_ url: URL) throws -> Data? {
+    package static func read(_ url: URL) throws -> Data? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }

@@ -3,7 +3,7 @@ import Foundation
 /// A folder of whole files, one per key, for values too large for a ``PreferencesStore``:
 /// `<home>/Library/Application Support/<appID>/<key>`.
 ///
-/// Every write is atomic (see ``AtomicFile``), so a reader sees the old file or the new one. Nothing is
+/// Every write is atomic (see `AtomicFile`), so a reader sees the old file or the new one. Nothing is
 /// cached: the folder lives in the live app home and is swapped with the container, so reads always
 /// see the active container's files. Keys are arbitrary strings; characters that are unsafe in a file
 /// name are percent-encoded, so two keys never share a file and no key escapes the folder.

@@ -12,9 +12,9 @@ import Darwin
 /// a regular file of the user running the program, which nobody else may write. Opening never blocks on
 /// a FIFO. Readers map ``Problem`` to their own errors and add their own rules (who else may read it,
 /// how long it is).
-public struct PrivateFile: ~Copyable {
+package struct PrivateFile: ~Copyable {
     /// Why a file cannot be used, in words that never quote its contents.
-    public enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         /// There is no file.
         case missing
         /// A system call failed; `operation` is "open", "stat", "read"...
@@ -27,7 +27,7 @@ public struct PrivateFile: ~Copyable {
         case writableByOthers(mode: UInt32)
 
         /// The problem in words, to follow "cannot use FILE:".
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .missing: return "there is no such file"
             case .failed(let operation, let reason): return "cannot \(operation) it: \(reason)"
@@ -39,15 +39,15 @@ public struct PrivateFile: ~Copyable {
     }
 
     /// The open descriptor, closed when this value goes away.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// `st_mode` when it was opened.
-    public let mode: UInt32
+    package let mode: UInt32
     /// Its size when it was opened.
-    public let size: Int
+    package let size: Int
 
     /// Opens `path` with `flags` (`O_RDONLY`, or `O_RDWR | O_CREAT | O_NOFOLLOW` to create it with mode
     /// 600) and checks it.
-    public init(path: String, flags: Int32) throws(Problem) {
+    package init(path: String, flags: Int32) throws(Problem) {
         let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             if errno == ENOENT { throw .missing }
@@ -81,11 +81,11 @@ public struct PrivateFile: ~Copyable {
     deinit { close(descriptor) }
 
     /// Whether others than the owner may read it.
-    public var isReadableByOthers: Bool { mode & 0o044 != 0 }
+    package var isReadableByOthers: Bool { mode & 0o044 != 0 }
 
     /// Every byte from the current offset to the end, refusing more than `limit`; the caller zeroes the
     /// bytes once done with them.
-    public func readAll(limit: Int) throws(Problem) -> [UInt8] {
+    package func readAll(limit: Int) throws(Problem) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         defer { buffer.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
@@ -102,7 +102,7 @@ public struct PrivateFile: ~Copyable {
     }
 
     /// The text of `errno`.
-    public static func lastError() -> String {
+    package static func lastError() -> String {
         String(cString: strerror(errno))
     }
 }

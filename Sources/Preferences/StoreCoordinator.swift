@@ -18,7 +18,7 @@ public struct StoreLocation: Sendable, Equatable {
 /// Makes the read-modify-write of a store's files safe against other processes, and fences writes
 /// made under an outdated view of the home.
 ///
-/// Every read and write of a ``PreferencesStore`` (and of the file state built on ``AtomicFile``)
+/// Every read and write of a ``PreferencesStore`` (and of the file state built on `AtomicFile`)
 /// happens inside ``withLock(forLiveFile:_:)``, which holds a cross-process lock and says where the file
 /// that lives at `liveURL` is for this process: the live file itself, or — when the home was switched
 /// by a process this one did not hear from — the place the file moved to with the container it was

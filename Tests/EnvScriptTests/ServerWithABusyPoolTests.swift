@@ -9,29 +9,29 @@ import TestSupport
 /// taken and more work waits for one — an async app whose tasks block, or a test run. Each test queues more
 /// tasks that wait on a gate than the pool has threads, makes its server call from a thread of its own,
 /// and opens the gate only once the call returned (or after 20 seconds): a call that needed the pool would
-/// wait behind those tasks until then. The test itself waits off the pool too.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ServerWithABusyPoolTests {
+/// wait behind those tasks until then. The tests are synchronous: they hold the pool thread they run on
+/// and need no other (an async test would wait for the pool to resume it, however busy a test run keeps it).
+/// The time limit is a whole run's: a test counts as started while it still waits for a pool thread.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServerWithABusyPoolTests {
     /// Runs `call` on a thread of its own while the pool is blocked; the result, or nil when it had not
     /// returned within 20 seconds.
-    private func whileThePoolIsBlocked<T: Sendable>(_ call: @escaping @Sendable () -> T) async throws -> T? {
-        try await onAnotherThread {
-            let gate = DispatchSemaphore(value: 0)
-            defer { gate.signal() } // each blocked task lets the next one go
-            for _ in 0..<(4 * ProcessInfo.processInfo.activeProcessorCount + 4) {
-                Task.detached {
-                    gate.wait()
-                    gate.signal()
-                }
+    private func whileThePoolIsBlocked<T: Sendable>(_ call: @escaping @Sendable () -> T) -> T? {
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() } // each blocked task lets the next one go
+        for _ in 0..<(ProcessInfo.processInfo.activeProcessorCount + 2) {
+            Task.detached {
+                gate.wait()
+                gate.signal()
             }
-            let result = Locked<T?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                let value = call()
-                result.withLock { $0 = value }
-                done.signal()
-            }
-            return done.wait(timeout: .now() + 20) == .success ? result.withLock { $0 } : nil
         }
+        let result = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let value = call()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        return done.wait(timeout: .now() + 20) == .success ? result.withLock { $0 } : nil
     }
 
     private static func router() -> Router<BasicRequestContext> {
@@ -40,11 +40,11 @@ import TestSupport
         return router
     }
 
-    @Test func aTakenPortIsReportedWithoutWaitingForThePool() async throws {
+    @Test func aTakenPortIsReportedWithoutWaitingForThePool() throws {
         let first = try BackgroundServer(router: Self.router(), address: .hostname("127.0.0.1", port: 0), serverName: "test")
         defer { first.stop() }
         let port = try #require(first.port)
-        let outcome = try await whileThePoolIsBlocked { () -> String in
+        let outcome = whileThePoolIsBlocked { () -> String in
             do {
                 let second = try BackgroundServer(router: Self.router(), address: .hostname("127.0.0.1", port: port), serverName: "test")
                 second.stop()
@@ -57,8 +57,8 @@ import TestSupport
         #expect(message.contains("cannot listen on") && message.contains("\(port)"), "\(message)")
     }
 
-    @Test func aServerStartsAnswersAndStopsWithoutWaitingForThePool() async throws {
-        let outcome = try await whileThePoolIsBlocked { () -> String in
+    @Test func aServerStartsAnswersAndStopsWithoutWaitingForThePool() throws {
+        let outcome = whileThePoolIsBlocked { () -> String in
             do {
                 let server = try BackgroundServer(router: Self.router(), address: .hostname("127.0.0.1", port: 0), serverName: "test")
                 guard let port = server.port else { return "no port" }

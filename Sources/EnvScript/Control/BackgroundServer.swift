@@ -18,9 +18,9 @@ import NIOPosix
 /// a Hummingbird `Application`: the application's `ServiceGroup` cancels and shuts down through
 /// unstructured tasks, which would queue on the pool behind all its other work.
 /// Used for a host's control socket and for the control panel, each within its ``ServerLimits``.
-public final class BackgroundServer: Sendable {
+package final class BackgroundServer: Sendable {
     /// The TCP port the server listens on; nil for a Unix domain socket.
-    public let port: Int?
+    package let port: Int?
     private let server: Server<HTTP1Channel>
     private let serving: Task<Void, Never>
     private let stopped = DispatchSemaphore(value: 0)
@@ -40,8 +40,8 @@ public final class BackgroundServer: Sendable {
 
     /// Starts serving `router` on `address` within `limits` and returns once the server listens.
     ///
-    /// - Throws: ``BackgroundServerError`` when the address cannot be bound.
-    public init<Context: RequestContext>(
+    /// - Throws: `BackgroundServerError` when the address cannot be bound.
+    package init<Context: RequestContext>(
         router: Router<Context>, address: BindAddress, serverName: String, limits: ServerLimits = ServerLimits()
     ) throws(BackgroundServerError) where Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: "envscript.server")
@@ -119,7 +119,7 @@ public final class BackgroundServer: Sendable {
     /// Called from async code it returns at once and the server finishes stopping in the background:
     /// the thread this call would block may be one of Swift's cooperative pool's few (two on a small
     /// machine), and a few hosts closed at once from tasks would each wait for their connections.
-    public func stop() {
+    package func stop() {
         let first = isStopping.withLock { isStopping in
             defer { isStopping = true }
             return !isStopping
@@ -147,11 +147,11 @@ public final class BackgroundServer: Sendable {
 private struct AnswerCutShort: Error {}
 
 /// A server that could not start listening.
-public struct BackgroundServerError: Error, CustomStringConvertible {
+package struct BackgroundServerError: Error, CustomStringConvertible {
     /// The address it was to listen on.
-    public let address: String
+    package let address: String
     /// Why it could not.
-    public let reason: String
+    package let reason: String
 
-    public var description: String { "cannot listen on \(address): \(reason)" }
+    package var description: String { "cannot listen on \(address): \(reason)" }
 }

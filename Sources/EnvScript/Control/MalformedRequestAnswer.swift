@@ -8,7 +8,7 @@ import NIOHTTPTypes
 /// malformed request line — with the API's JSON error (400 `bad_request`) naming what is wrong, then
 /// closes the connection. Hummingbird would answer such a request with an empty 400.
 ///
-/// One per connection, in the pipeline after the HTTP decoder (see ``BackgroundServer``), where the
+/// One per connection, in the pipeline after the HTTP decoder (see `BackgroundServer`), where the
 /// decoder's errors pass. While an answer to an earlier request is still being written, the connection
 /// is only closed: an answer of its own would mix with it.
 final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {

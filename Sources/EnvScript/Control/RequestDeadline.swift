@@ -5,7 +5,7 @@ import NIOHTTPTypes
 /// its body a byte at a time would otherwise hold the connection forever (Hummingbird's idle timeout
 /// counts every piece of body as activity). The head itself is covered by the idle timeout.
 ///
-/// One per connection, in the pipeline after the HTTP decoder (see ``BackgroundServer``).
+/// One per connection, in the pipeline after the HTTP decoder (see `BackgroundServer`).
 final class RequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

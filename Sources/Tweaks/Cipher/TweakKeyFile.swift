@@ -97,7 +97,7 @@ public enum TweakKeyFile {
         return "k\(number)"
     }
 
-    /// Opens `path` as a ``PrivateFile``: checked before anything is read.
+    /// Opens `path` as a `PrivateFile`: checked before anything is read.
     private static func open(_ path: String, flags: Int32) throws -> PrivateFile {
         do {
             return try PrivateFile(path: path, flags: flags)
