@@ -30,7 +30,7 @@ struct ContainerCommand: ParsableCommand {
                 if let halfSwitched = try? HomeDoctor(home: host.containers.home).examine().first(where: \.kind.misplacesEntries) {
                     printError("warning: \(halfSwitched.problem); run 'envscript container doctor' to see every problem of the home and 'envscript container doctor --repair' to repair it")
                 }
-                if json { return try printJSON(ListedContainer.all(listing)) }
+                if json { return try printJSON(ContainerListPayload(listing)) }
                 printTable(
                     header: ["", "NAME", "UUID", "ACTIVATIONS", "DESCRIPTION"],
                     rows: listing.containers.map { [$0.uuid == active ? "*" : "", $0.name, $0.uuid.uuidString, "\($0.activatedCount)", $0.description ?? ""] }
@@ -49,7 +49,7 @@ struct ContainerCommand: ParsableCommand {
             try runtime.withHost(readsOnly: true) { host in
                 let active = try host.containers.activeContainer
                 let shown = try container.map { try host.containers.resolve($0) } ?? active
-                var record = ContainerRecord(shown, activeUUID: active.uuid)
+                var record = ContainerPayload(shown, activeUUID: active.uuid)
                 record.diskUsage = try host.containers.diskUsage(of: shown)
                 if json { return try printJSON(record) }
                 printTable(header: ["FIELD", "VALUE"], rows: record.fields)
@@ -164,36 +164,13 @@ struct ContainerCommand: ParsableCommand {
     }
 }
 
-/// A container as `envscript container ... --json` prints it.
-struct ContainerRecord: Encodable {
-    var uuid: String
-    var name: String
-    var description: String?
-    var isDefault: Bool
-    var isActive: Bool
-    var createdAt: Date
-    var lastActivatedAt: Date?
-    var activatedCount: Int
-    /// Measured for `info` only: the list does not walk every container.
-    var diskUsage: ContainerDiskUsage?
-
-    init(_ container: Container, activeUUID: UUID) {
-        uuid = container.uuid.uuidString
-        name = container.name
-        description = container.description
-        isDefault = container.isDefault
-        isActive = container.uuid == activeUUID
-        createdAt = container.createdAt
-        lastActivatedAt = container.lastActivatedAt
-        activatedCount = container.activatedCount
-    }
-
-    /// The fields as `info` lists them.
+extension ContainerPayload {
+    /// The fields as `container info` lists them.
     var fields: [[String]] {
         var fields = [
             ["name", name], ["uuid", uuid], ["description", description ?? ""], ["default", "\(isDefault)"],
-            ["active", "\(isActive)"], ["created", createdAt.formatted(.iso8601)],
-            ["last activated", lastActivatedAt?.formatted(.iso8601) ?? "never"], ["activations", "\(activatedCount)"],
+            ["active", "\(isActive)"], ["created", createdAt],
+            ["last activated", lastActivatedAt ?? "never"], ["activations", "\(activatedCount)"],
         ]
         if let diskUsage {
             let size = ByteCountFormatter.string(fromByteCount: diskUsage.bytes, countStyle: .file)

@@ -15,9 +15,9 @@ import Testing
         #expect(try String(contentsOf: scratch.url.appendingPathComponent("home/session.txt"), encoding: .utf8) == "original")
 
         let list = try scratch.run("container", "list", "--home", "home", "--json")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let records = try #require(ContainerListJSON(list.standardOutput), "\(list.standardOutput)").containers
         #expect(records.map { $0["name"] as? String } == ["DEFAULT", "Debug"])
-        #expect(records.first?["isActive"] as? Bool == true)
+        #expect(records.first?["is_active"] as? Bool == true)
         let table = try scratch.run("container", "list", "--home", "home")
         #expect(table.standardOutput.contains("*  DEFAULT"))
         let info = try scratch.run("container", "info", "Debug", "--home", "home")
@@ -26,7 +26,7 @@ import Testing
         #expect(info.standardOutput.contains("size on disk") && info.standardOutput.contains("in 1 entry"), "\(info.standardOutput)")
         let json = try scratch.run("container", "info", "Debug", "--home", "home", "--json")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-        let usage = try #require(record["diskUsage"] as? [String: Any], "\(json.standardOutput)")
+        let usage = try #require(record["disk_usage"] as? [String: Any], "\(json.standardOutput)")
         #expect(usage["entries"] as? Int == 1)
         #expect((usage["bytes"] as? Int ?? 0) > 0)
     }
@@ -78,7 +78,7 @@ import Testing
         #expect(try String(contentsOf: scratch.url.appendingPathComponent("home/a.txt"), encoding: .utf8) == "A")
         #expect(try scratch.run("container", "reset", "--home", "home").status == 0)
         let list = try scratch.run("container", "list", "--home", "home", "--json")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let records = try #require(ContainerListJSON(list.standardOutput), "\(list.standardOutput)").containers
         #expect(records.count == 1)
     }
 }

@@ -52,9 +52,10 @@ import Testing
         #expect(list.standardOutput.contains("(damaged)") && list.standardOutput.contains(b), "\(list.standardOutput)")
         #expect(list.standardError.contains("container doctor"), "\(list.standardError)")
         let json = try home.run("container", "list", "--json")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
-        #expect(records.compactMap { $0["name"] as? String } == ["DEFAULT", "A"])
-        #expect(records.contains { $0["uuid"] as? String == b && $0["isDamaged"] as? Bool == true })
+        let listed = try #require(ContainerListJSON(json.standardOutput), "\(json.standardOutput)")
+        #expect(listed.containers.compactMap { $0["name"] as? String } == ["DEFAULT", "A"])
+        #expect(listed.damaged.map { $0["uuid"] as? String } == [b])
+        #expect(listed.damaged.first?["record_path"] as? String != nil && listed.damaged.first?["problem"] as? String != nil)
         // Lua's container.list() sets it apart too, as its second result.
         _ = try home.scratch.write("list.lua", """
             local containers, damaged = container.list()

@@ -72,7 +72,7 @@ import Testing
 
     private func names(in scratch: Scratch) throws -> [String?] {
         let list = try scratch.run("container", "list", "--json", "--home", "home")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let records = try #require(ContainerListJSON(list.standardOutput), "\(list.standardOutput)").containers
         return records.map { $0["name"] as? String }
     }
 }

@@ -100,7 +100,7 @@ import TestSupport
 
             let list = try scratch.run(["container", "list", "--json"] + home)
             #expect(list.status == 0, "\(list.standardError)")
-            let records = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+            let records = try #require(ContainerListJSON(list.standardOutput), "\(list.standardOutput)").containers
             if records.contains(where: { $0["name"] as? String == name }) {
                 let diff = try scratch.run(["container", "diff", "big.zip", name] + home)
                 #expect(diff.standardOutput.hasPrefix("no differences"), "round \(round): \(diff.standardOutput.prefix(400))")

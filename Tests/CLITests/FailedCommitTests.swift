@@ -59,6 +59,6 @@ import Testing
         #expect(home.live == "A")
         #expect(try home.activeName() == "A")
         let record = try JSONSerialization.jsonObject(with: Data(info.standardOutput.utf8)) as? [String: Any]
-        #expect(record?["activatedCount"] as? Int == 2, "A's staged record was put in place: \(String(describing: record))")
+        #expect(record?["activated_count"] as? Int == 2, "A's staged record was put in place: \(String(describing: record))")
     }
 }

@@ -156,7 +156,7 @@ import Glibc
         #expect(try scratch.run("container", "activate", "B", "--home", home, "--no-init").status == 0)
         // The bookkeeping of attached hosts is never a container, nor switched with one.
         let list = try scratch.run("container", "list", "--json", "--home", home, "--no-init")
-        let names = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let names = try #require(ContainerListJSON(list.standardOutput), "\(list.standardOutput)").containers
             .compactMap { $0["name"] as? String }
         #expect(names == ["DEFAULT", "B"])
         let reset = try scratch.run("container", "reset", "--home", home, "--no-init")

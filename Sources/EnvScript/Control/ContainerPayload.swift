@@ -1,22 +1,23 @@
 import Containers
 import Foundation
 
-/// A container as the control API shows it: the fields and names of the Lua table
-/// (`uuid, name, description, is_default, is_active, created_at, last_activated_at, activated_count`),
-/// dates as ISO 8601 text; `description` and `last_activated_at` are absent when there is none.
-/// `disk_usage` (bytes and entries) is there only when one container is asked for: measuring walks its tree.
-struct ContainerPayload: Codable, Sendable, Equatable {
-    let uuid: String
-    let name: String
-    let description: String?
-    let isDefault: Bool
-    let isActive: Bool
-    let createdAt: String
-    let lastActivatedAt: String?
-    let activatedCount: Int
-    var diskUsage: ContainerDiskUsage?
+/// A container as the control API and `envscript container info --json` show it: the fields and names
+/// of the Lua table (`uuid, name, description, is_default, is_active, created_at, last_activated_at,
+/// activated_count`), dates as ISO 8601 text; `description` and `last_activated_at` are absent when there
+/// is none. `disk_usage` (bytes and entries) is there only when one container is asked for: measuring
+/// walks its tree.
+package struct ContainerPayload: Codable, Sendable, Equatable {
+    package let uuid: String
+    package let name: String
+    package let description: String?
+    package let isDefault: Bool
+    package let isActive: Bool
+    package let createdAt: String
+    package let lastActivatedAt: String?
+    package let activatedCount: Int
+    package var diskUsage: ContainerDiskUsage?
 
-    init(_ container: Container, activeUUID: UUID?) {
+    package init(_ container: Container, activeUUID: UUID?) {
         uuid = container.uuid.uuidString
         name = container.name
         description = container.description
@@ -32,7 +33,7 @@ struct ContainerPayload: Codable, Sendable, Equatable {
         self.init(container, activeUUID: try containers.activeContainer.uuid)
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case uuid, name, description
         case isDefault = "is_default"
         case isActive = "is_active"
@@ -45,14 +46,17 @@ struct ContainerPayload: Codable, Sendable, Equatable {
 
 /// `{"containers": [...], "damaged": [...]}`: every container of the home, DEFAULT first, then by
 /// creation date; the containers whose record cannot be used are set apart in `damaged` rather than
-/// failing the list.
-struct ContainerListPayload: Codable, Sendable {
-    let containers: [ContainerPayload]
-    let damaged: [DamagedContainerPayload]
+/// failing the list. The control API and `envscript container list --json` show it.
+package struct ContainerListPayload: Codable, Sendable {
+    package let containers: [ContainerPayload]
+    package let damaged: [DamagedContainerPayload]
 
     init(_ containers: AppContainer) throws {
-        let listing = try containers.containerListing
-        self.containers = listing.containers.map { ContainerPayload($0, activeUUID: listing.activeUUID) }
+        self.init(try containers.containerListing)
+    }
+
+    package init(_ listing: ContainerListing) {
+        containers = listing.containers.map { ContainerPayload($0, activeUUID: listing.activeUUID) }
         damaged = listing.damaged.map { DamagedContainerPayload($0, activeUUID: listing.activeUUID) }
     }
 }
@@ -60,14 +64,14 @@ struct ContainerListPayload: Codable, Sendable {
 /// A container whose `container.json` cannot be used, as the control API shows it: the fields of the
 /// Lua table (`uuid, is_default, is_active, record_path, problem`). Its data is still in its folder;
 /// `envscript container doctor` tells more.
-struct DamagedContainerPayload: Codable, Sendable, Equatable {
-    let uuid: String
-    let isDefault: Bool
-    let isActive: Bool
-    let recordPath: String
-    let problem: String
+package struct DamagedContainerPayload: Codable, Sendable, Equatable {
+    package let uuid: String
+    package let isDefault: Bool
+    package let isActive: Bool
+    package let recordPath: String
+    package let problem: String
 
-    init(_ damaged: DamagedContainer, activeUUID: UUID) {
+    package init(_ damaged: DamagedContainer, activeUUID: UUID) {
         uuid = damaged.uuid.uuidString
         isDefault = damaged.uuid == Container.defaultUUID
         isActive = damaged.uuid == activeUUID
@@ -75,7 +79,7 @@ struct DamagedContainerPayload: Codable, Sendable, Equatable {
         problem = damaged.reason
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case uuid, problem
         case isDefault = "is_default"
         case isActive = "is_active"
