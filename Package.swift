@@ -3,11 +3,19 @@ import PackageDescription
 
 /// EnvScript: switchable application environments ("containers") with policies written in Lua 5.4.
 ///
-/// Dependencies point one way: EnvScriptCLI -> EnvScript -> {LuaBridge, Containers, ContainerSharing, Tweaks,
-/// RemoteTweaks, AppState}; RemoteTweaks -> Tweaks; Tweaks, AppState and ContainerSharing -> Preferences.
-/// The engines never import LuaBridge, and only RemoteTweaks brings networking (AsyncHTTPClient).
-/// scripts/check-layering (run by scripts/test) holds the code to this, and every target to importing only
-/// what it declares here.
+/// Layers, each importing only modules of the layers below it (scripts/check-layering, run first by
+/// scripts/test, holds the code to this, and every target to importing only what it declares here):
+///   7. EnvScriptCLI, the `envscript` tool;
+///   6. EnvScriptPanel, the web panel;
+///   5. Scenarios (`envscript run`'s runner), LuaTypeGeneration, TweakAccessorGeneration;
+///   4. EnvScript, the runtime: a host, its Lua modules and its control socket;
+///   3. LuaBridge (Swift and Lua), RemoteTweaks (flags over HTTP), ContainerSharing (archives);
+///   2. the engines Containers, Tweaks and AppState: plain Swift, no Lua, no networking;
+///   1. Preferences; 0. Locking, CFileSync, CLua, CLuaSupport.
+/// A front-end (CLI, panel) goes through a host for whatever a running app takes part in (switches, flags,
+/// state) and reaches a lower layer directly where the runtime has nothing to add: a home's doctor, the
+/// archive format, checking a tweak file, the Lua type generator. Only RemoteTweaks, the runtime and the
+/// front-ends bring networking (AsyncHTTPClient, Hummingbird).
 var package = Package(
     name: "EnvScript",
     platforms: [.macOS(.v15)],
