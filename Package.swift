@@ -290,9 +290,15 @@ if Context.environment["ENVSCRIPT_FUZZ"] == "1" {
     ))
 }
 
-// scripts/test-asan: only the named test targets (with what they depend on), so a sanitizer build of the
-// bridge's tests does not build the whole package again.
+// Only the named test targets (with what they depend on): scripts/test-asan and scripts/test-threads, so a
+// sanitizer build of a few suites does not build the whole package again; empty (no test target at all) for
+// scripts/build-release and scripts/docs. Without TweakAccessorGenerationTests its fixture goes too, and with
+// it the only use of TweakAccessorPlugin: SwiftPM builds a used plugin's tool (and the tool's dependencies,
+// swift-crypto among them) for the host before any build, whatever the products asked for.
 if let only = Context.environment["ENVSCRIPT_ONLY_TESTS"] {
     let kept = Set(only.split(separator: ",").map(String.init))
     package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
+    if !kept.contains("TweakAccessorGenerationTests") {
+        package.targets.removeAll { $0.name == "GeneratedAccessorsFixture" }
+    }
 }
