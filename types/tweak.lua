@@ -86,7 +86,7 @@ function tweak.list_overrides() end
 
 --- Removes every override of the active container at once (one change notification); returns how many there were.
 ---@return integer
-function tweak.reset_overrides() end
+function tweak.delete_all_overrides() end
 
 --- Decrypts the `Encrypted` values of every provider; nil removes it.
 ---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?

@@ -202,12 +202,12 @@ enum TweakModule {
             return 1
         }
         module.function("list_overrides") { call in
-            call.push(LuaValue.array(try tweaks.overrides().map(\.luaTable)))
+            call.push(LuaValue.array(try tweaks.listOverrides().map(\.luaTable)))
             return 1
         }
-        module.function("reset_overrides") { call in
-            let removed = try tweaks.removeAllOverrides().removed
-            try kept.releaseAll(startingWith: "tweak ", by: "tweak.reset_overrides")
+        module.function("delete_all_overrides") { call in
+            let removed = try tweaks.deleteAllOverrides().removed
+            try kept.releaseAll(startingWith: "tweak ", by: "tweak.delete_all_overrides")
             call.push(LuaValue.integer(removed))
             return 1
         }

@@ -10,7 +10,7 @@ struct TweakCommand: ParsableCommand {
         abstract: "Read and change feature flags through the start-up scripts' provider stack.",
         discussion: "Without a stack from the start-up scripts, flags live in the overrides of the active container.",
         subcommands: [
-            List.self, Get.self, Set.self, Delete.self, Overrides.self, Reset.self, Explain.self,
+            List.self, Get.self, Set.self, Delete.self, ListOverrides.self, DeleteAllOverrides.self, Explain.self,
             Validate.self, Keygen.self, Seal.self, Unseal.self,
         ])
 
@@ -159,14 +159,15 @@ struct TweakCommand: ParsableCommand {
         }
     }
 
-    struct Overrides: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "overrides", abstract: "List the overrides of the active container.")
+    struct ListOverrides: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list-overrides", abstract: "List the overrides of the active container.")
         @OptionGroup var runtime: RuntimeOptions
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
-                let overrides = try host.tweaks.overrides()
+                let overrides = try host.tweaks.listOverrides()
                 if json { return try printJSON(overrides.map(TweakPayload.init)) }
                 printTable(
                     header: ["FEATURE", "VARIABLE", "VALUE", "PROVIDER"],
@@ -175,30 +176,16 @@ struct TweakCommand: ParsableCommand {
         }
     }
 
-    struct Reset: ParsableCommand {
+    struct DeleteAllOverrides: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "reset",
-            abstract: "Remove overrides: one flag's (FEATURE VARIABLE), or every one of the active container (--all).")
+            commandName: "delete-all-overrides",
+            abstract: "Remove every override of the active container, in one step (`delete FEATURE VARIABLE` removes one).")
         @OptionGroup var runtime: RuntimeOptions
-        @Argument(help: "The feature.") var feature: String?
-        @Argument(help: "The variable.") var variable: String?
-        @Flag(help: "Remove every override of the active container, in one step.") var all = false
-
-        func validate() throws {
-            if all && feature != nil { throw ValidationError("give FEATURE VARIABLE or --all, not both") }
-            if !all && (feature == nil || variable == nil) {
-                throw ValidationError("give the FEATURE and VARIABLE of the override to remove, or --all for every one")
-            }
-        }
 
         func run() throws {
             try runtime.withHost(writesApplicationData: true) { host in
-                if all {
-                    let outcome = try host.tweaks.removeAllOverrides()
-                    print("removed \(outcome.removed) override\(outcome.removed == 1 ? "" : "s")")
-                } else if let feature, let variable {
-                    try host.tweaks.delete(feature: feature, variable: variable)
-                }
+                let outcome = try host.tweaks.deleteAllOverrides()
+                print("removed \(outcome.removed) override\(outcome.removed == 1 ? "" : "s")")
             }
         }
     }

@@ -361,7 +361,7 @@ public final class TweakManager: Sendable {
     /// first, each sorted by feature and variable. They belong to the active container.
     ///
     /// - Throws: ``TweakError/providerFailed(provider:feature:variable:underlying:)`` when a store cannot be read.
-    public func overrides() throws -> [Tweak] {
+    public func listOverrides() throws -> [Tweak] {
         try overridesProviders.flatMap { try $0.allTweaks().sorted { $0.key < $1.key } }
     }
 
@@ -370,7 +370,7 @@ public final class TweakManager: Sendable {
     ///
     /// - Returns: how many overrides were removed, and from which providers.
     @discardableResult
-    public func removeAllOverrides() throws -> (removed: Int, providers: [String]) {
+    public func deleteAllOverrides() throws -> (removed: Int, providers: [String]) {
         var removed = 0
         var names: [String] = []
         for provider in overridesProviders {

@@ -223,7 +223,7 @@ class PanelTests(unittest.TestCase):
                             "the override set since shows as a difference")
             self.screenshot("containers-compare")
         finally:
-            self.cli("tweak", "reset", "checkout", "button_color")
+            self.cli("tweak", "delete", "checkout", "button_color")
 
     def test_a_damaged_archive_is_refused_next_to_the_field(self):
         self.open_page("containers")

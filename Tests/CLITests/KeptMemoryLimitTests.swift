@@ -56,7 +56,7 @@ import Testing
               kept = split
             end
             print('kept ' .. kept)
-            tweak.reset_overrides()
+            tweak.delete_all_overrides()
             for i = 1, 5 do tweak.set('again', 'v' .. i, piece) end
             print('after reset: 5 kept')
             """)

@@ -10,7 +10,7 @@ import Testing
         let readers: [[String]] = [
             ["container", "list"], ["container", "info"], ["container", "info", "DEFAULT", "--json"],
             ["container", "diff", "DEFAULT", "DEFAULT"], ["container", "export", "DEFAULT", "--output", "out.zip"],
-            ["tweak", "list"], ["tweak", "get", "checkout", "limit"], ["tweak", "overrides"],
+            ["tweak", "list"], ["tweak", "get", "checkout", "limit"], ["tweak", "list-overrides"],
             ["tweak", "explain", "checkout", "limit"],
         ]
         for arguments in readers {

@@ -12,7 +12,7 @@ import Testing
         #expect(
             typo.standardError == "refused: no provider defines checkout.buton_color; did you mean checkout.button_color? (--force sets it anyway)\n",
             "\(typo.standardError)")
-        #expect(try scratch.run("tweak", "overrides").standardOutput.split(separator: "\n").count == 1, "nothing was stored")
+        #expect(try scratch.run("tweak", "list-overrides").standardOutput.split(separator: "\n").count == 1, "nothing was stored")
 
         let forced = try scratch.run("tweak", "set", "checkout", "buton_color", "red", "--force")
         #expect(forced.status == 0, "\(forced.standardError)")

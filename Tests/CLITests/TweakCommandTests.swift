@@ -78,18 +78,21 @@ import Testing
         let scratch = try Scratch()
         #expect(try scratch.run("tweak", "set", "ui", "dark", "true").status == 0)
         #expect(try scratch.run("tweak", "set", "checkout", "layout", "--json", #"{"columns": 2}"#).status == 0)
-        let table = try scratch.run("tweak", "overrides")
+        let table = try scratch.run("tweak", "list-overrides")
         #expect(table.standardOutput.contains(#"{"columns":2}"#) && table.standardOutput.contains("dark"), "\(table.standardOutput)")
-        let json = try scratch.run("tweak", "overrides", "--json")
+        let json = try scratch.run("tweak", "list-overrides", "--json")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(records.map { $0["variable"] as? String } == ["layout", "dark"])
 
-        #expect(try scratch.run("tweak", "reset", "ui", "dark").status == 0)
-        #expect(try scratch.run("tweak", "reset", "--all").standardOutput == "removed 1 override\n")
-        let after = try scratch.run("tweak", "overrides", "--json")
+        #expect(try scratch.run("tweak", "delete", "ui", "dark").status == 0)
+        #expect(try scratch.run("tweak", "delete-all-overrides").standardOutput == "removed 1 override\n")
+        let after = try scratch.run("tweak", "list-overrides", "--json")
         #expect((try JSONSerialization.jsonObject(with: Data(after.standardOutput.utf8)) as? [Any])?.isEmpty == true, "\(after.standardOutput)")
-        #expect(try scratch.run("tweak", "reset").status == 2)
-        #expect(try scratch.run("tweak", "reset", "ui", "dark", "--all").status == 2)
+        #expect(try scratch.run("tweak", "delete-all-overrides").standardOutput == "removed 0 overrides\n")
+        #expect(try scratch.run("tweak", "delete-all-overrides", "ui").status == 2)
+        // The names of before the vocabulary was made one are gone (usage error), not silently kept.
+        #expect(try scratch.run("tweak", "overrides").status == 2)
+        #expect(try scratch.run("tweak", "reset", "--all").status == 2)
     }
 
     @Test func explainShowsEveryProviderAndTheWinner() throws {

@@ -75,7 +75,7 @@ import Tweaks
             tweak.set('ui', 'dark', true)
             local listed = tweak.list_overrides()
             heard = 0
-            local removed = tweak.reset_overrides()
+            local removed = tweak.delete_all_overrides()
             return #listed, listed[1].feature .. '.' .. listed[1].variable, listed[2].value, removed, heard, #tweak.list_overrides(), #tweak.value('checkout', 'steps')
             """)
         #expect(outcome == [2, "checkout.steps", true, 2, 1, 0, 2])

@@ -17,30 +17,30 @@ import TestSupport
         try tweaks.set("red", feature: "ui", variable: "color")
         try tweaks.set(12, feature: "ui", variable: "size")
         try tweaks.set(["a": 1], feature: "beta", variable: "config")
-        #expect(try tweaks.overrides().map { "\($0.feature).\($0.variable)=\($0.value)" }
+        #expect(try tweaks.listOverrides().map { "\($0.feature).\($0.variable)=\($0.value)" }
                 == ["beta.config={\"a\": 1}", "ui.color=\"red\"", "ui.size=12"])
         #expect(try tweaks.value("ui", "color", as: String.self) == "red", "the cache holds the override")
 
         let heard = Locked<[TweakChange]>([])
         let observation = tweaks.observe { change in heard.withLock { $0.append(change) } }
-        let outcome = try tweaks.removeAllOverrides()
+        let outcome = try tweaks.deleteAllOverrides()
         observation.remove()
         #expect(outcome.removed == 3)
         #expect(outcome.providers == ["overrides"])
         let changes = heard.withLock { $0 }
         #expect(changes.count == 1, "one notification for the batch: \(changes)")
         #expect(changes.first?.provider == "overrides" && changes.first?.key == nil)
-        #expect(try tweaks.overrides().isEmpty)
+        #expect(try tweaks.listOverrides().isEmpty)
         #expect(try tweaks.value("ui", "color", as: String.self) == "blue", "the cache was emptied")
         // The removal reached the file: a fresh store has none.
         #expect(try OverridesTweakProvider(store: PreferencesStore(home: folder.url, appID: "app")).allTweaks().isEmpty)
-        #expect(try tweaks.removeAllOverrides().removed == 0)
+        #expect(try tweaks.deleteAllOverrides().removed == 0)
     }
 
     @Test func aStackWithoutOverridesHasNoneToListOrRemove() throws {
         let tweaks = TweakManager(providers: [EphemeralTweakProvider(values: ["f": ["v": 1]])])
-        #expect(try tweaks.overrides().isEmpty)
-        let outcome = try tweaks.removeAllOverrides()
+        #expect(try tweaks.listOverrides().isEmpty)
+        let outcome = try tweaks.deleteAllOverrides()
         #expect(outcome.removed == 0 && outcome.providers.isEmpty)
     }
 }

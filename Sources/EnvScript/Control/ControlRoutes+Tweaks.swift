@@ -22,14 +22,14 @@ extension ControlRoutes {
         router.get("/v1/tweaks/overrides") { _, _ in
             await ControlResponse.handling {
                 try ControlResponse.json(try await host.run { host in
-                    OverridesPayload(overrides: try host.tweaks.overrides().map(TweakPayload.init))
+                    OverridesPayload(overrides: try host.tweaks.listOverrides().map(TweakPayload.init))
                 })
             }
         }
         router.delete("/v1/tweaks/overrides") { _, _ in
             await ControlResponse.handling {
                 try ControlResponse.json(try await host.run { host in
-                    let outcome = try host.tweaks.removeAllOverrides()
+                    let outcome = try host.tweaks.deleteAllOverrides()
                     return OverridesRemovedPayload(removed: outcome.removed, providers: outcome.providers)
                 })
             }

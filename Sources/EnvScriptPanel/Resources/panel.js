@@ -427,7 +427,7 @@ async function explain(tweak, details) {
   details.hidden = false;
 }
 
-async function removeAllOverrides() {
+async function deleteAllOverrides() {
   if (!confirm('Remove every override of the active container?')) return;
   try {
     await api('DELETE', '/v1/tweaks/overrides');
@@ -570,7 +570,7 @@ document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('diff-close').addEventListener('click', () => { document.getElementById('container-diff').hidden = true; });
   document.getElementById('row-form-cancel').addEventListener('click', closeRowForm);
   document.getElementById('flag-search').addEventListener('input', renderFlags);
-  document.getElementById('remove-all-overrides').addEventListener('click', removeAllOverrides);
+  document.getElementById('remove-all-overrides').addEventListener('click', deleteAllOverrides);
   document.getElementById('run-all-scenarios').addEventListener('click', () => runScenarios([]));
   document.getElementById('container-info-close').addEventListener('click', () => { document.getElementById('container-info').hidden = true; });
   window.addEventListener('hashchange', showPage);
