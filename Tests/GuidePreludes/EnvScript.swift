@@ -1,0 +1,4 @@
+// What EnvScript.md takes for granted: the home folder.
+import Foundation
+
+let home = URL(fileURLWithPath: "/tmp/shop-home")
