@@ -11,12 +11,12 @@ import Darwin
 
 /// Whole-file reads and crash-safe whole-file writes.
 ///
-/// A write goes to a temporary file in the destination's folder (so the final `rename(2)` stays on one
-/// file system and is atomic), is flushed with `fsync`, renamed over the destination, and then the
-/// folder itself is flushed so the rename survives a power loss. A reader therefore sees either the
-/// old content or the new one, never a mix, and a crash leaves one of the two. The temporary file of a
-/// writer that was killed is removed by a later write in the same folder (``Locking/WriterTemporaryFile``
-/// says when it is safe to).
+/// A write is ``Locking/AtomicWrite``'s: a temporary file in the destination's folder, flushed with
+/// `fsync`, renamed over the destination, then the folder flushed so the rename survives a power loss
+/// (best effort here: some file systems refuse it, and the data itself is already safe). A reader
+/// therefore sees either the old content or the new one, never a mix, and a crash leaves one of the two.
+/// The temporary file of a writer that was killed is removed by a later write in the same folder
+/// (``Locking/WriterTemporaryFile`` says when it is safe to).
 package enum AtomicFile {
     /// Writes `data` to `url` atomically, creating missing parent folders (mode 700).
     ///
@@ -31,34 +31,17 @@ package enum AtomicFile {
         } catch {
             throw PreferencesError.writeFailed(path: path, step: "create folder '\(error.path)'", reason: error.reason)
         }
-
         WriterTemporaryFile.removeAbandoned(in: folder)
-        guard let (fd, temporaryPath) = WriterTemporaryFile.create(in: folder, for: url.lastPathComponent) else {
-            throw failure(path, "create temporary file")
+        let staged = data.withUnsafeBytes { bytes in
+            Result { () throws(AtomicWrite.Failure) in try AtomicWrite.stage(bytes, besides: path, mode: permissions) }
         }
-        var renamed = false
-        // The temporary file must not outlive a failed write; its lock is held until it is renamed, so
-        // that no other writer takes it for a killed writer's.
-        defer {
-            if !renamed { unlink(temporaryPath) }
-            close(fd)
+        do throws(AtomicWrite.Failure) {
+            try staged.get().commit(to: path)
+        } catch {
+            let step = ["mkstemp": "create temporary file", "fchmod": "chmod"][error.call] ?? error.call
+            throw PreferencesError.writeFailed(path: path, step: step, reason: String(cString: strerror(error.code)))
         }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(path, "write")
-                }
-                offset += written
-            }
-        }
-        guard fchmod(fd, permissions) == 0 else { throw failure(path, "chmod") }
-        guard fsync(fd) == 0 else { throw failure(path, "fsync") }
-        guard rename(temporaryPath, path) == 0 else { throw failure(path, "rename") }
-        renamed = true
-        syncFolder(folder)
+        try? AtomicWrite.syncFolder(folder)
     }
 
     /// Reads the whole file at `url`, or returns nil when it does not exist.
@@ -83,18 +66,5 @@ package enum AtomicFile {
             result.append(contentsOf: chunk[0..<count])
         }
         return result
-    }
-
-    /// Flushes a folder's entries (the rename) to disk; best effort, since some file systems refuse it
-    /// and the data itself is already safe.
-    private static func syncFolder(_ folder: String) {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
-
-    private static func failure(_ path: String, _ step: String) -> PreferencesError {
-        .writeFailed(path: path, step: step, reason: String(cString: strerror(errno)))
     }
 }

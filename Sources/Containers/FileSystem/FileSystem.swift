@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
 import Glibc
@@ -213,14 +214,10 @@ enum FileSystem {
     /// so that one answer is not an error. Nothing there, or something that is not a folder, has no
     /// entries to sync.
     static func syncDirectory(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return }
-            throw ContainerError.io(path: path, underlying: SystemCallError("open"))
-        }
-        defer { close(descriptor) }
-        if fsync(descriptor) != 0, errno != EINVAL {
-            throw ContainerError.io(path: path, underlying: SystemCallError("fsync"))
+        do throws(AtomicWrite.Failure) {
+            try AtomicWrite.syncFolder(path)
+        } catch {
+            throw ContainerError.io(path: path, underlying: SystemCallError(error.call, code: error.code))
         }
     }
 
@@ -274,12 +271,13 @@ enum FileSystem {
     ///   - staged: called once the temporary file is durable, just before the rename (a point where a
     ///     crash must leave the old content).
     static func writeAtomically(_ data: Data, to path: String, durably: Bool = true, staged: () -> Void = {}) throws {
-        let temporary = try writeStaged(data, besides: path, syncing: durably, syncingFolder: false)
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
+        let file = try stage(data, besides: path, syncing: durably)
         staged()
-        try rename(temporary, to: path)
-        renamed = true
+        do throws(AtomicWrite.Failure) {
+            try file.commit(to: path)
+        } catch {
+            throw ContainerError.io(path: file.path, underlying: SystemCallError("rename to '\(path)'", code: error.code))
+        }
         if durably { try syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
@@ -291,30 +289,30 @@ enum FileSystem {
     ///
     /// - Returns: the temporary file's path.
     static func writeStaged(_ data: Data, besides path: String, syncing: Bool = true, syncingFolder: Bool = true) throws -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw ContainerError.io(path: path, underlying: SystemCallError("mkstemp"))
-        }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var written = false
-        defer { if !written { unlink(temporary) } }
-        do {
-            defer { close(descriptor) }
-            try writeAll(data, to: descriptor, path: temporary)
-            // The bookkeeping is this user's alone, whatever the umask.
-            guard fchmod(descriptor, 0o600) == 0 else {
-                throw ContainerError.io(path: temporary, underlying: SystemCallError("fchmod"))
-            }
-            guard !syncing || fsync(descriptor) == 0 else {
-                throw ContainerError.io(path: temporary, underlying: SystemCallError("fsync"))
+        let file = try stage(data, besides: path, syncing: syncing)
+        file.keep()
+        if syncing && syncingFolder {
+            do {
+                try syncDirectory((path as NSString).deletingLastPathComponent)
+            } catch {
+                unlink(file.path)
+                throw error
             }
         }
-        if syncing && syncingFolder { try syncDirectory(folder) }
-        written = true
-        return temporary
+        return file.path
+    }
+
+    /// `data` in a temporary file beside `path` (``Locking/AtomicWrite``, the package's one atomic writer),
+    /// open until committed or kept.
+    private static func stage(_ data: Data, besides path: String, syncing: Bool) throws -> AtomicWrite.Staged {
+        let staged = data.withUnsafeBytes { bytes in
+            Result { () throws(AtomicWrite.Failure) in try AtomicWrite.stage(bytes, besides: path, syncing: syncing) }
+        }
+        do throws(AtomicWrite.Failure) {
+            return try staged.get()
+        } catch {
+            throw ContainerError.io(path: path, underlying: SystemCallError(error.call, code: error.code))
+        }
     }
 
     /// Removes the file at `path`; an absent file is fine.
