@@ -85,6 +85,13 @@ public final class EnvScriptHost: @unchecked Sendable {
         try Self.prepareHome(configuration.home)
         containers = try AppContainer(home: configuration.home)
         appID = try configuration.settleAppID(in: containers)
+        // The control routes and server are made on a thread of their own while the rest opens.
+        let attaching = configuration.attachesToHome
+            ? try HostAttachment.begin(
+                home: configuration.home, appID: appID, role: configuration.role, limits: configuration.controlServerLimits)
+            : nil
+        var attached = false
+        defer { if !attached { attaching?.abandon() } }
         secureKeyFile = configuration.secureKeyFile(appID: appID)
         lua = try LuaState(options: configuration.lua)
         storeCoordinator = try ContainerStoreCoordinator(containers: containers)
@@ -113,8 +120,9 @@ public final class EnvScriptHost: @unchecked Sendable {
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
         }
-        let attachment = configuration.attachesToHome ? try HostAttachment(host: self) : nil
+        let attachment = try attaching.map { try HostAttachment(completing: $0, host: self) }
         self.attachment.withLock { $0 = attachment }
+        attached = true
         // Every change this host makes gives the other attached hosts their part, and they hear of its
         // writes to the stores.
         let participants = RemoteHostParticipants(

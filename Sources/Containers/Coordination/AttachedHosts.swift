@@ -120,7 +120,7 @@ package struct AttachedHosts: Sendable {
         try PrivateFolder.check((socketPath as NSString).deletingLastPathComponent)
     }
 
-    /// Takes the liveness lock of a new attachment. Publish the record with ``Attachment/publish(_:)``
+    /// Takes the liveness lock of a new attachment. Publish the record with `Attachment.publish(_:)`
     /// once the socket listens.
     package func attach(id: String) throws -> Attachment {
         try FileSystem.makePrivateDirectory(layout.bookkeeping)
@@ -189,8 +189,16 @@ package final class Attachment: @unchecked Sendable {
 
     deinit { detach() }
 
-    /// Writes the record other processes find the host by.
-    package func publish(_ record: AttachedHostRecord) throws {
+    /// A record encoded, its folder made ready, waiting for `publish(_:)` to write it in one step.
+    package struct PreparedRecord: Sendable {
+        /// The record.
+        package let record: AttachedHostRecord
+        let data: Data
+    }
+
+    /// Encodes `record` and makes its folder ready (made, and cleared of killed writers' temporary files),
+    /// so that publishing it later is one write: a host prepares its record while it opens.
+    package func prepare(_ record: AttachedHostRecord) throws -> PreparedRecord {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -200,13 +208,23 @@ package final class Attachment: @unchecked Sendable {
         } catch {
             throw ContainerError.io(path: layout.hosts, underlying: error)
         }
-        lock.withLock { socketPath = record.socketPath }
         try PrivateFolder.make(layout.hosts)
         // Records written by hosts that were killed mid-write leave their temporary files here.
         WriterTemporaryFile.removeAbandoned(in: layout.hosts)
+        return PreparedRecord(record: record, data: data)
+    }
+
+    /// Writes the record other processes find the host by.
+    package func publish(_ prepared: PreparedRecord) throws {
+        lock.withLock { socketPath = prepared.record.socketPath }
         // Atomic, not durable: the record means nothing once its process is gone, and its liveness lock
         // says so after any crash.
-        try FileSystem.writeAtomically(data, to: layout.hosts + "/" + id + ".json", durably: false)
+        try FileSystem.writeAtomically(prepared.data, to: layout.hosts + "/" + id + ".json", durably: false)
+    }
+
+    /// Writes the record other processes find the host by: `prepare(_:)` and `publish(_:)`.
+    package func publish(_ record: AttachedHostRecord) throws {
+        try publish(prepare(record))
     }
 
     /// Removes the record and the socket, and releases the lock. Calling it again does nothing.

@@ -9,16 +9,24 @@
 /// engine's gate, then the home's file lock) when a request switches containers and Lua hooks run.
 ///
 /// The reference is weak so that a host which owns its control server (and through it these routes)
-/// can still be released; once it is gone, or closed, requests fail with a clear error.
-struct ControlHost: @unchecked Sendable {
-    private weak var host: EnvScriptHost?
+/// can still be released; once it is gone, or closed, requests fail with a clear error. It may also be
+/// given later (``HostReference``): a host's own control routes are made while the host opens, before
+/// there is a host to hold, and fail as for a closed host until then.
+struct ControlHost: Sendable {
+    private let reference: HostReference
     /// The group the event streams of these routes join, beside their host.
     let eventStreams: EventStreamGroup?
 
     init(_ host: EnvScriptHost, eventStreams: EventStreamGroup? = nil) {
-        self.host = host
+        self.init(HostReference(host), eventStreams: eventStreams)
+    }
+
+    init(_ reference: HostReference, eventStreams: EventStreamGroup? = nil) {
+        self.reference = reference
         self.eventStreams = eventStreams
     }
+
+    private var host: EnvScriptHost? { reference.host }
 
     /// Runs `body` with the host, holding its lock, on the blocking queue.
     ///

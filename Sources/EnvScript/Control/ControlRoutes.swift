@@ -24,7 +24,11 @@ public enum ControlRoutes {
     public static func register<Context: RequestContext>(
         on router: Router<Context>, host: EnvScriptHost, eventStreams: EventStreamGroup? = nil
     ) {
-        let host = ControlHost(host, eventStreams: eventStreams)
+        register(on: router, host: ControlHost(host, eventStreams: eventStreams))
+    }
+
+    /// Adds the routes for the host `host` refers to, which may be set later (see ``HostReference``).
+    static func register<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
         registerContainerRoutes(on: router, host: host)
         registerSharingRoutes(on: router, host: host)
         registerTweakRoutes(on: router, host: host)
