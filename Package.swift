@@ -59,7 +59,7 @@ var package = Package(
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
         .target(name: "LuaBridge", dependencies: ["CLua", "CLuaSupport", "Locking"]),
 
-        // A lock ThreadSanitizer understands, shared by every module.
+        // A lock ThreadSanitizer understands, shared by every module, and the one atomic file writer.
         .target(name: "Locking"),
         // syncfs(2), which Swift's Glibc module does not show.
         .target(name: "CFileSync"),
