@@ -31,7 +31,7 @@ extension ControlError {
     }
 
     private static func mapping(_ error: ContainerError) -> ControlError {
-        switch error {
+        switch error.reason {
         case .notFound: return ControlError(.notFound, error.description)
         // The request is well formed but the name is taken in this home: a conflict with its state.
         case .duplicateName, .nameDiffersOnlyByCase: return ControlError(.conflict, error.description)
