@@ -45,7 +45,7 @@ extension ControlError {
     }
 
     private static func mapping(_ error: TweakError) -> ControlError {
-        switch error {
+        switch error.code {
         case .notFound: return ControlError(.notFound, error.description)
         // A value of another type than the flag's, a provider the stack lacks: what the client sent is wrong.
         case .unknownProvider, .providerNotMutable, .typeMismatch, .typeRefused: return ControlError(.badRequest, error.description)
