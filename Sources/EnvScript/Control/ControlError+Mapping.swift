@@ -55,7 +55,7 @@ extension ControlError {
     }
 
     private static func mapping(_ error: AppStateError) -> ControlError {
-        switch error {
+        switch error.code {
         case .unknownKey: return ControlError(.notFound, error.description)
         case .invalidKey, .kindMismatch, .typeMismatch, .encodingFailed: return ControlError(.badRequest, error.description)
         default: return ControlError(.failed, error.description)
