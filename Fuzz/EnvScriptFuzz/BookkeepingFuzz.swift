@@ -3,7 +3,7 @@ import Foundation
 
 /// The bookkeeping readers: `state.json` and each container's `container.json`.
 ///
-/// Invariants: a refusal is a ``ContainerError/corruptMetadata(path:reason:)`` naming the file; a record
+/// Invariants: a refusal is a ``ContainerError/Code/corruptMetadata`` naming the file; a record
 /// that reads is written back (as the store writes it) to bytes that read as the same record.
 enum BookkeepingFuzz {
     private static let store = MetadataStore(layout: HomeLayout(home: URL(fileURLWithPath: "/fuzz-home")))
@@ -28,7 +28,7 @@ enum BookkeepingFuzz {
         do {
             return try body()
         } catch let error as ContainerError {
-            guard case .corruptMetadata(let path, _) = error, path.hasSuffix(".json") else {
+            guard case .corruptMetadata(let path, _) = error.reason, path.hasSuffix(".json") else {
                 fuzzFailure("a refusal that does not name the file: \(error)")
             }
             return nil

@@ -3,7 +3,7 @@ import Foundation
 
 /// The journal reader, which a crashed switch's recovery depends on.
 ///
-/// Invariants: a journal that reads touches nothing outside the home; a refusal is a ``ContainerError/refusedJournal(path:reason:)`` naming the file; a journal
+/// Invariants: a journal that reads touches nothing outside the home; a refusal is a ``ContainerError/Code/refusedJournal`` naming the file; a journal
 /// that reads is written back to bytes that read as the same journal.
 enum JournalFuzz {
     static func run(_ data: Data) {
@@ -11,7 +11,7 @@ enum JournalFuzz {
         do {
             journal = try Journal.decode(data, path: "journal.json")
         } catch let error as ContainerError {
-            guard case .refusedJournal(let path, _) = error, path == "journal.json" else {
+            guard case .refusedJournal(let path, _) = error.reason, path == "journal.json" else {
                 fuzzFailure("a refusal that does not name the file: \(error)")
             }
             return

@@ -10,7 +10,7 @@ enum TweaksJSONFuzz {
         let reader = TweakDocumentReader(data, file: "fuzz.json", source: "fuzz")
         let lines = data.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
         for problem in reader.problems + reader.remarks {
-            guard case .invalidJSON(_, let line, let column, _, _) = problem else {
+            guard case .invalidJSON(_, let line, let column, _, _) = problem.reason else {
                 fuzzFailure("the reader reported \(problem), which is not placed in the document")
             }
             guard (1...lines).contains(line), column >= 1, column <= data.count + 1 else {

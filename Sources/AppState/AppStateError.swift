@@ -3,47 +3,69 @@ import Preferences
 
 /// What went wrong with application state or a dependency, naming the key, file or dependency involved
 /// and saying what to do about it.
-public enum AppStateError: Error, CustomStringConvertible, LocalizedError {
-    /// No state was declared under `key`.
-    case unknownKey(String)
-    /// A key may not be used: it is empty, or it cannot name a file.
-    case invalidKey(key: String, reason: String)
-    /// `key` was declared as one kind of state and is now asked for as another.
-    case kindMismatch(key: String, declared: StateKind, requested: StateKind)
-    /// `key` (a state key or a dependency name) holds values of type `declared`, not `requested`.
-    case typeMismatch(key: String, declared: String, requested: String)
-    /// A value could not be encoded for storage under `key`.
-    case encodingFailed(key: String, reason: String)
-    /// The stored value of `key` in `path` does not decode as the declared type.
-    case decodingFailed(key: String, path: String, reason: String)
-    /// The sealed value of secure state `key` in `path` does not open with the key in use: either the key
-    /// is not the one it was written with, or the file is corrupt.
-    case decryptionFailed(key: String, path: String)
-    /// Secure state `key` was used but the ``Application`` was given no ``SecureKeySource``.
-    case secureKeyMissing(key: String)
-    /// The key given by the host cannot be used for AES-GCM.
-    case invalidSecureKey(reason: String)
-    /// The secure key file at `path` may be read by others (its mode is `mode`).
-    case keyFilePermissions(path: String, mode: UInt32)
-    /// The secure key file at `path` is unusable (not a regular file, wrong length, unreadable).
-    case keyFileInvalid(path: String, reason: String)
-    /// The secure key file lies inside the application's home, where it would be swapped with the
-    /// containers and sit next to the data it protects.
-    case keyFileInsideHome(path: String, home: String)
-    /// Reading or writing the file at `path` failed during `operation`.
-    case io(path: String, operation: String, reason: String)
-    /// The preferences store or file store holding `key` failed.
-    case storage(key: String, PreferencesError)
-    /// No dependency is registered under `name`.
-    case unknownDependency(String)
-    /// Creating dependency `names.last` needs itself, through the chain `names`.
-    case dependencyCycle([String])
-    /// The factory of dependency `name` threw `underlying`.
-    case factoryFailed(name: String, underlying: any Error)
+///
+/// Tell failures apart by their ``code``, compared with the static members of
+/// ``Code`` (`error.code == .unknownKey`); a release may add codes, so a `switch` over them
+/// needs a `default`. ``key`` and ``underlyingError`` give the details a code has.
+public struct AppStateError: Error, CustomStringConvertible, LocalizedError {
+    /// The failure with its details. `package`: the engines and front-ends of this package match on it; an
+    /// app uses ``code``, ``message`` and the public details.
+    package let reason: Reason
+
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .unknownKey: .unknownKey
+        case .invalidKey: .invalidKey
+        case .kindMismatch: .kindMismatch
+        case .typeMismatch: .typeMismatch
+        case .encodingFailed: .encodingFailed
+        case .decodingFailed: .decodingFailed
+        case .decryptionFailed: .decryptionFailed
+        case .secureKeyMissing: .secureKeyMissing
+        case .invalidSecureKey: .invalidSecureKey
+        case .keyFilePermissions: .keyFilePermissions
+        case .keyFileInvalid: .keyFileInvalid
+        case .keyFileInsideHome: .keyFileInsideHome
+        case .io: .io
+        case .storage: .storage
+        case .unknownDependency: .unknownDependency
+        case .dependencyCycle: .dependencyCycle
+        case .factoryFailed: .factoryFailed
+        }
+    }
+
+    /// The state key, or the dependency's name, the failure is about (for a cycle, the dependency that
+    /// needs itself); nil for the codes about the secure key or a file.
+    public var key: String? {
+        switch reason {
+        case .unknownKey(let key), .invalidKey(let key, _), .kindMismatch(let key, _, _), .typeMismatch(let key, _, _),
+             .encodingFailed(let key, _), .decodingFailed(let key, _, _), .decryptionFailed(let key, _),
+             .secureKeyMissing(let key), .storage(let key, _), .unknownDependency(let key), .factoryFailed(let key, _):
+            key
+        case .dependencyCycle(let names): names.last
+        case .invalidSecureKey, .keyFilePermissions, .keyFileInvalid, .keyFileInsideHome, .io: nil
+        }
+    }
+
+    /// The error that caused this one: the store's (a `PreferencesError`) or the dependency factory's.
+    /// Nil for the other codes.
+    public var underlyingError: (any Error)? {
+        switch reason {
+        case .storage(_, let error): error
+        case .factoryFailed(_, let underlying): underlying
+        default: nil
+        }
+    }
 
     /// A message that says what failed and what to do about it.
-    public var description: String {
-        switch self {
+    public var message: String {
+        switch reason {
         case .unknownKey(let key):
             return "no state is declared under key '\(key)'; declare it first (state, storedState, fileState or secureState)"
         case .invalidKey(let key, let reason):
@@ -81,6 +103,9 @@ public enum AppStateError: Error, CustomStringConvertible, LocalizedError {
         }
     }
 
-    /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Same as ``message``, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

@@ -28,15 +28,15 @@ extension Application {
 
         /// The current value: the file's, or ``initialValue`` when there is none.
         ///
-        /// - Throws: ``AppStateError/decodingFailed(key:path:reason:)`` when the file holds another
-        ///   shape, ``AppStateError/storage(key:_:)`` when it cannot be read.
+        /// - Throws: ``AppStateError/Code/decodingFailed`` when the file holds another
+        ///   shape, ``AppStateError/Code/storage`` when it cannot be read.
         public func read() throws -> Value {
             try slot.read()
         }
 
         /// Writes `newValue` to the file.
         ///
-        /// - Throws: ``AppStateError/storage(key:_:)`` naming the failed step; the file keeps its
+        /// - Throws: ``AppStateError/Code/storage`` naming the failed step; the file keeps its
         ///   previous content.
         public func setValue(_ newValue: Value) throws {
             try slot.write(newValue)

@@ -27,15 +27,15 @@ extension Application {
 
         /// The current value: the stored one, or ``initialValue``.
         ///
-        /// - Throws: ``AppStateError/storage(key:_:)`` when the preferences file is unreadable,
-        ///   ``AppStateError/decodingFailed(key:path:reason:)`` when the stored value has another shape.
+        /// - Throws: ``AppStateError/Code/storage`` when the preferences file is unreadable,
+        ///   ``AppStateError/Code/decodingFailed`` when the stored value has another shape.
         @inlinable public func read() throws -> Value {
             try slot.read()
         }
 
         /// Stores `newValue`.
         ///
-        /// - Throws: ``AppStateError/encodingFailed(key:reason:)`` when it has no property-list form.
+        /// - Throws: ``AppStateError/Code/encodingFailed`` when it has no property-list form.
         @inlinable public func setValue(_ newValue: Value) throws {
             try slot.write(newValue)
         }

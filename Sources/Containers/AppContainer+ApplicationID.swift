@@ -7,7 +7,7 @@ extension AppContainer {
     /// Reading takes no lock. The identifier never changes once written, and survives switches and
     /// ``reset()``.
     ///
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when the record is unusable.
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` when the record is unusable.
     public var recordedApplicationID: String? {
         get throws { try ApplicationRecord.read(layout)?.applicationID }
     }
@@ -27,7 +27,7 @@ extension AppContainer {
     ///
     /// - Throws: ``ApplicationIDError/mismatch(home:recorded:requested:record:)`` when another identifier
     ///   is recorded; ``ApplicationIDError/invalid(_:reason:)`` when the identifier to use is not valid;
-    ///   ``ContainerError/corruptMetadata(path:reason:)`` when the record is unusable.
+    ///   ``ContainerError/Code/corruptMetadata`` when the record is unusable.
     @discardableResult
     public func settleApplicationID(requested: String?, fallback: String, recording: Bool) throws -> String {
         let wanted = requested ?? fallback

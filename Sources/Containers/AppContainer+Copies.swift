@@ -15,7 +15,7 @@ extension AppContainer {
     ///   - container: the container to read.
     ///   - operation: what the read is for, in the words of a message ("export a container").
     ///   - body: reads the entries; the home is held until it returns.
-    /// - Throws: ``ContainerError/notFound(_:)``, and whatever `body` throws.
+    /// - Throws: ``ContainerError/Code/notFound``, and whatever `body` throws.
     public func readContents<Result: Sendable>(
         of container: Container, operation: String, _ body: (ContainerContents) throws -> Result
     ) throws -> Result {
@@ -54,7 +54,7 @@ extension AppContainer {
     /// is durable: a crash or a throw from `fill` leaves no container, and the next change of the home
     /// removes what was staged.
     ///
-    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``, and
+    /// - Throws: ``ContainerError/Code/invalidName``, ``ContainerError/Code/duplicateName``, and
     ///   whatever `fill` throws.
     @discardableResult
     package func createContainer(

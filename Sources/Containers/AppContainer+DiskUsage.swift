@@ -28,7 +28,7 @@ extension AppContainer {
     /// excluded entries) when it is active, else its stash, and in both cases the entries kept aside
     /// for it. Taken with the home locked, so that no switch moves entries while they are counted.
     ///
-    /// - Throws: ``ContainerError/notFound(_:)``, ``ContainerError/io(path:underlying:)``.
+    /// - Throws: ``ContainerError/Code/notFound``, ``ContainerError/Code/io``.
     public func diskUsage(of container: Container) throws -> ContainerDiskUsage {
         try reading("measure a container") {
             _ = try existing(container.uuid)

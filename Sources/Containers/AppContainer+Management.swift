@@ -7,8 +7,8 @@ extension AppContainer {
     ///   - name: 1 to 255 characters, not blank, no white space at either end, no control characters,
     ///     not a UUID, unique in this home regardless of case (see ``checkNameIsFree(_:renaming:)``).
     ///   - description: free text; nil or empty for none.
-    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``,
-    ///   ``ContainerError/nameDiffersOnlyByCase(_:existing:)``.
+    /// - Throws: ``ContainerError/Code/invalidName``, ``ContainerError/Code/duplicateName``,
+    ///   ``ContainerError/Code/nameDiffersOnlyByCase``.
     @discardableResult
     public func createNewContainer(name: String, description: String? = nil) throws -> Container {
         try ContainerName.validate(name)
@@ -26,7 +26,7 @@ extension AppContainer {
     /// Deletes a container and its entries. Deleting the active container first activates DEFAULT (a
     /// full switch, which its will-change hooks may cancel).
     ///
-    /// - Throws: ``ContainerError/cannotDeleteDefault``, ``ContainerError/notFound(_:)``.
+    /// - Throws: ``ContainerError/Code/cannotDeleteDefault``, ``ContainerError/Code/notFound``.
     public func delete(container: Container) throws {
         try deleteContainer(uuid: container.uuid)
     }
@@ -54,7 +54,7 @@ extension AppContainer {
 
     /// Deletes the container with the UUID written as `uuid`; see ``delete(container:)``.
     ///
-    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     public func deleteContainer(uuid: String) throws {
         try deleteContainer(uuid: Self.parseUUID(uuid))
     }
@@ -104,7 +104,7 @@ extension AppContainer {
 
     /// Removes every entry of the container with the UUID written as `uuid`; see ``clean(container:)``.
     ///
-    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     public func cleanContainer(uuid: String) throws {
         try cleanContainer(uuid: Self.parseUUID(uuid))
     }
@@ -113,8 +113,8 @@ extension AppContainer {
     /// participants flushed, without the bookkeeping and excluded entries) when `container` is the
     /// active one, else of its stash. Symbolic links are copied as links.
     ///
-    /// - Throws: ``ContainerError/invalidName(_:reason:)``, ``ContainerError/duplicateName(_:)``,
-    ///   ``ContainerError/unsupportedFileType(path:)``; nothing is created when the copy fails.
+    /// - Throws: ``ContainerError/Code/invalidName``, ``ContainerError/Code/duplicateName``,
+    ///   ``ContainerError/Code/unsupportedFileType``; nothing is created when the copy fails.
     @discardableResult
     public func clone(container source: Container, name: String, description: String? = nil) throws -> Container {
         try ContainerName.validate(name)
@@ -205,8 +205,8 @@ extension AppContainer {
 
     // MARK: Helpers
 
-    /// Throws unless `name` is free in this home: ``ContainerError/duplicateName(_:)`` when a container
-    /// has it, ``ContainerError/nameDiffersOnlyByCase(_:existing:)`` when one has it but for case (DEFAULT
+    /// Throws unless `name` is free in this home: ``ContainerError/Code/duplicateName`` when a container
+    /// has it, ``ContainerError/Code/nameDiffersOnlyByCase`` when one has it but for case (DEFAULT
     /// included). The check is repeated under the home's lock when the container is made.
     ///
     /// - Parameters:

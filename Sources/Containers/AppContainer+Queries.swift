@@ -5,7 +5,7 @@ extension AppContainer {
     ///
     /// Reading takes no lock; during another process's switch it may show the state before it.
     ///
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when a container's record is unusable.
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` when a container's record is unusable.
     public var containers: [Container] {
         get throws { try store.allContainers() }
     }
@@ -35,14 +35,14 @@ extension AppContainer {
 
     /// The container with the UUID written as `uuid`, or nil.
     ///
-    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     public func container(uuid: String) throws -> Container? {
         try container(uuid: Self.parseUUID(uuid))
     }
 
     /// The container with this UUID, or else with this name.
     ///
-    /// - Throws: ``ContainerError/notFound(_:)`` when there is neither.
+    /// - Throws: ``ContainerError/Code/notFound`` when there is neither.
     public func resolve(_ nameOrUUID: String) throws -> Container {
         if let uuid = UUID(uuidString: nameOrUUID), let found = try store.container(uuid) {
             return found
@@ -51,7 +51,7 @@ extension AppContainer {
         throw ContainerError.notFound(nameOrUUID)
     }
 
-    /// `text` as a UUID, or ``ContainerError/invalidUUID(_:)``.
+    /// `text` as a UUID, or ``ContainerError/Code/invalidUUID``.
     static func parseUUID(_ text: String) throws -> UUID {
         guard let uuid = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
             throw ContainerError.invalidUUID(text)
@@ -59,7 +59,7 @@ extension AppContainer {
         return uuid
     }
 
-    /// The container with `uuid`, read under the lock, or ``ContainerError/notFound(_:)``.
+    /// The container with `uuid`, read under the lock, or ``ContainerError/Code/notFound``.
     func existing(_ uuid: UUID) throws -> Container {
         guard let found = try store.container(uuid) else { throw ContainerError.notFound(uuid.uuidString) }
         return found

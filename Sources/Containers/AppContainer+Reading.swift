@@ -6,7 +6,7 @@ extension AppContainer {
     /// lock where it cannot — a read-only file system, a home without write permission for this user —
     /// so that such a home can be read (see ``HomeLock/holdingShared(_:_:)``).
     ///
-    /// - Throws: ``ContainerError/recoveryFailed(journal:underlying:)`` when a crashed switch left a
+    /// - Throws: ``ContainerError/Code/recoveryFailed`` when a crashed switch left a
     ///   journal in a home this process cannot write.
     func reading<Result: Sendable>(
         _ operation: String, initialize: Bool = true, _ body: () throws -> Result
@@ -20,7 +20,7 @@ extension AppContainer {
     /// Runs `body` under a shared lock of `lock` (the home's lock or its stores lock) in a home this
     /// process cannot write for `refusal`.
     ///
-    /// - Throws: ``ContainerError/recoveryFailed(journal:underlying:)`` when a crashed switch left a
+    /// - Throws: ``ContainerError/Code/recoveryFailed`` when a crashed switch left a
     ///   journal (`journal.json`, or `journal.undo.json` of a change being undone): the home's entries are half moved, and only a process that can write the home can
     ///   finish the switch.
     func readingUnwritableHome<Result>(

@@ -7,7 +7,7 @@ extension AppContainer {
     /// Reads the record without opening the home (nothing is created, no lock is taken), so a command
     /// can learn which script to load before it sets up the Lua state that runs it.
     ///
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when the record is unusable.
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` when the record is unusable.
     public static func recordedStartupScript(home: URL) throws -> String? {
         try ApplicationRecord.read(HomeLayout(home: home))?.startupScript
     }
@@ -22,7 +22,7 @@ extension AppContainer {
     /// now. Writing the same path again writes nothing.
     ///
     /// - Returns: whether the record now names `path`.
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when the record is unusable, or the
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` when the record is unusable, or the
     ///   errors of writing it.
     @discardableResult
     public func recordStartupScript(_ path: String, replacing: Bool) throws -> Bool {

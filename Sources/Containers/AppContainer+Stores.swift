@@ -18,7 +18,7 @@ extension AppContainer {
     /// epoch stays true until `body` returns. A switch that a crashed process left half done is
     /// finished first. `body` must not start a change of containers (it would wait for the home lock,
     /// which a switch holds while it waits for store writers); on the thread that holds it, taking the
-    /// stores lock again throws ``ContainerError/reentrantOperation(_:)``.
+    /// stores lock again throws ``ContainerError/Code/reentrantOperation``.
     ///
     /// - Parameters:
     ///   - writing: whether `body` may write. A read of a home this process cannot write (a read-only

@@ -53,8 +53,8 @@ public final class AppContainer: Sendable {
     ///
     /// Nothing is written to a home that was never switched.
     ///
-    /// - Throws: ``ContainerError/homeNotFound(path:)`` when `home` is not a folder;
-    ///   ``ContainerError/recoveryFailed(journal:underlying:)`` when an interrupted switch cannot be repaired.
+    /// - Throws: ``ContainerError/Code/homeNotFound`` when `home` is not a folder;
+    ///   ``ContainerError/Code/recoveryFailed`` when an interrupted switch cannot be repaired.
     public init(home: URL) throws {
         self.home = home
         layout = HomeLayout(home: home)

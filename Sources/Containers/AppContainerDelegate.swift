@@ -5,15 +5,15 @@
 /// switch. See ``AppContainer/add(delegate:)``.
 public protocol AppContainerDelegate: AnyObject {
     /// Called before the switch from `from` to `to`, with the home locked. Throwing cancels the switch:
-    /// nothing on disk changes and `activate` throws ``ContainerError/switchCancelled(underlying:)``.
+    /// nothing on disk changes and `activate` throws ``ContainerError/Code/switchCancelled``.
     ///
     /// Do not change containers of the same home from here; that throws
-    /// ``ContainerError/reentrantOperation(_:)``.
+    /// ``ContainerError/Code/reentrantOperation``.
     func containerWillChange(to: Container, from: Container?) throws
 
     /// Called after the switch. For a switch this instance made, once the lock is released: it may
     /// change containers again. For another process's switch (see ``AppContainer/finishTakingPart(waitingAtMost:)``),
     /// while that process still holds the home's lock, so the data of `to` is live: changing containers
-    /// from here throws ``ContainerError/reentrantOperation(_:)``.
+    /// from here throws ``ContainerError/Code/reentrantOperation``.
     func containerDidChange(to: Container, from: Container?)
 }

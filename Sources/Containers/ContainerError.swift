@@ -2,64 +2,83 @@ import Foundation
 
 /// What went wrong in an ``AppContainer`` operation. Each message names the container, file or value
 /// involved and says what to do about it.
-public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// No container has this name or UUID.
-    case notFound(String)
-    /// Another container of this home already has this name.
-    case duplicateName(String)
-    /// The name differs only by case from the name of another container of this home (`existing`), so
-    /// that "activate debug" could mean either; names are unique regardless of case.
-    case nameDiffersOnlyByCase(String, existing: String)
-    /// The name cannot be used; `reason` says why.
-    case invalidName(String, reason: String)
-    /// The text is not a UUID.
-    case invalidUUID(String)
-    /// The DEFAULT container holds the original data and cannot be deleted.
-    case cannotDeleteDefault
-    /// The DEFAULT container's name is fixed.
-    case cannotRenameDefault
-    /// A will-change delegate, hook or a participant's flush threw: the switch did not happen and nothing
-    /// on disk changed.
-    case switchCancelled(underlying: any Error)
-    /// The change described as `operation` was asked to stop (Ctrl-C) before it was made: it was undone
-    /// and nothing on disk changed.
-    case interrupted(operation: String)
-    /// A file operation failed.
-    case io(path: String, underlying: any Error)
-    /// A bookkeeping file exists but cannot be used.
-    case corruptMetadata(path: String, reason: String)
-    /// A switch would have to put an entry where one already is; nothing was changed.
-    case conflict(path: String, reason: String)
-    /// A will-change delegate, hook, notification observer or participant tried to change containers
-    /// while a change of the same home was under way on its thread, or a did-change hook run for
-    /// another process's switch (which holds the home's lock meanwhile) tried to.
-    case reentrantOperation(String)
-    /// A switch was started from a did-change delegate, hook or notification observer (on the thread
-    /// announcing the switch to `announced`); it would chain switches, so it is refused.
-    case switchWhileAnnouncing(to: String, announced: String)
-    /// The home folder does not exist or is not a folder.
-    case homeNotFound(path: String)
-    /// A folder holds an entry whose name is not valid UTF-8.
-    case unsupportedFileName(folder: String)
-    /// An entry is neither a file, a folder nor a symbolic link (a socket, FIFO or device), so it cannot
-    /// be copied.
-    case unsupportedFileType(path: String)
-    /// A crash left a journal that could be neither finished nor undone.
-    case recoveryFailed(journal: String, underlying: any Error)
-    /// Running hosts are attached to the home, and this instance has no way to let them take part.
-    case unreachableHosts(pids: [Int32])
-    /// The journal at `path` cannot be replayed safely, so it was not replayed and nothing changed:
-    /// it does not match the home's recorded state (it is left over from an earlier change, was put
-    /// back by hand, or the home was copied while a change was under way), names a container that no
-    /// longer exists, or is not a journal this version reads. `reason` says which.
-    case refusedJournal(path: String, reason: String)
-    /// A folder that must be this user's alone (the per-user folder of control sockets, the folder of a
-    /// running host's socket) is not: `reason` says how (another owner, a link, access for others).
-    case unsafeFolder(path: String, reason: String)
+///
+/// Tell failures apart by their ``code``, compared with the static members of
+/// ``Code`` (`error.code == .notFound`); a release may add codes, so a `switch` over them needs
+/// a `default`. ``path``, ``containerName`` and ``underlyingError`` give the details a code has.
+public struct ContainerError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The failure with its details. `package`: the engines and front-ends of this package match on it; an
+    /// app uses ``code``, ``message`` and the public details.
+    package let reason: Reason
+
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .notFound: .notFound
+        case .duplicateName: .duplicateName
+        case .nameDiffersOnlyByCase: .nameDiffersOnlyByCase
+        case .invalidName: .invalidName
+        case .invalidUUID: .invalidUUID
+        case .cannotDeleteDefault: .cannotDeleteDefault
+        case .cannotRenameDefault: .cannotRenameDefault
+        case .switchCancelled: .switchCancelled
+        case .interrupted: .interrupted
+        case .io: .io
+        case .corruptMetadata: .corruptMetadata
+        case .conflict: .conflict
+        case .reentrantOperation: .reentrantOperation
+        case .switchWhileAnnouncing: .switchWhileAnnouncing
+        case .homeNotFound: .homeNotFound
+        case .unsupportedFileName: .unsupportedFileName
+        case .unsupportedFileType: .unsupportedFileType
+        case .recoveryFailed: .recoveryFailed
+        case .unreachableHosts: .unreachableHosts
+        case .refusedJournal: .refusedJournal
+        case .unsafeFolder: .unsafeFolder
+        }
+    }
+
+    /// The file or folder the failure is about: the one that could not be used, read or written, the
+    /// entry in the way, the home, the folder holding a badly named entry, the journal. Nil for the other
+    /// codes.
+    public var path: String? {
+        switch reason {
+        case .io(let path, _), .corruptMetadata(let path, _), .conflict(let path, _), .homeNotFound(let path),
+             .unsupportedFileType(let path), .refusedJournal(let path, _), .unsafeFolder(let path, _):
+            path
+        case .unsupportedFileName(let folder): folder
+        case .recoveryFailed(let journal, _): journal
+        default: nil
+        }
+    }
+
+    /// The container name the failure is about: the name (or UUID) not found, the name taken or refused.
+    /// Nil for the other codes.
+    public var containerName: String? {
+        switch reason {
+        case .notFound(let name), .duplicateName(let name), .nameDiffersOnlyByCase(let name, _), .invalidName(let name, _):
+            name
+        default: nil
+        }
+    }
+
+    /// The error that caused this one: what cancelled a switch, the file system's error, what kept a
+    /// journal from being finished or undone. Nil for the other codes.
+    public var underlyingError: (any Error)? {
+        switch reason {
+        case .switchCancelled(let underlying), .io(_, let underlying), .recoveryFailed(_, let underlying): underlying
+        default: nil
+        }
+    }
 
     /// A message that says what failed and what to do about it.
-    public var description: String {
-        switch self {
+    public var message: String {
+        switch reason {
         case .notFound(let key):
             return "no container is named '\(key)' or has that UUID; list the containers to see what exists"
         case .duplicateName(let name):
@@ -106,6 +125,9 @@ public enum ContainerError: Error, Sendable, CustomStringConvertible, LocalizedE
         }
     }
 
-    /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Same as ``message``, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

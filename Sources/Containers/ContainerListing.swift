@@ -38,10 +38,12 @@ extension MetadataStore {
         for uuid in try containerUUIDs() {
             do {
                 if let container = try recordedContainer(uuid) { readable.append(container) }
-            } catch ContainerError.corruptMetadata(let path, let reason) {
-                damaged.append(DamagedContainer(uuid: uuid, path: path, reason: reason))
             } catch let error as ContainerError {
-                damaged.append(DamagedContainer(uuid: uuid, path: layout.metadata(uuid), reason: "\(error)"))
+                if case .corruptMetadata(let path, let reason) = error.reason {
+                    damaged.append(DamagedContainer(uuid: uuid, path: path, reason: reason))
+                } else {
+                    damaged.append(DamagedContainer(uuid: uuid, path: layout.metadata(uuid), reason: "\(error)"))
+                }
             }
         }
         if !readable.contains(where: \.isDefault), !damaged.contains(where: { $0.uuid == Container.defaultUUID }) {

@@ -10,7 +10,7 @@ import Foundation
 enum ContainerName {
     static let maximumLength = 255
 
-    /// Throws ``ContainerError/invalidName(_:reason:)`` unless `name` follows the rules.
+    /// Throws ``ContainerError/Code/invalidName`` unless `name` follows the rules.
     static func validate(_ name: String) throws {
         if name.isEmpty {
             throw ContainerError.invalidName(name, reason: "a name must have at least one character")

@@ -24,7 +24,7 @@ struct ActivationState: Codable, Sendable, Equatable {
 extension ActivationState {
     /// Reads the bytes of `state.json`; `path` names the file in the error.
     ///
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when `data` is not a state record.
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` when `data` is not a state record.
     static func decode(_ data: Data, path: String) throws -> ActivationState {
         do {
             return try JSONDecoder().decode(ActivationState.self, from: data)
@@ -38,7 +38,7 @@ extension Container {
     /// Reads the bytes of the `container.json` found in the folder of container `folder`; `path` names
     /// the file in the error.
     ///
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` when `data` is not a container record or
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` when `data` is not a container record or
     ///   describes another container than its folder's.
     static func decodeRecord(_ data: Data, path: String, folder: UUID) throws -> Container {
         let decoded: Container
@@ -132,12 +132,13 @@ struct MetadataStore: Sendable {
 
     /// The container with `uuid`, or nil when there is none.
     ///
-    /// - Throws: ``ContainerError/corruptMetadata(path:reason:)`` naming `container doctor` when its
+    /// - Throws: ``ContainerError/Code/corruptMetadata`` naming `container doctor` when its
     ///   record is unusable.
     func container(_ uuid: UUID) throws -> Container? {
         do {
             return try recordedContainer(uuid)
-        } catch ContainerError.corruptMetadata(let path, let reason) {
+        } catch let error as ContainerError {
+            guard case .corruptMetadata(let path, let reason) = error.reason else { throw error }
             throw ContainerError.corruptMetadata(path: path, reason: reason + HomeDoctor.damagedRecordAdvice)
         }
     }

@@ -8,12 +8,13 @@ extension Application {
     /// Swift takes the value decoded into its declared type when that type is `Decodable` — a table
     /// into a `Codable` struct, an integer into a `Double` (see ``ScriptValue/decoded(as:)``).
     ///
-    /// - Throws: ``AppStateError/unknownKey(_:)``, and ``AppStateError/typeMismatch(key:declared:requested:)``
+    /// - Throws: ``AppStateError/Code/unknownKey``, and ``AppStateError/Code/typeMismatch``
     ///   when the state holds a type the value cannot be decoded into (the reason names the field).
     func setScriptValue(_ value: ScriptValue, forKey key: String) throws {
         do {
             try setValue(value, forKey: key)
-        } catch AppStateError.typeMismatch(let mismatchKey, let declared, let requested) {
+        } catch let error as AppStateError {
+            guard case .typeMismatch(let mismatchKey, let declared, let requested) = error.reason else { throw error }
             let decoded: (any Sendable)?
             do {
                 decoded = try valueType(ofKey: key).flatMap { try value.decoded(as: $0) }

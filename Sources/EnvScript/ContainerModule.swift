@@ -51,7 +51,7 @@ enum ContainerModule {
             let key = try call.argument(1, as: String.self)
             do {
                 call.push(try table(try containers.resolve(key)))
-            } catch ContainerError.notFound {
+            } catch let error as ContainerError where error.code == .notFound {
                 call.push(LuaValue.nil)
             }
             return 1

@@ -52,7 +52,7 @@ enum DependencyModule {
             let results: [LuaValue]
             do {
                 results = try dependencies.override(name, with: LuaDependency(replacement)) { try body.call(arguments) }
-            } catch AppStateError.typeMismatch {
+            } catch let error as AppStateError where error.code == .typeMismatch {
                 // Registered from Swift with a plain type: override with the Swift value.
                 results = try dependencies.override(name, with: try swiftValue(of: replacement)) { try body.call(arguments) }
             }

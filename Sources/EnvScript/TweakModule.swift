@@ -126,7 +126,7 @@ enum TweakModule {
             let lookup: TweakLookup
             do {
                 lookup = try tweaks.lookup(feature: feature, variable: variable)
-            } catch TweakError.notFound {
+            } catch let error as TweakError where error.code == .notFound {
                 call.push(LuaValue.nil)
                 return 1
             }
@@ -147,7 +147,7 @@ enum TweakModule {
             let value: TweakValue
             do {
                 value = try tweaks.resolvedValue(feature: feature, variable: variable)
-            } catch TweakError.notFound {
+            } catch let error as TweakError where error.code == .notFound {
                 call.push(try call.value(3))
                 return 1
             }
@@ -165,7 +165,7 @@ enum TweakModule {
             let feature = try call.argument(1, as: String.self)
             do {
                 call.push(try tweaks.enabled(feature))
-            } catch TweakError.notFound {
+            } catch let error as TweakError where error.code == .notFound {
                 call.push(false)
             }
             return 1

@@ -56,12 +56,17 @@ extension ContainerCommand {
                 do {
                     let imported = try host.containers.importContainer(from: URL(fileURLWithPath: file), name: name, limits: limits)
                     print("imported \(imported.name) (\(imported.uuid.uuidString))")
-                } catch ContainerError.duplicateName(let taken) where name == nil {
-                    throw CommandFailure.failure(
-                        "the archive's container is named '\(taken)', and a container of that name already exists; import it under another name with --name")
-                } catch ContainerError.nameDiffersOnlyByCase(let taken, let existing) where name == nil {
-                    throw CommandFailure.failure(
-                        "the archive's container is named '\(taken)', which differs only by case from the container '\(existing)'; import it under another name with --name")
+                } catch let error as ContainerError where name == nil {
+                    switch error.reason {
+                    case .duplicateName(let taken):
+                        throw CommandFailure.failure(
+                            "the archive's container is named '\(taken)', and a container of that name already exists; import it under another name with --name")
+                    case .nameDiffersOnlyByCase(let taken, let existing):
+                        throw CommandFailure.failure(
+                            "the archive's container is named '\(taken)', which differs only by case from the container '\(existing)'; import it under another name with --name")
+                    default:
+                        throw error
+                    }
                 }
             }
         }

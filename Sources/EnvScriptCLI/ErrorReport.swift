@@ -30,16 +30,16 @@ enum ErrorReport {
             return .usage("\(archive)")
         case let container as ContainerError:
             // A running host that did not answer: on the command line, more time is --host-timeout.
-            if case .switchCancelled(let underlying as ParticipationError) = container, case .noAnswer = underlying {
+            if case .switchCancelled(let underlying as ParticipationError) = container.reason, case .noAnswer = underlying {
                 return .failure("\(container); --host-timeout SECONDS allows more time")
             }
             // A hook that refused on purpose said why, at its file and line: its traceback is noise.
-            if case .switchCancelled(let hook as LuaError) = container, isDeliberateRefusal(hook), !showsTracebacks {
+            if case .switchCancelled(let hook as LuaError) = container.reason, isDeliberateRefusal(hook), !showsTracebacks {
                 return .failure("\(ContainerError.switchCancelled(underlying: LuaError(hook.kind, message: hook.message)))")
             }
             // A name that breaks the rules is bad input, like any other wrong argument; a name taken
             // (exactly or but for case) is a refusal.
-            if case .invalidName = container { return .usage("\(container)") }
+            if container.code == .invalidName { return .usage("\(container)") }
             return .failure("\(error)")
         default:
             return .failure(fileProblem(error) ?? "\(error)")

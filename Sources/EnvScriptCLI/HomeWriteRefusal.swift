@@ -20,7 +20,8 @@ enum HomeWriteRefusal {
         case HostError.homeUnusable(let path, let reason):
             guard codes.contains(where: { FileErrorReason.describe(errno: $0) == reason }) else { return nil }
             return .failure("cannot create the home folder '\(path)': \(reason); make its parent folder writable, or pass another folder with --home")
-        case ContainerError.io(let path, let underlying as SystemCallError) where codes.contains(underlying.code):
+        case let error as ContainerError:
+            guard case .io(let path, let underlying as SystemCallError) = error.reason, codes.contains(underlying.code) else { return nil }
             let verb = ["mkdir": "create", "mkstemp": "create a file beside", "unlink": "remove", "rmdir": "remove"][underlying.call]
                 ?? underlying.call
             return .failure("cannot \(verb) '\(path)': \(FileErrorReason.describe(errno: underlying.code)); commands that only read the home (list, info, export, diff, tweak get) still work; make it writable, or pass another folder with --home")

@@ -34,7 +34,7 @@ enum InterruptibleActivation {
             return reportChange("activated \(target.name)", host)
         }
         // What the home says decides the message, not where the signal came.
-        if case ContainerError.recoveryFailed? = failure { throw failure! }
+        if let recovery = failure as? ContainerError, recovery.code == .recoveryFailed { throw recovery }
         let status = ExitStatus.interrupted(by: SignalArrival.firstArrived ?? SIGINT)
         let active = try host.containers.activeContainer
         if active.uuid == target.uuid {

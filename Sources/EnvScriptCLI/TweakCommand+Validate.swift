@@ -74,7 +74,7 @@ extension TweakCommand {
             opened = report.openedCount
             uncheckedEncrypted = report.uncheckedEncryptedCount
             problems = report.problems.map { problem in
-                switch problem {
+                switch problem.reason {
                 case .invalidJSON(let file, let line, let column, let key, let reason):
                     return Problem(file: file, line: line, column: column, key: key, message: reason)
                 case .readFailed(let file, let reason):

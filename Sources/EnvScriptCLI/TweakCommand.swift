@@ -38,7 +38,7 @@ struct TweakCommand: ParsableCommand {
         static func shownValue(of tweak: Tweak, in list: TweakList) -> String {
             guard tweak.isEncrypted else { return "\(tweak.value)" }
             switch list.openingFailure(of: tweak) {
-            case TweakError.decryptorMissing?: return "<sealed: no decryptor or cipher>"
+            case let failure? where (failure as? TweakError)?.code == .decryptorMissing: return "<sealed: no decryptor or cipher>"
             case let reason?:
                 // The first line: a Lua error's traceback follows on the next ones (the warning above has it all).
                 let firstLine = "\(reason)".split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
@@ -62,7 +62,7 @@ struct TweakCommand: ParsableCommand {
                 do {
                     lookup = try host.tweaks.lookup(feature: feature, variable: variable)
                 } catch let error as TweakError {
-                    guard case .notFound = error else { throw error }
+                    guard error.code == .notFound else { throw error }
                     throw CommandFailure.failure("\(error)" + TweakStackNote.didYouMean(feature, variable, in: host))
                 }
                 for failure in lookup.failures { printError("warning: \(failure)") }
@@ -112,7 +112,7 @@ struct TweakCommand: ParsableCommand {
                 do {
                     try host.tweaks.set(parsed, feature: feature, variable: variable, provider: provider, changingType: force)
                 } catch let refusal as TweakError {
-                    guard case .typeRefused(_, _, _, let given, _) = refusal else { throw refusal }
+                    guard case .typeRefused(_, _, _, let given, _) = refusal.reason else { throw refusal }
                     throw CommandFailure.failure(
                         "refused: \(refusal), or add --force to store \(TweakError.withArticle(given.typeName)) anyway (every reader of the flag then gets one)")
                 }

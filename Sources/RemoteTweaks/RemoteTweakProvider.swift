@@ -29,7 +29,7 @@ public final class RemoteTweakProvider: TweakProvider {
         /// Seconds between refreshes once ``RemoteTweakProvider/startRefreshing()`` is called; nil fetches
         /// once per call of it.
         public var refreshInterval: TimeInterval?
-        /// Seconds a request may take, in total, before it fails with `TweakError.timedOut`.
+        /// Seconds a request may take, in total, before it fails with `TweakError.Code.timedOut`.
         public var timeout: TimeInterval
         /// The file keeping the last good document; nil keeps nothing.
         public var keptCopy: URL?
@@ -168,7 +168,7 @@ public final class RemoteTweakProvider: TweakProvider {
     /// The tweak from the current document, or nil.
     ///
     /// - Throws: when there is no document at all: the last fetch's error, or
-    ///   `TweakError.remoteNotLoaded`.
+    ///   `TweakError.Code.remoteNotLoaded`.
     public func tweak(feature: String, variable: String) throws -> Tweak? {
         try currentTweaks()[TweakKey(feature: feature, variable: variable)]
     }
@@ -193,10 +193,10 @@ public final class RemoteTweakProvider: TweakProvider {
 
     /// Fetches the document (conditionally, when there is an ETag) and applies it.
     ///
-    /// - Throws: `TweakError.httpStatus`, `TweakError.timedOut`,
-    ///   `TweakError.networkFailed` or `TweakError.invalidJSON`
+    /// - Throws: `TweakError.Code.httpStatus`, `TweakError.Code.timedOut`,
+    ///   `TweakError.Code.networkFailed` or `TweakError.Code.invalidJSON`
     ///   (for a malformed body, with the URL as the file). The current tweaks stay on failure.
-    ///   After ``close()``, `TweakError.remoteClosed`. Cancelling the calling task cancels the request.
+    ///   After ``close()``, `TweakError.Code.remoteClosed`. Cancelling the calling task cancels the request.
     @discardableResult
     public func refresh() async throws -> RefreshResult {
         let request = Locked<(id: Int?, cancelled: Bool)>((nil, false))
@@ -319,7 +319,7 @@ public final class RemoteTweakProvider: TweakProvider {
     /// with another container's. Answers to fetches already out are dropped, and
     /// ``waitUntilFetched(timeout:)`` waits for the next fetch.
     ///
-    /// - Throws: `TweakError.invalidJSON` or a read error for a damaged copy,
+    /// - Throws: `TweakError.Code.invalidJSON` or a read error for a damaged copy,
     ///   also recorded in ``Status/keptCopyError`` (the tweaks are cleared then too).
     public func reloadKeptCopy() throws {
         guard let file = configuration.keptCopy else { return }
@@ -373,7 +373,7 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Starts a request and returns its number (for ``cancelRequest(_:)``). `completion` runs once, on the
-    /// session's queue — or at once, with `TweakError.remoteClosed`, when closed (nil is returned).
+    /// session's queue — or at once, with `TweakError.Code.remoteClosed`, when closed (nil is returned).
     ///
     /// - Parameter inBackground: a request of the refresh timer: none starts (nil is returned and
     ///   `completion` never runs) while the timer's previous one is out.
@@ -452,7 +452,9 @@ public final class RemoteTweakProvider: TweakProvider {
             return outcome
         }
         switch outcome {
-        case .success(.superseded), .failure(TweakError.remoteClosed), .failure(is CancellationError):
+        case .success(.superseded), .failure(is CancellationError):
+            break
+        case .failure(let error as TweakError) where error.code == .remoteClosed:
             break
         case .success(let result):
             fetched.open()

@@ -54,7 +54,7 @@ package struct AccessorGenerationError: Error, Sendable, Hashable, CustomStringC
     /// ("no such file or folder").
     init(unreadable url: URL, what: String, _ error: TweakError) {
         let reason: String
-        if case .readFailed(_, let why) = error { reason = why } else { reason = error.description }
+        if case .readFailed(_, let why) = error.reason { reason = why } else { reason = error.description }
         self.init(kind: .unreadableFile, file: url.path, message: "cannot read \(what): \(reason)")
     }
 

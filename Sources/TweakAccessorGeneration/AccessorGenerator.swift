@@ -78,7 +78,7 @@ package struct AccessorGenerator: Sendable {
 
     /// A parse error of `TweakJSON` as an ``AccessorGenerationError`` of the matching kind.
     private static func translate(_ error: TweakError, file: String) -> AccessorGenerationError {
-        guard case .invalidJSON(_, let line, let column, let key, let reason) = error else {
+        guard case .invalidJSON(_, let line, let column, let key, let reason) = error.reason else {
             return AccessorGenerationError(kind: .invalidTweaks, file: file, message: error.description)
         }
         let kind: AccessorGenerationError.Kind

@@ -17,7 +17,7 @@ public final class LocalJSONTweakProvider: TweakProvider {
 
     /// Reads `fileURL`.
     ///
-    /// - Throws: ``TweakError/readFailed(file:reason:)`` or ``TweakError/invalidJSON(file:line:column:key:reason:)``.
+    /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON``.
     public init(fileURL: URL, name: String? = nil, decryptor: TweakDecryptor? = nil) throws {
         let name = name ?? fileURL.lastPathComponent
         self.name = name

@@ -51,7 +51,7 @@ public final class OverridesTweakProvider: MutableTweakProvider {
 
     /// The override, or nil.
     ///
-    /// - Throws: ``TweakError/providerFailed(provider:feature:variable:underlying:)`` when the store cannot be
+    /// - Throws: ``TweakError/Code/providerFailed`` when the store cannot be
     ///   read or holds there something no tweak value can be (data or a date).
     public func tweak(feature: String, variable: String) throws -> Tweak? {
         let root = try overrides(feature: feature, variable: variable)

@@ -13,7 +13,7 @@ struct TweakDocumentReader {
     let source: String
     /// The tweaks read, in document order.
     private(set) var tweaks: [LocatedTweak] = []
-    /// The problems that make the document unusable, each an ``TweakError/invalidJSON(file:line:column:key:reason:)``.
+    /// The problems that make the document unusable, each an ``TweakError/Code/invalidJSON``.
     private(set) var problems: [TweakError] = []
     /// What loads but is likely a mistake: an unknown field (loading ignores it, so newer files still
     /// load).

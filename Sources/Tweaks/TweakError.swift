@@ -1,58 +1,100 @@
 import Foundation
 
 /// What went wrong with a tweak, naming the feature, variable, provider, file, line or URL involved.
-public enum TweakError: Error, CustomStringConvertible, LocalizedError {
-    /// No provider has the tweak. `misses` lists every provider in priority order and why it did not
-    /// answer, so a provider that failed (rather than lacked it) is visible.
-    case notFound(feature: String, variable: String, misses: [TweakProviderMiss])
-    /// The tweak exists but holds another type than the one asked for.
-    case typeMismatch(feature: String, variable: String, expected: String, found: TweakValue, source: String)
-    /// The tweak is a secret (sealed by its provider) and holds another type than the one asked for; the
-    /// value is left out, so the message never shows it.
-    case sealedTypeMismatch(feature: String, variable: String, expected: String, foundType: String, source: String)
-    /// The tweak's structured value does not decode as the Swift type asked for; `field` is the coding
-    /// path of the part that did not fit (empty for the whole value).
-    case decodingFailed(feature: String, variable: String, type: String, field: String, reason: String, source: String)
-    /// A write would change the tweak's type: another provider of the stack (`definedBy`) defines it as
-    /// `expected`, and `given` is of another type.
-    case typeRefused(feature: String, variable: String, expected: String, given: TweakValue, definedBy: String)
-    /// The tweak is marked `"Encrypted": true` but nothing can open it: it is not in the sealed format of a
-    /// cipher the manager has, and neither its provider nor the manager has a decryptor.
-    case decryptorMissing(feature: String, variable: String, source: String)
-    /// The decryptor threw while decrypting the tweak.
-    case decryptionFailed(feature: String, variable: String, source: String, underlying: any Error)
-    /// A provider failed; `feature` and `variable` are nil when the failure was not about one tweak.
-    case providerFailed(provider: String, feature: String?, variable: String?, underlying: any Error)
-    /// A tweak JSON document is malformed or not in JustTweak's shape. `file` is a path or URL, `line` and
-    /// `column` count from 1, `key` is the dotted path of the offending key when there is one.
-    case invalidJSON(file: String, line: Int, column: Int, key: String?, reason: String)
-    /// A tweak file could not be read.
-    case readFailed(file: String, reason: String)
-    /// A write was asked for but no provider in the stack is mutable.
-    case noMutableProvider(available: [String])
-    /// No provider in the stack has this name.
-    case unknownProvider(name: String, available: [String])
-    /// The named provider cannot be written to.
-    case providerNotMutable(name: String)
-    /// The server answered with a status other than 200 or 304.
-    case httpStatus(url: String, status: Int)
-    /// The request did not complete within the timeout.
-    case timedOut(url: String, seconds: Double)
-    /// The request failed below HTTP (connection refused, DNS, TLS...).
-    case networkFailed(url: String, reason: String)
-    /// A remote provider has neither fetched its tweaks nor a kept copy to start from.
-    case remoteNotLoaded(url: String)
-    /// A remote provider was closed (its runtime closed); it fetches no more.
-    case remoteClosed(url: String)
+///
+/// Tell failures apart by their ``code``, compared with the static members of
+/// ``Code`` (`error.code == .notFound`); a release may add codes, so a `switch` over them needs
+/// a `default`. ``feature``, ``variable``, ``file``, ``line``, ``column`` and ``underlyingError`` give the
+/// details a code has.
+public struct TweakError: Error, CustomStringConvertible, LocalizedError {
+    /// The failure with its details. `package`: the engines and front-ends of this package match on it; an
+    /// app uses ``code``, ``message`` and the public details.
+    package let reason: Reason
+
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
 
     /// "an int", "an object", "a string".
     public static func withArticle(_ typeName: String) -> String {
         (typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + typeName
     }
 
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .notFound: .notFound
+        case .typeMismatch: .typeMismatch
+        case .sealedTypeMismatch: .sealedTypeMismatch
+        case .decodingFailed: .decodingFailed
+        case .typeRefused: .typeRefused
+        case .decryptorMissing: .decryptorMissing
+        case .decryptionFailed: .decryptionFailed
+        case .providerFailed: .providerFailed
+        case .invalidJSON: .invalidJSON
+        case .readFailed: .readFailed
+        case .noMutableProvider: .noMutableProvider
+        case .unknownProvider: .unknownProvider
+        case .providerNotMutable: .providerNotMutable
+        case .httpStatus: .httpStatus
+        case .timedOut: .timedOut
+        case .networkFailed: .networkFailed
+        case .remoteNotLoaded: .remoteNotLoaded
+        case .remoteClosed: .remoteClosed
+        }
+    }
+
+    /// The feature of the tweak the failure is about; nil when it is not about one tweak.
+    public var feature: String? { tweak?.feature }
+
+    /// The variable of the tweak the failure is about; nil when it is not about one tweak.
+    public var variable: String? { tweak?.variable }
+
+    /// The feature and variable of the tweak the failure is about, if it is about one.
+    private var tweak: (feature: String, variable: String)? {
+        switch reason {
+        case .notFound(let feature, let variable, _), .typeMismatch(let feature, let variable, _, _, _),
+             .sealedTypeMismatch(let feature, let variable, _, _, _), .decodingFailed(let feature, let variable, _, _, _, _),
+             .typeRefused(let feature, let variable, _, _, _), .decryptorMissing(let feature, let variable, _),
+             .decryptionFailed(let feature, let variable, _, _):
+            (feature, variable)
+        case .providerFailed(_, let feature?, let variable?, _):
+            (feature, variable)
+        default: nil
+        }
+    }
+
+    /// The tweak file (a path or URL) that is malformed or could not be read; nil for the other codes.
+    public var file: String? {
+        switch reason {
+        case .invalidJSON(let file, _, _, _, _), .readFailed(let file, _): file
+        default: nil
+        }
+    }
+
+    /// The line of ``file`` where a malformed document goes wrong, counting from 1; nil for the other codes.
+    public var line: Int? {
+        if case .invalidJSON(_, let line, _, _, _) = reason { line } else { nil }
+    }
+
+    /// The column of ``line`` where a malformed document goes wrong, counting from 1; nil for the other
+    /// codes.
+    public var column: Int? {
+        if case .invalidJSON(_, _, let column, _, _) = reason { column } else { nil }
+    }
+
+    /// The error that caused this one: the decryptor's or the failed provider's. Nil for the other codes.
+    public var underlyingError: (any Error)? {
+        switch reason {
+        case .decryptionFailed(_, _, _, let underlying), .providerFailed(_, _, _, let underlying): underlying
+        default: nil
+        }
+    }
+
     /// A message that says what failed and what to do.
-    public var description: String {
-        switch self {
+    public var message: String {
+        switch reason {
         case .notFound(let feature, let variable, let misses):
             let failures = misses.compactMap { miss -> String? in
                 guard case .failed(let error) = miss.reason else { return nil }
@@ -104,6 +146,9 @@ public enum TweakError: Error, CustomStringConvertible, LocalizedError {
         }
     }
 
-    /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Same as ``message``, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

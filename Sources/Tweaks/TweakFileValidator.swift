@@ -97,9 +97,7 @@ public enum TweakFileValidator {
     }
 
     private static func inDocumentOrder(_ a: TweakError, _ b: TweakError) -> Bool {
-        guard case .invalidJSON(_, let lineA, let columnA, _, _) = a, case .invalidJSON(_, let lineB, let columnB, _, _) = b else {
-            return false
-        }
+        guard let lineA = a.line, let columnA = a.column, let lineB = b.line, let columnB = b.column else { return false }
         return (lineA, columnA) < (lineB, columnB)
     }
 }

@@ -12,7 +12,7 @@ import Preferences
 /// other fields are optional and
 /// must be strings (`Encrypted` a Boolean). Unknown fields are ignored, so newer files still load
 /// (``TweakFileValidator`` reports them, and encrypted values that are not text).
-/// Every problem is a ``TweakError/invalidJSON(file:line:column:key:reason:)`` naming the place.
+/// Every problem is a ``TweakError/Code/invalidJSON`` naming the place.
 public enum TweakJSON {
     /// Parses a tweak document. `file` names it in errors (a path or a URL); `source` is put in each
     /// ``Tweak/source``.
@@ -30,12 +30,12 @@ public enum TweakJSON {
 
     /// Reads and parses a tweak file.
     ///
-    /// - Throws: ``TweakError/readFailed(file:reason:)`` or ``TweakError/invalidJSON(file:line:column:key:reason:)``.
+    /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON``.
     public static func load(_ url: URL, source: String = "") throws -> [Tweak] {
         try parse(try contents(of: url), file: url.path, source: source)
     }
 
-    /// The bytes of the file at `url`, or ``TweakError/readFailed(file:reason:)`` saying why not in
+    /// The bytes of the file at `url`, or ``TweakError/Code/readFailed`` saying why not in
     /// words ("no such file or folder"): for every reader of tweak files and of their tools' files.
     package static func contents(of url: URL) throws(TweakError) -> Data {
         do {

@@ -74,12 +74,12 @@ public struct TweakList: Sendable {
     }
 
     /// Why `tweak`, listed still encrypted, could not be opened: the decryptor's or cipher's own error
-    /// for ``TweakError/decryptionFailed(feature:variable:source:underlying:)``, else the failure itself
-    /// (``TweakError/decryptorMissing(feature:variable:source:)``); nil when none is recorded.
+    /// for ``TweakError/Code/decryptionFailed``, else the failure itself
+    /// (``TweakError/Code/decryptorMissing``); nil when none is recorded.
     public func openingFailure(of tweak: Tweak) -> (any Error)? {
         for failure in failures {
             guard let error = failure.error as? TweakError else { continue }
-            switch error {
+            switch error.reason {
             case .decryptionFailed(tweak.feature, tweak.variable, tweak.source, let underlying): return underlying
             case .decryptorMissing(tweak.feature, tweak.variable, tweak.source): return error
             default: continue

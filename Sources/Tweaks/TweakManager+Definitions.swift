@@ -15,8 +15,8 @@ extension TweakManager {
     /// How the stack defines `feature.variable` apart from the provider a write to `provider` (by name,
     /// else the highest mutable one) would change.
     ///
-    /// - Throws: the errors of finding that provider: ``TweakError/unknownProvider(name:available:)``,
-    ///   ``TweakError/providerNotMutable(name:)``, ``TweakError/noMutableProvider(available:)``.
+    /// - Throws: the errors of finding that provider: ``TweakError/Code/unknownProvider``,
+    ///   ``TweakError/Code/providerNotMutable``, ``TweakError/Code/noMutableProvider``.
     package func definition(feature: String, variable: String, writingTo provider: String? = nil) throws -> Definition {
         let providers = self.providers
         let target = try Self.writeTarget(named: provider, in: providers).name

@@ -6,7 +6,7 @@ extension TweakManager {
     /// accepts an integer, widened).
     ///
     /// - Throws: the errors of ``lookup(feature:variable:)``, or
-    ///   ``TweakError/typeMismatch(feature:variable:expected:found:source:)``.
+    ///   ``TweakError/Code/typeMismatch``.
     ///
     /// Inlinable, so the conversion is specialised for `T` where it is called: a cached read then costs
     /// the cache's look-up and nothing generic.
@@ -41,13 +41,13 @@ extension TweakManager {
     /// Whether `feature` is on, by JustTweak's convention: the Boolean variable named like the feature
     /// (`"checkout": {"checkout": {"Value": true}}`), or else the variable `"enabled"`.
     ///
-    /// - Throws: ``TweakError/notFound(feature:variable:misses:)`` for the `"enabled"` variable when neither
-    ///   exists, ``TweakError/typeMismatch(feature:variable:expected:found:source:)`` when the flag is not a
+    /// - Throws: ``TweakError/Code/notFound`` for the `"enabled"` variable when neither
+    ///   exists, ``TweakError/Code/typeMismatch`` when the flag is not a
     ///   Boolean, and lookup failures.
     public func enabled(_ feature: String) throws -> Bool {
         do {
             return try value(feature, feature, as: Bool.self)
-        } catch TweakError.notFound {
+        } catch let error as TweakError where error.code == .notFound {
             return try value(feature, "enabled", as: Bool.self)
         }
     }
@@ -65,7 +65,7 @@ extension TweakManager {
     /// `Double`, `String`, ``TweakValue``) are read by the strict `value(_:_:as:)` instead.
     ///
     /// - Throws: the errors of ``lookup(feature:variable:)``, or
-    ///   ``TweakError/decodingFailed(feature:variable:type:field:reason:source:)`` naming the field
+    ///   ``TweakError/Code/decodingFailed`` naming the field
     ///   that did not fit.
     @_disfavoredOverload
     public func value<T: Decodable>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {

@@ -10,7 +10,7 @@ import Locking
 /// - Decryption: an encrypted tweak in the sealed format (`es1:KEY-ID:BASE64`) is opened by the manager's
 ///   ``cipher``; any other is decrypted by its provider's ``TweakProvider/decryptor`` if it has one, else
 ///   by the manager's ``decryptor``. Both reach every provider, including providers added later. With
-///   nothing to open it, the lookup fails with ``TweakError/decryptorMissing(feature:variable:source:)``.
+///   nothing to open it, the lookup fails with ``TweakError/Code/decryptorMissing``.
 /// - Cache: off by default (``cacheEnabled``). It is cleared by any provider change, by ``set(_:feature:variable:provider:)``
 ///   and ``delete(feature:variable:provider:)``, by ``setProviders(_:)``, by a new decryptor and by ``resetCache()``
 ///   (which the runtime calls after a container switch).
@@ -168,9 +168,9 @@ public final class TweakManager: Sendable {
     /// A provider that throws is recorded in ``TweakLookup/misses`` and the next one is asked. A tweak that
     /// is found but cannot be decrypted is an error, not a reason to fall back to a lower provider.
     ///
-    /// - Throws: ``TweakError/notFound(feature:variable:misses:)`` (with every provider's failure),
-    ///   ``TweakError/decryptorMissing(feature:variable:source:)`` or
-    ///   ``TweakError/decryptionFailed(feature:variable:source:underlying:)``.
+    /// - Throws: ``TweakError/Code/notFound`` (with every provider's failure),
+    ///   ``TweakError/Code/decryptorMissing`` or
+    ///   ``TweakError/Code/decryptionFailed``.
     public func lookup(feature: String, variable: String) throws -> TweakLookup {
         let key = TweakKey(feature: feature, variable: variable)
         let start = state.withLock { state -> Start in
@@ -323,9 +323,9 @@ public final class TweakManager: Sendable {
     ///   - variable: the variable of the flag.
     ///   - provider: the name of the mutable provider to store in; by default the highest mutable one.
     ///   - changingType: store `value` whatever the type the flag has now.
-    /// - Throws: ``TweakError/typeRefused(feature:variable:expected:given:definedBy:)``,
-    ///   ``TweakError/noMutableProvider(available:)``, ``TweakError/unknownProvider(name:available:)``,
-    ///   ``TweakError/providerNotMutable(name:)``, or ``TweakError/providerFailed(provider:feature:variable:underlying:)``.
+    /// - Throws: ``TweakError/Code/typeRefused``,
+    ///   ``TweakError/Code/noMutableProvider``, ``TweakError/Code/unknownProvider``,
+    ///   ``TweakError/Code/providerNotMutable``, or ``TweakError/Code/providerFailed``.
     public func set(
         _ value: TweakValue, feature: String, variable: String, provider: String? = nil, changingType: Bool = false
     ) throws {
@@ -360,7 +360,7 @@ public final class TweakManager: Sendable {
     /// The overrides of the stack — the tweaks of every ``OverridesTweakProvider`` in it, highest provider
     /// first, each sorted by feature and variable. They belong to the active container.
     ///
-    /// - Throws: ``TweakError/providerFailed(provider:feature:variable:underlying:)`` when a store cannot be read.
+    /// - Throws: ``TweakError/Code/providerFailed`` when a store cannot be read.
     public func listOverrides() throws -> [Tweak] {
         try overridesProviders.flatMap { try $0.allTweaks().sorted { $0.key < $1.key } }
     }
@@ -414,8 +414,8 @@ public final class TweakManager: Sendable {
 
     /// The provider of `providers` a write goes to: the one named `name`, or the highest mutable one.
     ///
-    /// - Throws: ``TweakError/unknownProvider(name:available:)``, ``TweakError/providerNotMutable(name:)``
-    ///   or ``TweakError/noMutableProvider(available:)``.
+    /// - Throws: ``TweakError/Code/unknownProvider``, ``TweakError/Code/providerNotMutable``
+    ///   or ``TweakError/Code/noMutableProvider``.
     package static func writeTarget(named name: String?, in providers: [any TweakProvider]) throws -> any MutableTweakProvider {
         if let name {
             guard let named = providers.first(where: { $0.name == name }) else {

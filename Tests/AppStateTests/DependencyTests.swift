@@ -207,7 +207,7 @@ extension DependencyKey where Value == any Greeter {
         #expect(thrownCase { _ = try dependencies.get("missing") } == "unknownDependency")
         #expect(thrownCase { _ = try dependencies.get("number", as: String.self) } == "typeMismatch")
         let error = #expect(throws: AppStateError.self) { _ = try dependencies.get("broken") }
-        #expect(error?.caseName == "factoryFailed")
+        #expect(error?.codeName == "factoryFailed")
         #expect(error?.description.contains("'broken'") == true)
         // A failed factory keeps nothing: the next get tries again.
         dependencies.register("broken") { 2 }
@@ -219,7 +219,7 @@ extension DependencyKey where Value == any Greeter {
         dependencies.register("a") { try dependencies.get("b", as: Int.self) + 1 }
         dependencies.register("b") { try dependencies.get("a", as: Int.self) + 1 }
         let error = #expect(throws: AppStateError.self) { _ = try dependencies.get("a") }
-        guard case .dependencyCycle(let names) = error else {
+        guard case .dependencyCycle(let names) = error?.reason else {
             Issue.record("expected a cycle, got \(String(describing: error))")
             return
         }

@@ -50,7 +50,7 @@ import TestSupport
         let fresh = Application(home: folder.url, appID: "app")
         let count = try fresh.fileState("count", initial: 0)
         let error = #expect(throws: AppStateError.self) { _ = try count.read() }
-        #expect(error?.caseName == "decodingFailed")
+        #expect(error?.codeName == "decodingFailed")
         #expect(error?.description.contains(count.fileURL.path) == true)
     }
 

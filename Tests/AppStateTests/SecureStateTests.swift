@@ -46,7 +46,7 @@ import TestSupport
         let keyless = Application(home: containers.home, appID: "com.example.app")
         let token = try keyless.secureState("token")
         let error = #expect(throws: AppStateError.self) { _ = try token.read() }
-        #expect(error?.caseName == "secureKeyMissing")
+        #expect(error?.codeName == "secureKeyMissing")
         #expect(error?.description.contains("secureKey") == true)
     }
 
@@ -58,7 +58,7 @@ import TestSupport
         let otherKey = Application(
             home: containers.home, appID: "com.example.app", secureKey: .keyBytes(Data(repeating: 7, count: 32)))
         let error = #expect(throws: AppStateError.self) { _ = try otherKey.secureState("token").read() }
-        #expect(error?.caseName == "decryptionFailed")
+        #expect(error?.codeName == "decryptionFailed")
         #expect(error?.description.contains("not the one it was written with") == true)
     }
 
@@ -100,7 +100,7 @@ import TestSupport
 
         let app = containers.makeApplication()
         let error = #expect(throws: AppStateError.self) { try app.loadSecureKey() }
-        #expect(error?.caseName == "keyFilePermissions")
+        #expect(error?.codeName == "keyFilePermissions")
         #expect(error?.description.contains("chmod 600") == true)
 
         // Fixing the mode is enough: the failure was not kept.

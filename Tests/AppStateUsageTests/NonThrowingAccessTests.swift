@@ -22,9 +22,7 @@ import TestSupport
         #expect(reported.count == 1, "the same failure is reported once: \(reported)")
         #expect(reported.first?.key == "notes")
         #expect(reported.first?.operation == .read)
-        if case .decodingFailed = reported.first?.error {} else {
-            Issue.record("reported \(String(describing: reported.first?.error)), not a decoding failure")
-        }
+        #expect(reported.first?.error.code == .decodingFailed, "reported \(String(describing: reported.first?.error)), not a decoding failure")
         let errors = log.lines.filter { $0.hasPrefix("error ") }
         #expect(errors.count == 1)
         #expect(errors.first?.contains("reading file state 'notes' failed, so its initial value stands in") == true, "\(errors)")
@@ -88,7 +86,7 @@ import TestSupport
         #expect(throws: AppStateError.self) { try token.read() }
         let reported = watched.failures
         #expect(reported.map(\.operation) == [.read, .write])
-        #expect(reported.allSatisfy { if case .secureKeyMissing = $0.error { true } else { false } }, "\(reported)")
+        #expect(reported.allSatisfy { $0.error.code == .secureKeyMissing }, "\(reported)")
         #expect(log.lines.filter { $0.hasPrefix("error ") && $0.contains("'token'") }.count == 2)
         #expect(try withKey.secureState(initial: "none", id: "token").read() == "sealed", "the sealed file is untouched")
     }

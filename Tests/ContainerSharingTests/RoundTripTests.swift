@@ -40,7 +40,7 @@ import Glibc
         #expect {
             try containers.importContainer(from: archive)
         } throws: { error in
-            guard case ContainerError.duplicateName("Debug") = error else { return false }
+            guard case .duplicateName("Debug")? = (error as? ContainerError)?.reason else { return false }
             return true
         }
         let copy = try containers.importContainer(from: archive, name: "Debug copy")

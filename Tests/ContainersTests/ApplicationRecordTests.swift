@@ -143,14 +143,14 @@ import Testing
         #expect {
             try containers.recordedApplicationID
         } throws: { error in
-            guard case ContainerError.corruptMetadata(let path, _) = error else { return false }
+            guard case .corruptMetadata(let path, _)? = (error as? ContainerError)?.reason else { return false }
             return path.hasSuffix("/.envscript-containers/application.json") && "\(error)".contains("'a/b'")
         }
         try home.write([".envscript-containers/application.json": "{"])
         #expect {
             try containers.settleApplicationID(requested: nil, fallback: "envscript", recording: true)
         } throws: { error in
-            guard case ContainerError.corruptMetadata = error else { return false }
+            guard (error as? ContainerError)?.code == .corruptMetadata else { return false }
             return "\(error)".contains("not an application record")
         }
     }
@@ -179,7 +179,7 @@ import Testing
         #expect {
             try AppContainer.recordedStartupScript(home: home.url)
         } throws: { error in
-            guard case ContainerError.corruptMetadata = error else { return false }
+            guard (error as? ContainerError)?.code == .corruptMetadata else { return false }
             return "\(error)".contains("'envscript.lua' is not an absolute path")
         }
     }

@@ -58,7 +58,7 @@ import TestSupport
         #expect {
             try containers.delete(container: containers.resolve("DEFAULT"))
         } throws: { error in
-            guard case ContainerError.cannotDeleteDefault = error else { return false }
+            guard (error as? ContainerError)?.code == .cannotDeleteDefault else { return false }
             return "\(error)".contains("cannot be deleted")
         }
     }

@@ -27,7 +27,8 @@ import Testing
                 try fixture.open().activate(container: fixture.a)
                 succeeded.append(freePages)
                 #expect(try fixture.verify() == fixture.a.uuid, "switched with \(freePages) pages free")
-            } catch ContainerError.io(let path, let underlying as SystemCallError) {
+            } catch let error as ContainerError {
+                guard case .io(let path, let underlying as SystemCallError) = error.reason else { throw error }
                 failed.append(freePages)
                 #expect(underlying.code == ENOSPC, "\(path): \(underlying)")
                 expectTree(try wholeHome(fixture), before, "the home after a switch failed with \(freePages) pages free")

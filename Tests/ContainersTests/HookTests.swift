@@ -91,7 +91,7 @@ struct Refusal: Error, CustomStringConvertible {
         #expect {
             try containers.activate(container: b)
         } throws: { error in
-            guard case ContainerError.switchCancelled(let underlying) = error else { return false }
+            guard case .switchCancelled(let underlying)? = (error as? ContainerError)?.reason else { return false }
             return underlying is Refusal && "\(error)".contains("refused by the test") && "\(error)".contains("nothing on disk changed")
         }
         #expect(log.events == ["first"])
@@ -190,8 +190,8 @@ struct Refusal: Error, CustomStringConvertible {
         #expect {
             try containers.activate(container: b)
         } throws: { error in
-            guard case ContainerError.switchCancelled(let underlying) = error,
-                  case ContainerError.reentrantOperation = underlying else { return false }
+            guard case .switchCancelled(let underlying)? = (error as? ContainerError)?.reason,
+                  (underlying as? ContainerError)?.code == .reentrantOperation else { return false }
             return "\(error)".contains("while a switch of the same home is under way")
         }
         containers.removeHook(token)
@@ -206,7 +206,7 @@ struct Refusal: Error, CustomStringConvertible {
                 try containers.activate(container: c)
                 outcomes.withLock { $0.append("switched") }
             } catch let error as ContainerError {
-                if case .switchWhileAnnouncing(let target, let announced) = error {
+                if case .switchWhileAnnouncing(let target, let announced) = error.reason {
                     outcomes.withLock { $0.append("refused \(target) during \(announced)") }
                 }
             } catch {

@@ -54,7 +54,7 @@ import Testing
         #expect {
             try containers.activate(container: x)
         } throws: { error in
-            guard case ContainerError.io(let path, let underlying) = error else { return false }
+            guard case .io(let path, let underlying)? = (error as? ContainerError)?.reason else { return false }
             return path == home.path + "/b.txt" && underlying is MissingRecordedEntry
                 && "\(error)".contains("neither there nor at")
         }
@@ -86,7 +86,7 @@ import Testing
         #expect {
             _ = try fixture.open()
         } throws: { error in
-            guard case ContainerError.refusedJournal(let path, _) = error, path == layout.undoJournal else { return false }
+            guard case .refusedJournal(let path, _)? = (error as? ContainerError)?.reason, path == layout.undoJournal else { return false }
             let message = "\(error)"
             return message.contains("'\(layout.undoJournal)'") && !message.contains("'\(layout.journal)'")
         }

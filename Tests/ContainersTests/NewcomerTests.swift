@@ -165,7 +165,7 @@ func keptNewcomers(in home: TemporaryHome, of container: UUID) throws -> (tree: 
         #expect {
             try containers.activate(container: b)
         } throws: { error in
-            guard case ContainerError.io(let path, _) = error else { return false }
+            guard case .io(let path, _)? = (error as? ContainerError)?.reason else { return false }
             return path == layout.absolute(blocker)
         }
         containers.observeSwitchSteps(nil)

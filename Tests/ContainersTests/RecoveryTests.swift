@@ -87,7 +87,7 @@ import Testing
         #expect {
             try containers.run(journal)
         } throws: { error in
-            guard case ContainerError.io(let path, let underlying as SystemCallError) = error else { return false }
+            guard case .io(let path, let underlying as SystemCallError)? = (error as? ContainerError)?.reason else { return false }
             return path.hasSuffix("no/such/parent") && underlying.code == ENOENT
         }
         #expect(try fixture.verify() == Container.defaultUUID, "every move done was undone")
@@ -138,7 +138,7 @@ func withCopiedHome(_ fixture: SwitchFixture, label: String) throws -> SwitchFix
         #expect {
             try containers.activate(container: b)
         } throws: { error in
-            guard case ContainerError.corruptMetadata = error else { return false }
+            guard (error as? ContainerError)?.code == .corruptMetadata else { return false }
             return "\(error)".contains("which does not exist")
         }
     }

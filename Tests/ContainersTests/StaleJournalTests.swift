@@ -36,7 +36,7 @@ import Locking
         #expect(sourceLocation: sourceLocation) {
             _ = try fixture.open()
         } throws: { error in
-            guard case ContainerError.refusedJournal(let path, _) = error, path == layout.journal else { return false }
+            guard case .refusedJournal(let path, _)? = (error as? ContainerError)?.reason, path == layout.journal else { return false }
             let message = "\(error)"
             return message.contains("'\(layout.journal)'") && message.contains(reason)
                 && message.contains("container doctor --repair")

@@ -8,7 +8,7 @@ import Testing
             try containers.createNewContainer(name: name)
             return nil
         } catch let error as ContainerError {
-            guard case .invalidName = error else { return "wrong error: \(error)" }
+            guard error.code == .invalidName else { return "wrong error: \(error)" }
             return error.description
         } catch {
             return "wrong error: \(error)"
@@ -84,7 +84,7 @@ import Testing
         #expect {
             try containers.createNewContainer(name: "QA")
         } throws: { error in
-            guard case ContainerError.duplicateName("QA") = error else { return false }
+            guard case .duplicateName("QA")? = (error as? ContainerError)?.reason else { return false }
             return "\(error)" == "a container named 'QA' already exists in this home; choose another name"
         }
         #expect(throws: ContainerError.self) { try containers.createNewContainer(name: "DEFAULT") }
@@ -100,7 +100,8 @@ import Testing
             do {
                 try operation(name)
                 return nil
-            } catch ContainerError.nameDiffersOnlyByCase(name, let existing) {
+            } catch let error as ContainerError {
+                guard case .nameDiffersOnlyByCase(name, let existing) = error.reason else { return "wrong error: \(error)" }
                 return existing
             } catch {
                 return "wrong error: \(error)"
@@ -136,7 +137,7 @@ import Testing
         for (label, operation) in operations {
             for text in ["", "not-a-uuid", "0000", "00000000-0000-0000-0000-00000000000G"] {
                 #expect("\(label) \(text)", performing: { try operation(text) }, throws: { error in
-                    guard case ContainerError.invalidUUID(text) = error else { return false }
+                    guard case .invalidUUID(text)? = (error as? ContainerError)?.reason else { return false }
                     return "\(error)".contains("'\(text)' is not a UUID")
                 })
             }
@@ -154,7 +155,7 @@ import Testing
             { try containers.cleanContainer(uuid: missing) },
         ] as [() throws -> Void] {
             #expect(performing: operation, throws: { error in
-                guard case ContainerError.notFound(missing.uuidString) = error else { return false }
+                guard case .notFound(missing.uuidString)? = (error as? ContainerError)?.reason else { return false }
                 return "\(error)".contains("list the containers")
             })
         }
@@ -166,7 +167,7 @@ import Testing
         #expect {
             _ = try AppContainer(home: path)
         } throws: { error in
-            guard case ContainerError.homeNotFound = error else { return false }
+            guard (error as? ContainerError)?.code == .homeNotFound else { return false }
             return "\(error)".contains("create it first")
         }
     }
@@ -182,7 +183,7 @@ import Testing
         #expect {
             _ = try containers.containers
         } throws: { error in
-            guard case ContainerError.corruptMetadata(let path, _) = error else { return false }
+            guard case .corruptMetadata(let path, _)? = (error as? ContainerError)?.reason else { return false }
             return path == layout.metadata(b.uuid) && "\(error)".contains("fix it by hand")
         }
 
@@ -215,7 +216,7 @@ import Testing
         #expect {
             _ = try Container.decodeRecord(Data(record.utf8), path: "/h/container.json", folder: Container.defaultUUID)
         } throws: { error in
-            guard case ContainerError.corruptMetadata(let path, let reason) = error else { return false }
+            guard case .corruptMetadata(let path, let reason)? = (error as? ContainerError)?.reason else { return false }
             return path == "/h/container.json" && reason.contains("'lastActivatedAt' is not an ISO 8601 date from the years 0001 to 9999")
         }
         let good = record.replacingOccurrences(of: text, with: "0001-01-01T00:00:00.000Z")

@@ -65,7 +65,7 @@ import Locking
         await #expect {
             try await remote.refresh()
         } throws: { error in
-            guard case TweakError.httpStatus(_, let status) = error else { return false }
+            guard case .httpStatus(_, let status)? = (error as? TweakError)?.reason else { return false }
             return status == 500
         }
         #expect(try remote.tweak(feature: "remote", variable: "banner")?.value == "v1")
@@ -83,14 +83,14 @@ import Locking
 
         let before = try manager.lookup(feature: "remote", variable: "banner")
         #expect(before.value == "default")
-        guard case .remoteNotLoaded = before.failures.first?.error as? TweakError else {
+        guard (before.failures.first?.error as? TweakError)?.code == .remoteNotLoaded else {
             Issue.record("expected remoteNotLoaded, got \(before.failures)")
             return
         }
         _ = try? await remote.refresh()
         let after = try manager.lookup(feature: "remote", variable: "banner")
         #expect(after.value == "default")
-        guard case .httpStatus(_, 500) = after.failures.first?.error as? TweakError else {
+        guard case .httpStatus(_, 500)? = (after.failures.first?.error as? TweakError)?.reason else {
             Issue.record("expected HTTP 500, got \(after.failures)")
             return
         }
@@ -105,7 +105,7 @@ import Locking
         await #expect {
             try await remote.refresh()
         } throws: { error in
-            guard case TweakError.timedOut(_, let seconds) = error else { return false }
+            guard case .timedOut(_, let seconds)? = (error as? TweakError)?.reason else { return false }
             return seconds == 1
         }
     }
@@ -123,7 +123,7 @@ import Locking
         await #expect {
             try await remote.refresh()
         } throws: { error in
-            guard case TweakError.invalidJSON(let file, let line, _, _, _) = error else { return false }
+            guard case .invalidJSON(let file, let line, _, _, _)? = (error as? TweakError)?.reason else { return false }
             return file == url && line == 3
         }
         #expect(try remote.tweak(feature: "remote", variable: "banner")?.value == "v1")
@@ -238,7 +238,7 @@ import Locking
         await #expect {
             try await remote.refresh()
         } throws: { error in
-            guard case TweakError.remoteClosed = error else { return false }
+            guard (error as? TweakError)?.code == .remoteClosed else { return false }
             return true
         }
         remote.startRefreshing()

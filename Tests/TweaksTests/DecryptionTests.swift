@@ -32,7 +32,7 @@ import TestSupport
         let error = #expect(throws: TweakError.self) {
             try manager.lookup(feature: "general", variable: "encrypted_answer_to_the_universe")
         }
-        guard case .decryptorMissing(let feature, let variable, let source) = error else {
+        guard case .decryptorMissing(let feature, let variable, let source) = error?.reason else {
             Issue.record("expected decryptorMissing, got \(String(describing: error))")
             return
         }
@@ -63,7 +63,7 @@ import TestSupport
             providers: [EphemeralTweakProvider(tweaks: [Tweak(feature: "s", variable: "v", value: "%%%", isEncrypted: true)])],
             decryptor: TestCipher.decryptor)
         let error = #expect(throws: TweakError.self) { try manager.lookup(feature: "s", variable: "v") }
-        guard case .decryptionFailed(_, _, _, let underlying) = error else {
+        guard case .decryptionFailed(_, _, _, let underlying) = error?.reason else {
             Issue.record("expected decryptionFailed, got \(String(describing: error))")
             return
         }

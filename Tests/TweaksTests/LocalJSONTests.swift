@@ -10,7 +10,7 @@ import TestSupport
             _ = try TweakJSON.parse(Data(json.utf8), file: "tweaks.json")
             Issue.record("expected an error for: \(json)")
         } catch let error as TweakError {
-            if case .invalidJSON(let file, let line, let column, let key, let reason) = error, file == "tweaks.json" {
+            if case .invalidJSON(let file, let line, let column, let key, let reason) = error.reason, file == "tweaks.json" {
                 return (line, column, key, reason, "\(error)")
             }
             Issue.record("expected invalidJSON, got \(error)")
@@ -124,14 +124,14 @@ import TestSupport
         #expect {
             try LocalJSONTweakProvider(fileURL: missing)
         } throws: { error in
-            guard case TweakError.readFailed(let file, _) = error else { return false }
+            guard case .readFailed(let file, _)? = (error as? TweakError)?.reason else { return false }
             return file == missing.path
         }
         let bad = try folder.write("{\n  \"f\": {\n    \"v\": {\"Value\": 1,}\n  }\n}", to: "bad.json")
         #expect {
             try LocalJSONTweakProvider(fileURL: bad)
         } throws: { error in
-            guard case TweakError.invalidJSON(let file, let line, _, _, _) = error else { return false }
+            guard case .invalidJSON(let file, let line, _, _, _)? = (error as? TweakError)?.reason else { return false }
             return file == bad.path && line == 3
         }
     }

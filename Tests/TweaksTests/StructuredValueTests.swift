@@ -68,7 +68,7 @@ import TestSupport
         let (tweaks, overrides) = try stack(folder)
         try overrides.set(["columns": "three", "style": "grid", "badges": [], "ratio": 1], feature: "checkout", variable: "layout")
         let error = #expect(throws: TweakError.self) { try tweaks.value("checkout", "layout", as: Layout.self) }
-        guard case .decodingFailed(_, _, let type, let field, _, let source) = error else {
+        guard case .decodingFailed(_, _, let type, let field, _, let source) = error?.reason else {
             Issue.record("expected decodingFailed, got \(String(describing: error))")
             return
         }

@@ -40,7 +40,7 @@ import TestSupport
         #expect(lookup.failures.first?.error is Unreachable)
 
         let error = #expect(throws: TweakError.self) { try manager.lookup(feature: "f", variable: "absent") }
-        guard case .notFound(let feature, let variable, let misses) = error else {
+        guard case .notFound(let feature, let variable, let misses) = error?.reason else {
             Issue.record("expected notFound, got \(String(describing: error))")
             return
         }
@@ -62,7 +62,7 @@ import TestSupport
         let intAsBool = #expect(throws: TweakError.self) {
             try manager.value("general", "answer_to_the_universe", as: Bool.self)
         }
-        guard case .typeMismatch(_, _, let expected, let found, let source) = intAsBool else {
+        guard case .typeMismatch(_, _, let expected, let found, let source) = intAsBool?.reason else {
             Issue.record("expected typeMismatch, got \(String(describing: intAsBool))")
             return
         }

@@ -7,9 +7,9 @@ extension Application {
     /// Declaring a key again with the same kind and type gives the same state (the first declaration's
     /// initial value stays in force), so any part of the app may declare what it uses.
     ///
-    /// - Throws: ``AppStateError/invalidKey(key:reason:)`` for an empty key,
-    ///   ``AppStateError/kindMismatch(key:declared:requested:)`` or
-    ///   ``AppStateError/typeMismatch(key:declared:requested:)`` when `key` was declared otherwise.
+    /// - Throws: ``AppStateError/Code/invalidKey`` for an empty key,
+    ///   ``AppStateError/Code/kindMismatch`` or
+    ///   ``AppStateError/Code/typeMismatch`` when `key` was declared otherwise.
     public func state<Value: Sendable>(_ key: String, initial: Value) throws -> State<Value> {
         try declareMemory(key, initial: { initial })
     }
@@ -25,7 +25,7 @@ extension Application {
     /// Declares file state under `key` — kept as JSON in `<fileStateFolder>/<key>.json` — or returns the
     /// state already declared under it.
     ///
-    /// - Throws: as ``state(_:initial:)``, and ``AppStateError/invalidKey(key:reason:)`` for a key too
+    /// - Throws: as ``state(_:initial:)``, and ``AppStateError/Code/invalidKey`` for a key too
     ///   long to name a file.
     public func fileState<Value: Codable & Sendable>(_ key: String, initial: Value) throws -> FileState<Value> {
         try declareFile(key, initial: { initial })

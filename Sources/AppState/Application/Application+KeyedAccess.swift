@@ -18,14 +18,14 @@ extension Application {
     /// The current value of the state declared under `key`, whatever its type — for callers that know
     /// states by key only, such as a scripting runtime.
     ///
-    /// - Throws: ``AppStateError/unknownKey(_:)``, and the errors of reading that kind of state.
+    /// - Throws: ``AppStateError/Code/unknownKey``, and the errors of reading that kind of state.
     public func value(forKey key: String) throws -> any Sendable {
         try requireSlot(key).readAny()
     }
 
     /// The current value of the state declared under `key`, as `type`.
     ///
-    /// - Throws: ``AppStateError/typeMismatch(key:declared:requested:)`` when it holds another type.
+    /// - Throws: ``AppStateError/Code/typeMismatch`` when it holds another type.
     public func value<Value: Sendable>(forKey key: String, as type: Value.Type = Value.self) throws -> Value {
         let slot = try requireSlot(key)
         guard let value = try slot.readAny() as? Value else {
@@ -37,7 +37,7 @@ extension Application {
 
     /// Sets the state declared under `key`.
     ///
-    /// - Throws: ``AppStateError/unknownKey(_:)``, ``AppStateError/typeMismatch(key:declared:requested:)``
+    /// - Throws: ``AppStateError/Code/unknownKey``, ``AppStateError/Code/typeMismatch``
     ///   when `value` is not of the declared type, and the errors of writing that kind of state.
     public func setValue(_ value: any Sendable, forKey key: String) throws {
         try requireSlot(key).writeAny(value)
@@ -45,7 +45,7 @@ extension Application {
 
     /// Sets the state declared under `key` back to its initial value, removing what was stored.
     ///
-    /// - Throws: ``AppStateError/unknownKey(_:)``, and the errors of removing that kind of state.
+    /// - Throws: ``AppStateError/Code/unknownKey``, and the errors of removing that kind of state.
     public func reset(key: String) throws {
         try requireSlot(key).reset()
     }

@@ -61,7 +61,7 @@ public final class Application: Sendable {
     ///     `<home>/Library/Preferences/<appID>.plist`. Pass the store other parts of the app use for the
     ///     same file, so that one cache serves them all.
     ///   - secureKey: where the key of secure state comes from; without one, secure state fails with
-    ///     ``AppStateError/secureKeyMissing(key:)``.
+    ///     ``AppStateError/Code/secureKeyMissing``.
     ///   - dependencies: the dependency container to switch along with the state.
     ///   - containerID: the container active now, if the runtime names containers; see
     ///     ``containerDidSwitch(to:)`` for what it changes.
@@ -86,7 +86,7 @@ public final class Application: Sendable {
     /// Loads (creating when missing) the secure key now, so a host can report a bad key file at start-up
     /// rather than on first use of secure state.
     ///
-    /// - Throws: ``AppStateError/secureKeyMissing(key:)`` when no key source was given, and the key
+    /// - Throws: ``AppStateError/Code/secureKeyMissing`` when no key source was given, and the key
     ///   file's errors.
     public func loadSecureKey() throws {
         _ = try secureKeys.key(forState: "(any)")

@@ -32,9 +32,9 @@ extension Application {
 
         /// The dependency, or the error that kept it from being made.
         ///
-        /// - Throws: ``AppStateError/typeMismatch(key:declared:requested:)``,
-        ///   ``AppStateError/dependencyCycle(_:)``, ``AppStateError/factoryFailed(name:underlying:)``,
-        ///   ``AppStateError/unknownDependency(_:)`` when it was unregistered.
+        /// - Throws: ``AppStateError/Code/typeMismatch``,
+        ///   ``AppStateError/Code/dependencyCycle``, ``AppStateError/Code/factoryFailed``,
+        ///   ``AppStateError/Code/unknownDependency`` when it was unregistered.
         public func get() throws -> Value {
             try container.get(id, as: Value.self)
         }

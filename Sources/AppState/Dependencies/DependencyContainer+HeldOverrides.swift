@@ -42,7 +42,7 @@ extension DependencyContainer {
     /// cancelled or dropped — AppState's `Application.override`, without its faults: dropping the token
     /// undoes it, and overrides of the same name nest in any order (see ``DependencyOverride``).
     ///
-    /// - Throws: ``AppStateError/unknownDependency(_:)`` or ``AppStateError/typeMismatch(key:declared:requested:)``.
+    /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``.
     public func override(_ name: String, with value: any Sendable) throws -> DependencyOverride {
         try checkOverride(name, value)
         return DependencyOverride(undo: heldOverrides.add(value, for: name))

@@ -6,7 +6,7 @@ extension DependencyContainer {
     /// Overrides nest: an inner override of the same name wins while it runs, and the outer one is in
     /// force again after it. The same as ``withOverrides(_:_:)`` with one name.
     ///
-    /// - Throws: ``AppStateError/unknownDependency(_:)`` or ``AppStateError/typeMismatch(key:declared:requested:)``
+    /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``
     ///   before `body` runs; then whatever `body` throws.
     public func override<Result>(_ name: String, with value: any Sendable, _ body: () throws -> Result) throws -> Result {
         try withOverrides([name: value], body)
@@ -26,7 +26,7 @@ extension DependencyContainer {
     ///
     /// Nested calls add to (and for the same names, replace) the outer ones until they return.
     ///
-    /// - Throws: ``AppStateError/unknownDependency(_:)`` or ``AppStateError/typeMismatch(key:declared:requested:)``
+    /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``
     ///   before `body` runs; then whatever `body` throws.
     public func withOverrides<Result>(_ overrides: [String: any Sendable], _ body: () throws -> Result) throws -> Result {
         try DependencyTaskOverrides.$current.withValue(taskOverrides(adding: overrides)) { try body() }

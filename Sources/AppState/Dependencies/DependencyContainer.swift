@@ -42,8 +42,8 @@ public final class DependencyContainer: Sendable {
     ///   - scope: ``DependencyScope/application`` (one instance) or ``DependencyScope/container`` (one
     ///     per active container).
     ///   - factory: makes the instance; it may get other dependencies (a factory that needs itself,
-    ///     directly or through others, fails with ``AppStateError/dependencyCycle(_:)``). Its errors are
-    ///     reported as ``AppStateError/factoryFailed(name:underlying:)`` and nothing is kept, so the next
+    ///     directly or through others, fails with ``AppStateError/Code/dependencyCycle``). Its errors are
+    ///     reported as ``AppStateError/Code/factoryFailed`` and nothing is kept, so the next
     ///     get tries again. Concurrent first gets wait for one run of the factory.
     public func register<Value: Sendable>(
         _ name: String, as type: Value.Type = Value.self, scope: DependencyScope = .application,
@@ -88,8 +88,8 @@ public final class DependencyContainer: Sendable {
     /// The dependency `name`: an override in force — the task's (``withOverrides(_:_:)``), else the
     /// newest held one (``override(_:with:)``) — or the registered instance, made on first use.
     ///
-    /// - Throws: ``AppStateError/unknownDependency(_:)``, ``AppStateError/dependencyCycle(_:)``,
-    ///   ``AppStateError/factoryFailed(name:underlying:)``.
+    /// - Throws: ``AppStateError/Code/unknownDependency``, ``AppStateError/Code/dependencyCycle``,
+    ///   ``AppStateError/Code/factoryFailed``.
     public func get(_ name: String) throws -> any Sendable {
         if let overridden = DependencyTaskOverrides.current[identity]?[name] { return overridden }
         if let held = heldOverrides.value(of: name) { return held }
@@ -98,7 +98,7 @@ public final class DependencyContainer: Sendable {
 
     /// The dependency `name` as `type`.
     ///
-    /// - Throws: as ``get(_:)->Sendable``, and ``AppStateError/typeMismatch(key:declared:requested:)``.
+    /// - Throws: as ``get(_:)->Sendable``, and ``AppStateError/Code/typeMismatch``.
     public func get<Value>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
         let value = try get(name)
         guard let typed = value as? Value else {

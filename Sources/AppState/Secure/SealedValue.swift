@@ -28,7 +28,7 @@ enum SealedValue {
 
     /// Decrypts what ``seal(_:stateKey:with:)`` wrote.
     ///
-    /// - Throws: ``AppStateError/decryptionFailed(key:path:)`` for a wrong key or a damaged file; never
+    /// - Throws: ``AppStateError/Code/decryptionFailed`` for a wrong key or a damaged file; never
     ///   returns unauthenticated bytes.
     static func open(_ sealed: Data, stateKey: String, path: String, with key: SealingKey) throws -> Data {
         guard sealed.count >= formatTag.count + nonceAndTagSize, sealed.prefix(formatTag.count) == formatTag else {

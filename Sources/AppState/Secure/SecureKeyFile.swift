@@ -18,8 +18,8 @@ enum SecureKeyFile {
 
     /// The key in `url`, created when missing.
     ///
-    /// - Throws: ``AppStateError/keyFileInsideHome(path:home:)``, ``AppStateError/keyFilePermissions(path:mode:)``,
-    ///   ``AppStateError/keyFileInvalid(path:reason:)`` or ``AppStateError/io(path:operation:reason:)``.
+    /// - Throws: ``AppStateError/Code/keyFileInsideHome``, ``AppStateError/Code/keyFilePermissions``,
+    ///   ``AppStateError/Code/keyFileInvalid`` or ``AppStateError/Code/io``.
     static func loadOrCreate(at url: URL, home: URL) throws -> SymmetricKey {
         try checkOutside(home: home, url)
         if let key = try read(url) { return key }

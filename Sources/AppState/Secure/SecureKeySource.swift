@@ -15,7 +15,7 @@ public struct SecureKeySource: Sendable {
     ///
     /// The file must lie outside the application's home (the containers are swapped there) and must be
     /// readable by its owner only; otherwise secure state fails with
-    /// ``AppStateError/keyFileInsideHome(path:home:)`` or ``AppStateError/keyFilePermissions(path:mode:)``.
+    /// ``AppStateError/Code/keyFileInsideHome`` or ``AppStateError/Code/keyFilePermissions``.
     public static func keyFile(_ url: URL) -> SecureKeySource {
         SecureKeySource(origin: .file(url))
     }
@@ -23,7 +23,7 @@ public struct SecureKeySource: Sendable {
     /// A key given by the host (from a keychain, an environment secret, a hardware store, and so on).
     ///
     /// AES-GCM takes 128-, 192- and 256-bit keys; other sizes fail on first use with
-    /// ``AppStateError/invalidSecureKey(reason:)``.
+    /// ``AppStateError/Code/invalidSecureKey``.
     public static func key(_ key: SymmetricKey) -> SecureKeySource {
         SecureKeySource(origin: .key(SealingKey(key)))
     }

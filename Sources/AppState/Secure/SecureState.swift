@@ -7,7 +7,7 @@ extension Application {
     /// ``Application/secureState(_:)-method``.
     ///
     /// The file moves with its container; the key stays. Without the right key the value cannot be read:
-    /// a wrong key or a damaged file fails with ``AppStateError/decryptionFailed(key:path:)``, never with
+    /// a wrong key or a damaged file fails with ``AppStateError/Code/decryptionFailed``, never with
     /// garbage. Writes are atomic like those of ``FileState``.
     public struct SecureState<Value: Codable & Sendable>: StateHandle {
         @usableFromInline let slot: FileSlot<Value>
@@ -30,8 +30,8 @@ extension Application {
 
         /// The current value, decrypted, or ``initialValue`` when there is no file.
         ///
-        /// - Throws: ``AppStateError/decryptionFailed(key:path:)``, the key source's errors
-        ///   (``AppStateError/secureKeyMissing(key:)``, ``AppStateError/keyFilePermissions(path:mode:)``, ...).
+        /// - Throws: ``AppStateError/Code/decryptionFailed``, the key source's errors
+        ///   (``AppStateError/Code/secureKeyMissing``, ``AppStateError/Code/keyFilePermissions``, ...).
         public func read() throws -> Value {
             try slot.read()
         }

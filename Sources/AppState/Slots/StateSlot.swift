@@ -10,7 +10,7 @@ protocol StateSlot: AnyObject, Sendable {
 
     /// The current value.
     func readAny() throws -> any Sendable
-    /// Sets the value; throws ``AppStateError/typeMismatch(key:declared:requested:)`` for another type.
+    /// Sets the value; throws ``AppStateError/Code/typeMismatch`` for another type.
     func writeAny(_ value: any Sendable) throws
     /// Sets the value back to the initial one (removing what was stored).
     func reset() throws

@@ -6,8 +6,8 @@ extension AppContainer {
     /// Asks the other attached processes to prepare for a change; call with the lock held, after this
     /// instance's own will-change hooks.
     ///
-    /// - Throws: ``ContainerError/switchCancelled(underlying:)`` when one refused or did not answer;
-    ///   ``ContainerError/unreachableHosts(pids:)`` when hosts are attached but no
+    /// - Throws: ``ContainerError/Code/switchCancelled`` when one refused or did not answer;
+    ///   ``ContainerError/Code/unreachableHosts`` when hosts are attached but no
     ///   ``remoteParticipants`` can reach them.
     func prepareRemote(_ kind: HomeChange.Kind, to: Container, from: Container) throws -> PreparedHomeChange? {
         guard let remote = remoteParticipants else {
@@ -68,7 +68,7 @@ extension AppContainer {
     /// process says so, while that process holds the home's lock: nothing here takes it.
     ///
     /// A hook that tries to change containers on this thread meanwhile gets
-    /// ``ContainerError/reentrantOperation(_:)`` at once rather than waiting for the lock the asker holds.
+    /// ``ContainerError/Code/reentrantOperation`` at once rather than waiting for the lock the asker holds.
     public func takePart(in change: HomeChange) throws {
         let claim = try ReentrancyGuard.claim(home: layout.home, operation: "change containers")
         defer { ReentrancyGuard.release(claim) }
@@ -93,7 +93,7 @@ extension AppContainer {
     ///
     /// The ``changeSerializer`` is waited for at most `seconds`: the asker waits only so long, and a part
     /// done after it gave up could see the data of a later change. A hook that tries to change
-    /// containers meanwhile gets ``ContainerError/reentrantOperation(_:)`` at once rather than waiting
+    /// containers meanwhile gets ``ContainerError/Code/reentrantOperation`` at once rather than waiting
     /// for the lock the asker holds.
     ///
     /// - Returns: false, having done nothing, when the serializer stayed busy (a long script, say); the

@@ -107,7 +107,7 @@ package struct AttachedHosts: Sendable {
     /// its place, or one that others may write is refused, never used: whoever controls the folder could
     /// put a socket of theirs in the host's place and refuse or watch every switch.
     ///
-    /// - Throws: ``ContainerError/unsafeFolder(path:reason:)`` saying what is wrong and what to do.
+    /// - Throws: ``ContainerError/Code/unsafeFolder`` saying what is wrong and what to do.
     package static func makeSocketFolder(for socketPath: String) throws {
         try PrivateFolder.make((socketPath as NSString).deletingLastPathComponent)
     }
@@ -115,7 +115,7 @@ package struct AttachedHosts: Sendable {
     /// Checks, before connecting to the socket of a host's record, that nobody but this user can have put
     /// it there: its folder is this user's and nobody else may write in it.
     ///
-    /// - Throws: ``ContainerError/unsafeFolder(path:reason:)`` saying what is wrong and what to do.
+    /// - Throws: ``ContainerError/Code/unsafeFolder`` saying what is wrong and what to do.
     package static func checkSocketFolder(of socketPath: String) throws {
         try PrivateFolder.check((socketPath as NSString).deletingLastPathComponent)
     }

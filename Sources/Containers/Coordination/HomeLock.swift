@@ -40,7 +40,7 @@ enum HomeLock {
 
     /// Runs `body` holding the home's stores lock (see the type's documentation).
     ///
-    /// - Throws: ``ContainerError/reentrantOperation(_:)`` when this thread holds it already, which
+    /// - Throws: ``ContainerError/Code/reentrantOperation`` when this thread holds it already, which
     ///   would otherwise wait for itself forever.
     static func holdingStores<Result>(_ layout: HomeLayout, _ body: () throws -> Result) throws -> Result {
         let claim = try ReentrancyGuard.claim(home: layout.storesLock, operation: "write a container's stores")

@@ -37,7 +37,7 @@ enum ReentrancyGuard {
 
     /// Records that the current thread changes `home`.
     ///
-    /// - Throws: ``ContainerError/reentrantOperation(_:)`` if it already does.
+    /// - Throws: ``ContainerError/Code/reentrantOperation`` if it already does.
     static func claim(home: String, operation: String) throws -> Claim {
         let claim = Claim(home: home, thread: currentThread())
         let fresh = claims.withLock { $0.insert(claim).inserted }

@@ -17,7 +17,7 @@ extension HomeDoctor {
     /// the home would); what cannot be read goes into ``quarantineFolder``.
     ///
     /// - Returns: every inconsistency found on the way, each repaired or remaining.
-    /// - Throws: ``ContainerError/unreachableHosts(pids:)`` when running hosts are attached to the home,
+    /// - Throws: ``ContainerError/Code/unreachableHosts`` when running hosts are attached to the home,
     ///   since they would not notice entries moving under them; a file error when the home cannot even
     ///   be examined.
     package func repair(now: Date = Date()) throws -> [HomeDoctorFinding] {

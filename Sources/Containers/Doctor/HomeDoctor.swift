@@ -100,7 +100,7 @@ package struct HomeDoctor: Sendable {
             do {
                 container = try store.recordedContainer(uuid)
             } catch {
-                let reason = if case ContainerError.corruptMetadata(_, let reason) = error { reason } else { "\(error)" }
+                let reason = if case .corruptMetadata(_, let reason)? = (error as? ContainerError)?.reason { reason } else { "\(error)" }
                 found.append(HomeInconsistency(
                     .damagedContainerRecord, layout.metadata(uuid),
                     problem: "the record of container \(uuid.uuidString) is unusable: \(reason)",

@@ -25,7 +25,7 @@ struct FolderEntry: Sendable {
 }
 
 /// The thin layer over POSIX calls that the engine needs. Every failure becomes a
-/// ``ContainerError/io(path:underlying:)`` naming the path; nothing resolves symbolic links (but
+/// ``ContainerError/Code/io`` naming the path; nothing resolves symbolic links (but
 /// ``statusFollowingLink(at:)``, for the home folder).
 enum FileSystem {
     /// The kind of the entry at `path`, or nil when nothing is there.
@@ -189,7 +189,7 @@ enum FileSystem {
             let entries: [FolderEntry]
             do {
                 entries = try list(path)
-            } catch ContainerError.io(_, let underlying as SystemCallError) where underlying.code == ENOENT {
+            } catch let error as ContainerError where error.code == .io && (error.underlyingError as? SystemCallError)?.code == ENOENT {
                 return
             }
             for entry in entries {

@@ -18,7 +18,7 @@ package enum PrivateFolder {
     /// anything in it — closed to reading and entering too. A folder someone else made first is refused,
     /// never adopted.
     ///
-    /// - Throws: ``ContainerError/unsafeFolder(path:reason:)``, or ``ContainerError/io(path:underlying:)``
+    /// - Throws: ``ContainerError/Code/unsafeFolder``, or ``ContainerError/Code/io``
     ///   when it cannot be made.
     package static func make(_ path: String) throws {
         if mkdir(path, 0o700) != 0, errno != EEXIST {
@@ -36,7 +36,7 @@ package enum PrivateFolder {
     /// Checks with `lstat(2)` that nobody but this user can have put anything in the folder at `path`:
     /// a socket found there is the one its host made.
     ///
-    /// - Throws: ``ContainerError/unsafeFolder(path:reason:)`` naming what is wrong.
+    /// - Throws: ``ContainerError/Code/unsafeFolder`` naming what is wrong.
     package static func check(_ path: String) throws {
         if let problem = try problem(at: path) {
             throw ContainerError.unsafeFolder(path: path, reason: problem)

@@ -8,7 +8,7 @@ import Darwin
 
 /// A failed system call: which call, and the `errno` it reported.
 ///
-/// Carried as the underlying error of ``ContainerError/io(path:underlying:)``.
+/// Carried as the underlying error of ``ContainerError/Code/io``.
 public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed, for example `rename` or `open`.
     public let call: String

@@ -113,7 +113,7 @@ struct Journal: Codable, Sendable, Equatable {
 
     /// Reads a journal of the current version.
     ///
-    /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` when `data` is not a journal or one of
+    /// - Throws: ``ContainerError/Code/refusedJournal`` when `data` is not a journal or one of
     ///   another version.
     static func decode(_ data: Data, path: String) throws -> Journal {
         struct Header: Decodable { var version: Int }

@@ -8,7 +8,7 @@ struct JournalRunner {
     /// Told about each point passed, for tracing and crash tests.
     let report: (SwitchStep) -> Void
     /// Asked before each move and before the commit point: whether whoever started the change asked
-    /// for it to stop (Ctrl-C); it is then undone and ``ContainerError/interrupted(operation:)`` thrown.
+    /// for it to stop (Ctrl-C); it is then undone and ``ContainerError/Code/interrupted`` thrown.
     let isInterrupted: () -> Bool
 
     init(layout: HomeLayout, report: @escaping (SwitchStep) -> Void, isInterrupted: @escaping () -> Bool = { false }) {
@@ -117,7 +117,7 @@ struct JournalRunner {
         String(absolute.dropFirst(layout.home.count + 1))
     }
 
-    /// Throws ``ContainerError/interrupted(operation:)`` if the change was asked to stop.
+    /// Throws ``ContainerError/Code/interrupted`` if the change was asked to stop.
     private func stopIfInterrupted(_ journal: Journal) throws {
         if isInterrupted() { throw ContainerError.interrupted(operation: journal.operation) }
     }
@@ -138,7 +138,7 @@ struct JournalRunner {
 
     /// The journal left in the home, if any: the one being undone (``HomeLayout/undoJournal``) first.
     ///
-    /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` when it is not a journal this version reads.
+    /// - Throws: ``ContainerError/Code/refusedJournal`` when it is not a journal this version reads.
     func pending() throws -> Journal? {
         for path in [layout.undoJournal, layout.journal] {
             if let data = try FileSystem.read(path) { return try Journal.decode(data, path: path) }
@@ -294,8 +294,8 @@ struct JournalRunner {
     /// A journal that does not belong to the home's current state is refused, not replayed.
     ///
     /// - Returns: whether a journal was found.
-    /// - Throws: ``ContainerError/refusedJournal(path:reason:)`` (nothing changed), or
-    ///   ``ContainerError/recoveryFailed(journal:underlying:)``.
+    /// - Throws: ``ContainerError/Code/refusedJournal`` (nothing changed), or
+    ///   ``ContainerError/Code/recoveryFailed``.
     @discardableResult
     func recover() throws -> Bool {
         guard let journal = try pending() else { return false }

@@ -22,7 +22,7 @@ extension JournalRunner {
     /// (A journal put back right after the very switch it records, with no switch since, cannot be told
     /// from a crash just before its removal; it is taken as committed, and removing it changes nothing.)
     ///
-    /// - Throws: ``ContainerError/refusedJournal(path:reason:)``.
+    /// - Throws: ``ContainerError/Code/refusedJournal``.
     func standing(of journal: Journal) throws -> Standing {
         // The refusals name the file the journal was read from: the undo journal when there is one.
         let path = journalOnDisk()

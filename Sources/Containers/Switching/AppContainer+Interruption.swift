@@ -6,7 +6,7 @@ extension AppContainer {
         set { settings.withLock { $0.interruption = newValue } }
     }
 
-    /// Throws ``ContainerError/interrupted(operation:)`` when ``interruption`` asks the change described
+    /// Throws ``ContainerError/Code/interrupted`` when ``interruption`` asks the change described
     /// as `operation` to stop.
     func stopIfInterrupted(_ operation: @autoclosure () -> String) throws {
         if interruption?.isRequested == true { throw ContainerError.interrupted(operation: operation()) }

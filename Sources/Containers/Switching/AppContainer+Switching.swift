@@ -15,12 +15,12 @@ extension AppContainer {
     /// container left, told to the step observer and listed in the did-change notification (see
     /// ``KeptNewcomer``), and the switch completes.
     ///
-    /// - Throws: ``ContainerError/notFound(_:)``, ``ContainerError/switchCancelled(underlying:)`` when a
-    ///   will-change delegate, hook or participant threw (nothing changed), ``ContainerError/conflict(path:reason:)``
-    ///   (nothing changed), ``ContainerError/io(path:underlying:)`` (the moves made were undone: a failed
-    ///   switch changes nothing on disk), ``ContainerError/interrupted(operation:)`` when
+    /// - Throws: ``ContainerError/Code/notFound``, ``ContainerError/Code/switchCancelled`` when a
+    ///   will-change delegate, hook or participant threw (nothing changed), ``ContainerError/Code/conflict``
+    ///   (nothing changed), ``ContainerError/Code/io`` (the moves made were undone: a failed
+    ///   switch changes nothing on disk), ``ContainerError/Code/interrupted`` when
     ///   the command line's interruption (Ctrl-C) asked the switch to stop before it was made (undone likewise), or
-    ///   ``ContainerError/refusedJournal(path:reason:)`` when a journal left in the home does not belong
+    ///   ``ContainerError/Code/refusedJournal`` when a journal left in the home does not belong
     ///   to its current state (nothing changed).
     public func activate(container: Container) throws {
         try activateContainer(uuid: container.uuid)
@@ -35,7 +35,7 @@ extension AppContainer {
 
     /// Makes the container with the UUID written as `uuid` the active one; see ``activate(container:)``.
     ///
-    /// - Throws: ``ContainerError/invalidUUID(_:)`` when `uuid` is not a UUID.
+    /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     public func activateContainer(uuid: String) throws {
         try activateContainer(uuid: Self.parseUUID(uuid))
     }
@@ -132,7 +132,7 @@ extension AppContainer {
 
     /// Runs the did-change delegates and hooks, then posts the notification.
     /// A switch started meanwhile from the same thread (from a did-change hook) is refused: see
-    /// ``ContainerError/switchWhileAnnouncing(to:announced:)``.
+    /// ``ContainerError/Code/switchWhileAnnouncing``.
     func announce(_ change: CompletedSwitch) {
         ReentrancyGuard.announcing(home: layout.home) {
             for callee in observers.callees() {

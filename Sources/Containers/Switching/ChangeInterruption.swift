@@ -6,7 +6,7 @@ import Locking
 /// Set on an ``AppContainer`` with ``AppContainer/interruption``. A switch asked to stop before its
 /// commit point — between its will-change hooks, after its participants flushed, before each move,
 /// before recording the new active container — undoes what it did and throws
-/// ``ContainerError/interrupted(operation:)``, with nothing changed on disk and no journal left that would
+/// ``ContainerError/Code/interrupted``, with nothing changed on disk and no journal left that would
 /// carry it out later. A switch past its commit point is finished: the request comes too late for it.
 package final class ChangeInterruption: Sendable {
     private let requested = Locked(false)

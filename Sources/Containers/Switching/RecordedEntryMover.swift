@@ -84,7 +84,7 @@ struct RecordedEntryMover {
             guard try FileSystem.renameWithoutReplacing(newcomer, to: layout.absolute(keptRelative)) else {
                 throw ContainerError.io(path: layout.absolute(keptRelative), underlying: SystemCallError("rename from '\(newcomer)'", code: EEXIST))
             }
-        } catch ContainerError.io(_, let underlying as SystemCallError) where underlying.code == ENOENT {
+        } catch let error as ContainerError where error.code == .io && (error.underlyingError as? SystemCallError)?.code == ENOENT {
             return // the newcomer went away by itself
         }
         // Durable before the move it makes way for, so that no crash finds both names gone or both taken.

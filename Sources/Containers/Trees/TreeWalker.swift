@@ -17,8 +17,8 @@ package enum TreeWalker {
     ///   - skip: given an entry's path components relative to `root`, whether to leave it (and
     ///     everything under it) out.
     ///   - visit: called with each entry, a folder before what it holds.
-    /// - Throws: ``ContainerError/unsupportedFileType(path:)`` for a FIFO, socket or device, which no
-    ///   copy could make again; ``ContainerError/io(path:underlying:)`` when an entry cannot be read.
+    /// - Throws: ``ContainerError/Code/unsupportedFileType`` for a FIFO, socket or device, which no
+    ///   copy could make again; ``ContainerError/Code/io`` when an entry cannot be read.
     package static func walk(
         _ root: String, skip: ([String]) -> Bool = { _ in false }, visit: (TreeEntry) throws -> Void
     ) throws {
@@ -62,7 +62,7 @@ package enum TreeWalker {
 
     /// The target of the symbolic link at `path`, as written.
     ///
-    /// - Throws: ``ContainerError/unsupportedFileName(folder:)`` when the target is not valid UTF-8,
+    /// - Throws: ``ContainerError/Code/unsupportedFileName`` when the target is not valid UTF-8,
     ///   which no copy could write back unchanged.
     package static func readLink(_ path: String) throws -> String {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)

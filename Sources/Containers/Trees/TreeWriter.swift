@@ -150,7 +150,7 @@ package struct TreeFileInput {
 
     /// The next `count` bytes of the file.
     ///
-    /// - Throws: ``ContainerError/io(path:underlying:)`` when the file ends first (it shrank since its
+    /// - Throws: ``ContainerError/Code/io`` when the file ends first (it shrank since its
     ///   size was read).
     package func read(exactly count: Int) throws -> Data {
         var data = Data(count: count)

@@ -31,7 +31,7 @@ extension ControlError {
     }
 
     private static func mapping(_ error: ContainerError) -> ControlError {
-        switch error {
+        switch error.reason {
         case .notFound: return ControlError(.notFound, error.description)
         // The request is well formed but the name is taken in this home: a conflict with its state.
         case .duplicateName, .nameDiffersOnlyByCase: return ControlError(.conflict, error.description)
@@ -45,7 +45,7 @@ extension ControlError {
     }
 
     private static func mapping(_ error: TweakError) -> ControlError {
-        switch error {
+        switch error.code {
         case .notFound: return ControlError(.notFound, error.description)
         // A value of another type than the flag's, a provider the stack lacks: what the client sent is wrong.
         case .unknownProvider, .providerNotMutable, .typeMismatch, .typeRefused: return ControlError(.badRequest, error.description)
@@ -55,7 +55,7 @@ extension ControlError {
     }
 
     private static func mapping(_ error: AppStateError) -> ControlError {
-        switch error {
+        switch error.code {
         case .unknownKey: return ControlError(.notFound, error.description)
         case .invalidKey, .kindMismatch, .typeMismatch, .encodingFailed: return ControlError(.badRequest, error.description)
         default: return ControlError(.failed, error.description)

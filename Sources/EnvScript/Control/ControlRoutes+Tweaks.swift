@@ -72,7 +72,7 @@ extension ControlRoutes {
                     let now: TweakLookup?
                     do {
                         now = try host.tweaks.lookup(feature: feature, variable: variable)
-                    } catch TweakError.notFound {
+                    } catch let error as TweakError where error.code == .notFound {
                         now = nil
                     }
                     return TweakDeletedPayload(feature: feature, variable: variable, now: now.map(TweakDetailsPayload.init))
