@@ -38,5 +38,10 @@ import Testing
         try connection.send("GET /v1/containers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         let answer = connection.readToEnd(timeout: 60)
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        // The answer 405 knows the routes (their table is taken after the host has opened).
+        let trace = try RawSocketConnection(path: record.socketPath)
+        try trace.send("TRACE /v1/containers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let refused = trace.readToEnd(timeout: 60)
+        #expect(refused.hasPrefix("HTTP/1.1 405") && refused.lowercased().contains("allow: get, post"), "\(refused)")
     }
 }

@@ -3,6 +3,7 @@ import EnvScript
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A host over a temporary home with the control routes served by a real Hummingbird server on a Unix
 /// socket, and a real AsyncHTTPClient calling it over `http+unix://`.
@@ -49,8 +50,7 @@ final class ControlAPIFixture {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socketPath = folder + "/control.sock"
 
-        // Each test ends by cancelling the server, which NIO reports as errors ("Already closed"): only
-        // critical messages would say something here.
+        // Stopping the server may be reported by NIO as errors: only critical messages would say something here.
         var quietLogger = Logger(label: "control-api-tests")
         quietLogger.logLevel = .critical
         let router = Router()
@@ -64,19 +64,23 @@ final class ControlAPIFixture {
             logger: quietLogger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let api = ControlAPIFixture(fixture: fixture, socketPath: socketPath, router: router, client: client)
+        // Stopped by a graceful shutdown: cancelling the serving task trapped in NIO once, on a connection
+        // accepted as the server went (swift-nio#2637).
+        let services = ServiceGroup(services: [app], logger: quietLogger)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            group.addTask { try await services.run() }
             for await _ in running { break }
             do {
                 try await body(api)
             } catch {
                 try? await client.shutdown()
-                group.cancelAll()
+                await services.triggerGracefulShutdown()
                 throw error
             }
             try await client.shutdown()
-            group.cancelAll()
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
         }
     }
 

@@ -1,7 +1,6 @@
 @testable import EnvScript
 import Foundation
 import Hummingbird
-import Logging
 import Locking
 
 /// A real Hummingbird server on 127.0.0.1 (a port of its own) serving tweaks at `/tweaks.json`, for
@@ -38,7 +37,7 @@ final class RemoteTweakServer: Sendable {
     }
 
     private let shared: Shared
-    private let service: Task<Void, any Error>
+    private let server: BackgroundServer
     /// The port the server listens on.
     let port: Int
 
@@ -54,13 +53,11 @@ final class RemoteTweakServer: Sendable {
         shared.state.withLock { change(&$0.answer) }
     }
 
-    private init(shared: Shared, service: Task<Void, any Error>, port: Int) {
+    private init(shared: Shared, server: BackgroundServer, port: Int) {
         self.shared = shared
-        self.service = service
+        self.server = server
         self.port = port
     }
-
-    private static let executor = EventLoopTaskExecutor(loop: BackgroundServer.eventLoops.next())
 
     /// Starts a server answering `answer`; returns once it listens.
     static func start(_ answer: Answer) async throws -> RemoteTweakServer {
@@ -85,29 +82,15 @@ final class RemoteTweakServer: Sendable {
                 status: HTTPResponse.Status(code: answer.status), headers: headers,
                 body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
         }
-        // Stopping the server is reported by NIO as errors: only critical messages would say something here.
-        var quiet = Logger(label: "remote-tweak-server")
-        quiet.logLevel = .critical
-        let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
-        let application = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portsContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: quiet)
-        // Off Swift's cooperative pool, like the host's own servers: tests that block the pool's two
-        // threads must not hold the answers up (see EventLoopTaskExecutor).
-        let service = Task(executorPreference: executor) { try await application.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port != 0 else {
-            service.cancel()
-            throw CancellationError()
-        }
-        return RemoteTweakServer(shared: shared, service: service, port: port)
+        // The host's own kind of server: off Swift's cooperative pool (tests that block the pool's two
+        // threads must not hold the answers up), stopped gracefully.
+        let server = try BackgroundServer(
+            router: router, address: .hostname("127.0.0.1", port: 0), serverName: "remote-tweak-server")
+        return RemoteTweakServer(shared: shared, server: server, port: server.port ?? 0)
     }
 
     /// Stops the server: from then on, connections to its port are refused.
     func stop() async {
-        service.cancel()
-        _ = await service.result
+        await server.stopAndWait()
     }
 }

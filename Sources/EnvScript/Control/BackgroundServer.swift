@@ -143,6 +143,21 @@ package final class BackgroundServer: Sendable {
     }
 }
 
+extension BackgroundServer {
+    /// Stops serving as ``stop()`` does and returns once the server has stopped (or was cut short after
+    /// five seconds), without blocking a thread of Swift's pool meanwhile: the wait is on a thread of its
+    /// own. For a server that must be gone when the call returns (a test's), never by cancelling it: NIO
+    /// traps on a connection accepted but not yet served when its serving task is cancelled.
+    package func stopAndWait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                self.stop()
+                continuation.resume()
+            }
+        }
+    }
+}
+
 /// A request whose body turned out malformed while its answer was being written: the connection closes.
 private struct AnswerCutShort: Error {}
 

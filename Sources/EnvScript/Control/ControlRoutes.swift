@@ -24,17 +24,21 @@ public enum ControlRoutes {
     public static func register<Context: RequestContext>(
         on router: Router<Context>, host: EnvScriptHost, eventStreams: EventStreamGroup? = nil
     ) {
-        register(on: router, host: ControlHost(host, eventStreams: eventStreams))
+        register(on: router, host: ControlHost(host, eventStreams: eventStreams)).take()
     }
 
     /// Adds the routes for the host `host` refers to, which may be set later (see ``HostReference``).
-    static func register<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
+    ///
+    /// - Returns: the table the answer 405 is made from; `take()` it once the router has all its routes.
+    static func register<Context: RequestContext>(on router: Router<Context>, host: ControlHost) -> RouteTable<Context> {
         registerContainerRoutes(on: router, host: host)
         registerSharingRoutes(on: router, host: host)
         registerTweakRoutes(on: router, host: host)
         registerStateRoutes(on: router, host: host)
         registerEventRoutes(on: router, host: host)
         registerParticipationRoutes(on: router, host: host)
-        router.add(middleware: MethodNotAllowedMiddleware(router: router))
+        let methodNotAllowed = MethodNotAllowedMiddleware(router: router)
+        router.add(middleware: methodNotAllowed)
+        return methodNotAllowed.table
     }
 }

@@ -41,17 +41,21 @@ final class HostAttachment: Sendable {
         /// thread of its own.
         fileprivate func startServing(limits: ServerLimits) {
             Thread.detachNewThread { [self] in
-                let outcome = serve(limits: limits)
+                let router = Router()
+                router.add(middleware: ControlErrorMiddleware())
+                let routes = ControlRoutes.register(on: router, host: ControlHost(reference))
+                let outcome = serve(router, limits: limits)
                 self.outcome.withLock { $0 = outcome }
                 started.signal()
+                // Off the host's way: the answer 405 needs them only once the record is out.
+                routes.take()
             }
         }
 
-        private func serve(limits: ServerLimits) -> Result<(BackgroundServer, Attachment.PreparedRecord), HostError> {
+        private func serve(
+            _ router: Router<BasicRequestContext>, limits: ServerLimits
+        ) -> Result<(BackgroundServer, Attachment.PreparedRecord), HostError> {
             let socketPath = record.socketPath
-            let router = Router()
-            router.add(middleware: ControlErrorMiddleware())
-            ControlRoutes.register(on: router, host: ControlHost(reference))
             let server: BackgroundServer
             do {
                 server = try BackgroundServer(

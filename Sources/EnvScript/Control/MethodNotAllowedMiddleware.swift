@@ -9,13 +9,12 @@ import Hummingbird
 /// control API — a host's socket and the panel — answer alike. It knows the routes registered before
 /// it: the control API's, and whatever the router had already.
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The routes of the router when the middleware was made — the router itself is gone once its
-    /// server is built, and holding it here would keep it alive through its own middleware.
-    private let routes: [(template: [String], method: HTTPRequest.Method)]
+    /// The routes it answers for.
+    let table: RouteTable<Context>
 
-    /// A middleware answering for the routes `router` has now.
+    /// A middleware answering for the routes `router` has when ``RouteTable/take()`` is first called.
     init(router: Router<Context>) {
-        routes = router.routes.map { (template: $0.path.components.map(\.description), method: $0.method) }
+        table = RouteTable(router)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -40,7 +39,7 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var best: [Bool]?
         var methods: Set<HTTPRequest.Method> = []
-        for route in routes where Self.template(route.template, matches: segments) {
+        for route in table.take() where Self.template(route.template, matches: segments) {
             let literal = route.template.map { !$0.hasPrefix("{") && !$0.hasPrefix("*") }
             if let current = best, current != literal {
                 guard current.lexicographicallyPrecedes(literal, by: { !$0 && $1 }) else { continue }
