@@ -127,9 +127,14 @@ import Testing
         let scratch = try Self.project()
         let first = try Self.repl(scratch)
         try await first.waitFor("Tab completes")
+        // Each line once the REPL shows it and prompts again: keys typed while the line editor redraws its
+        // prompt were echoed twice on a loaded machine ("> 11" for "1").
         try first.typeLine("remembered = 'first session'")
+        try await first.waitFor("> remembered = 'first session'\n>")
         try first.typeLine("function two_lines()")
+        try await first.waitFor("> function two_lines()\n>>")
         try first.typeLine("end")
+        try await first.waitFor(">> end\n>")
         try first.typeLine("1")
         try await first.waitFor("> 1\n1")
         try first.press("C-d")
