@@ -44,9 +44,6 @@ var package = Package(
         // Hummingbird names it, so the two are one dependency).
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        // ServiceGroup, for the tests' own Hummingbird servers: stopped by a graceful shutdown, never by
-        // cancelling them (NIO traps on a connection accepted but not yet served when that task is cancelled).
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // `swift package generate-documentation` (scripts/docs): the DocC catalogs under Sources/*/*.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -235,11 +232,11 @@ var package = Package(
             dependencies: [
                 "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "LuaTypeGeneration", "Scenarios", "Locking", "LuaBridge",
                 .product(name: "Crypto", package: "swift-crypto"),
-                // ControlAPITests: a real server on a Unix socket and a real client.
+                // ControlAPITests: a real server on a Unix socket and a real client (its futures too, to
+                // time requests off Swift's pool).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

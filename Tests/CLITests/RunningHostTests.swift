@@ -50,7 +50,7 @@ import Glibc
         /// Lets the host end (running its `on_stop`) and waits for it.
         @discardableResult
         func stop() -> EnvScriptProcess.Outcome {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent("stop").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("stop").path, contents: nil)
             return process.wait()
         }
     }

@@ -2,11 +2,9 @@ import AsyncHTTPClient
 import EnvScript
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
 
-/// A host over a temporary home with the control routes served by a real Hummingbird server on a Unix
-/// socket, and a real AsyncHTTPClient calling it over `http+unix://`.
+/// A host over a temporary home with the control routes served on a Unix socket by the server a host
+/// serves them with (`BackgroundServer`), and a real AsyncHTTPClient calling it over `http+unix://`.
 ///
 /// The start-up script declares what the tests and the OpenAPI examples use: a stack of the overrides
 /// above a JSON file with `checkout.button_color` ("blue", with title, group and description), stored
@@ -50,38 +48,26 @@ final class ControlAPIFixture {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socketPath = folder + "/control.sock"
 
-        // Stopping the server may be reported by NIO as errors: only critical messages would say something here.
-        var quietLogger = Logger(label: "control-api-tests")
-        quietLogger.logLevel = .critical
         let router = Router()
         router.add(middleware: ControlErrorMiddleware())
         ControlRoutes.register(on: router, host: fixture.host)
-        let (running, runningContinuation) = AsyncStream<Void>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: socketPath)),
-            onServerRunning: { _ in runningContinuation.yield() },
-            logger: quietLogger)
+        // Served as a host's own control socket is: one event-loop thread for every server of the
+        // process, each handler's steps on it.
+        let server = try BackgroundServer(
+            router: router, address: .unixDomainSocket(path: socketPath), serverName: "envscript-control-tests")
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let api = ControlAPIFixture(fixture: fixture, socketPath: socketPath, router: router, client: client)
-        // Stopped by a graceful shutdown: cancelling the serving task trapped in NIO once, on a connection
-        // accepted as the server went (swift-nio#2637).
-        let services = ServiceGroup(services: [app], logger: quietLogger)
-
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            for await _ in running { break }
-            do {
-                try await body(api)
-            } catch {
-                try? await client.shutdown()
-                await services.triggerGracefulShutdown()
-                throw error
-            }
-            try await client.shutdown()
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
+        // Stopped gracefully, never by cancelling: NIO traps on a connection accepted as a cancelled
+        // server goes (swift-nio#2637).
+        do {
+            try await body(api)
+        } catch {
+            try? await client.shutdown()
+            await server.stopAndWait()
+            throw error
         }
+        try await client.shutdown()
+        await server.stopAndWait()
     }
 
     /// An answer: its status, content type and body.

@@ -90,8 +90,12 @@ struct TemporaryArchive {
         }
     }
 
-    /// Writes `body` to the file (mode 0600) as it arrives, in pieces of a few MiB written off the
-    /// event loop; a body past `limit` bytes is refused, `bad_request`.
+    /// Writes `body` to the file (mode 0600) as it arrives; a body past `limit` bytes is refused,
+    /// `bad_request`.
+    ///
+    /// Every step of a handler runs on the one event-loop thread all servers of the process share, so
+    /// nothing here copies the bytes on it: the buffers as they came are handed, a few MiB at a time, to
+    /// a thread of ``BlockingWork`` that writes them.
     func receive(_ body: RequestBody, upTo limit: Int) async throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -99,31 +103,38 @@ struct TemporaryArchive {
         }
         defer { close(descriptor) }
         var received = 0
-        var pending: [UInt8] = []
+        var pending: [ByteBuffer] = []
+        var pendingBytes = 0
         for try await buffer in body {
             received += buffer.readableBytes
             guard received <= limit else {
                 throw ControlError(.badRequest, "the archive is larger than \(limit >> 20) MiB, the most the control API imports; import it with envscript container import")
             }
-            pending += buffer.readableBytesView
-            if pending.count >= 4 << 20 {
+            pending.append(buffer)
+            pendingBytes += buffer.readableBytes
+            if pendingBytes >= 4 << 20 {
                 try await Self.append(pending, to: descriptor)
                 pending.removeAll(keepingCapacity: true)
+                pendingBytes = 0
             }
         }
         try await Self.append(pending, to: descriptor)
     }
 
-    private static func append(_ bytes: [UInt8], to descriptor: Int32) async throws {
-        guard !bytes.isEmpty else { return }
+    private static func append(_ buffers: [ByteBuffer], to descriptor: Int32) async throws {
+        guard !buffers.isEmpty else { return }
         try await BlockingWork.run {
-            var rest = bytes[...]
-            while !rest.isEmpty {
-                let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                guard written > 0 else {
-                    throw ControlError(.failed, "cannot write the archive's temporary file: \(String(cString: strerror(errno)))")
+            for buffer in buffers {
+                try buffer.withUnsafeReadableBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                        guard written > 0 else {
+                            throw ControlError(.failed, "cannot write the archive's temporary file: \(String(cString: strerror(errno)))")
+                        }
+                        offset += written
+                    }
                 }
-                rest = rest.dropFirst(written)
             }
         }
     }
