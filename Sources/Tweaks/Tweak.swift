@@ -24,11 +24,22 @@ public struct Tweak: Sendable, Hashable {
     public var isSealed: Bool
     /// The property name for generated accessors (`"GeneratedPropertyName"`).
     public var generatedPropertyName: String?
+    /// The name of the value among the flag's variants, when its provider names them (a flagd flag).
+    public var variant: String?
+    /// Why this value (``TweakReason/static`` for a provider without targeting).
+    public var reason: TweakReason
+    /// The flag's metadata, as its provider has it (a flagd flag's, over its flag set's).
+    public var metadata: [String: TweakValue]
+    /// Whether another evaluation context could have had another value: a flag with targeting. A
+    /// lookup whose answer depends on the context is never cached.
+    public var dependsOnContext: Bool
 
     /// Creates a tweak.
     public init(
         feature: String, variable: String, value: TweakValue, title: String? = nil, description: String? = nil,
-        group: String? = nil, source: String = "", isEncrypted: Bool = false, generatedPropertyName: String? = nil
+        group: String? = nil, source: String = "", isEncrypted: Bool = false, generatedPropertyName: String? = nil,
+        variant: String? = nil, reason: TweakReason = .static, metadata: [String: TweakValue] = [:],
+        dependsOnContext: Bool = false
     ) {
         self.feature = feature
         self.variable = variable
@@ -40,6 +51,10 @@ public struct Tweak: Sendable, Hashable {
         self.isEncrypted = isEncrypted
         self.isSealed = isEncrypted
         self.generatedPropertyName = generatedPropertyName
+        self.variant = variant
+        self.reason = reason
+        self.metadata = metadata
+        self.dependsOnContext = dependsOnContext
     }
 
     /// The feature and variable together.

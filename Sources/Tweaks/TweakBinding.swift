@@ -15,7 +15,7 @@ public struct TweakBinding<Value: TweakValueConvertible>: Sendable {
         self.manager = manager
     }
 
-    /// The detailed lookup (see ``TweakManager/lookup(feature:variable:)``).
+    /// The detailed lookup (see ``TweakManager/lookup(feature:variable:context:)``).
     public func lookup() throws -> TweakLookup {
         try manager.lookup(feature: feature, variable: variable)
     }

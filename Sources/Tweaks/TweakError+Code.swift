@@ -53,6 +53,11 @@ extension TweakError {
         public static let remoteNotLoaded = Code(name: "remoteNotLoaded")
         /// A remote provider was closed (its runtime closed); it fetches no more.
         public static let remoteClosed = Code(name: "remoteClosed")
+        /// An evaluation context is not one (`targetingKey` not a string, not a JSON object).
+        public static let invalidContext = Code(name: "invalidContext")
+        /// The flag's provider gives no value for it (disabled, no default variant, targeting that cannot
+        /// be evaluated): the caller's default applies. ``TweakError/defaultAnswer`` says why.
+        public static let defaulted = Code(name: "defaulted")
 
         /// The ``name``.
         public var description: String { name }

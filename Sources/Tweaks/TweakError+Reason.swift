@@ -44,11 +44,23 @@ extension TweakError {
         case remoteNotLoaded(url: String)
         /// A remote provider was closed (its runtime closed); it fetches no more.
         case remoteClosed(url: String)
+        /// An evaluation context (JSON from the command line, the control API, OFREP or Lua) is not one;
+        /// `problem` says what is wrong with it.
+        case invalidContext(problem: String)
+        /// Provider `source` has the flag and leaves the value to the caller's default (disabled, no
+        /// default variant, targeting that cannot be evaluated): `answer` says why.
+        case defaulted(answer: TweakDefaultAnswer, source: String)
     }
 
     // The errors by the names of their reasons, so that `throw TweakError.notFound(...)` reads as the
     // reason it throws.
 
+    package static func defaulted(_ answer: TweakDefaultAnswer, source: String) -> Self {
+        Self(.defaulted(answer: answer, source: source))
+    }
+    package static func invalidContext(_ problem: String) -> Self {
+        Self(.invalidContext(problem: problem))
+    }
     package static func notFound(feature: String, variable: String, misses: [TweakProviderMiss]) -> Self {
         Self(.notFound(feature: feature, variable: variable, misses: misses))
     }

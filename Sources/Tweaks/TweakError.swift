@@ -42,6 +42,8 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
         case .networkFailed: .networkFailed
         case .remoteNotLoaded: .remoteNotLoaded
         case .remoteClosed: .remoteClosed
+        case .invalidContext: .invalidContext
+        case .defaulted: .defaulted
         }
     }
 
@@ -61,6 +63,8 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
             (feature, variable)
         case .providerFailed(_, let feature?, let variable?, _):
             (feature, variable)
+        case .defaulted(let answer, _):
+            (answer.feature, answer.variable)
         default: nil
         }
     }
@@ -82,6 +86,18 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
     /// codes.
     public var column: Int? {
         if case .invalidJSON(_, _, let column, _, _) = reason { column } else { nil }
+    }
+
+    /// Every provider of the stack and why it did not answer, for ``Code/notFound``; empty for the
+    /// other codes.
+    public var misses: [TweakProviderMiss] {
+        if case .notFound(_, _, let misses) = reason { misses } else { [] }
+    }
+
+    /// Why the flag's provider left the value to the caller's default: the reason, error code and
+    /// metadata of a ``Code/defaulted`` failure; nil for the other codes.
+    public var defaultAnswer: TweakDefaultAnswer? {
+        if case .defaulted(let answer, _) = reason { answer } else { nil }
     }
 
     /// The error that caused this one: the decryptor's or the failed provider's. Nil for the other codes.
@@ -143,6 +159,11 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
             return "remote tweaks from \(url) are not loaded yet and there is no kept copy; refresh the provider"
         case .remoteClosed(let url):
             return "the remote provider of \(url) is closed and fetches no more; make a new one"
+        case .defaulted(let answer, let source):
+            let why = answer.errorMessage.map { ": \($0)" } ?? ""
+            return "tweak '\(answer.feature).\(answer.variable)' from \(source) gives no value (\(answer.errorCode?.rawValue ?? answer.reason.rawValue))\(why); the caller's default applies"
+        case .invalidContext(let problem):
+            return "the evaluation context is not valid: \(problem); give a JSON object such as {\"targetingKey\": \"user-1\", \"country\": \"DE\"}"
         }
     }
 

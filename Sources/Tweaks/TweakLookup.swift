@@ -33,7 +33,7 @@ public struct TweakProviderMiss: Sendable, CustomStringConvertible {
     }
 }
 
-/// The answer of ``TweakManager/lookup(feature:variable:)``: the tweak, who supplied it, and why each
+/// The answer of ``TweakManager/lookup(feature:variable:context:)``: the tweak, who supplied it, and why each
 /// provider above it did not.
 public struct TweakLookup: Sendable {
     /// The tweak, decrypted, with ``Tweak/source`` naming the provider.

@@ -5,22 +5,24 @@ extension TweakManager {
     /// The value of the tweak as `T`, strictly typed (an `Int` is never read as a `Bool`; only `Double`
     /// accepts an integer, widened).
     ///
-    /// - Throws: the errors of ``lookup(feature:variable:)``, or
+    /// - Throws: the errors of ``lookup(feature:variable:context:)``, or
     ///   ``TweakError/Code/typeMismatch``.
     ///
     /// Inlinable, so the conversion is specialised for `T` where it is called: a cached read then costs
     /// the cache's look-up and nothing generic.
     @inlinable
-    public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {
-        if let value = T(tweakValue: try resolvedValue(feature: feature, variable: variable)) { return value }
-        throw typeMismatch(feature: feature, variable: variable, expected: T.tweakTypeName)
+    public func value<T: TweakValueConvertible>(
+        _ feature: String, _ variable: String, as type: T.Type = T.self, context: TweakContext = .empty
+    ) throws -> T {
+        if let value = T(tweakValue: try resolvedValue(feature: feature, variable: variable, context: context)) { return value }
+        throw typeMismatch(feature: feature, variable: variable, expected: T.tweakTypeName, context: context)
     }
 
     /// The error of a typed read whose flag holds another type (or the error of looking it up again).
     @usableFromInline
-    func typeMismatch(feature: String, variable: String, expected: String) -> any Error {
+    func typeMismatch(feature: String, variable: String, expected: String, context: TweakContext) -> any Error {
         do {
-            let tweak = try lookup(feature: feature, variable: variable).tweak
+            let tweak = try lookup(feature: feature, variable: variable, context: context).tweak
             if tweak.isSealed {
                 return TweakError.sealedTypeMismatch(
                     feature: feature, variable: variable, expected: expected, foundType: tweak.value.typeName, source: tweak.source)
@@ -33,9 +35,11 @@ extension TweakManager {
     }
 
     /// The value of the tweak as `T`, or `defaultValue` when it is missing, of another type, or cannot be
-    /// read. Use `value(_:_:as:)` or ``lookup(feature:variable:)`` to find out why.
-    public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, default defaultValue: T) -> T {
-        (try? value(feature, variable, as: T.self)) ?? defaultValue
+    /// read. Use `value(_:_:as:)` or ``lookup(feature:variable:context:)`` to find out why.
+    public func value<T: TweakValueConvertible>(
+        _ feature: String, _ variable: String, default defaultValue: T, context: TweakContext = .empty
+    ) -> T {
+        (try? value(feature, variable, as: T.self, context: context)) ?? defaultValue
     }
 
     /// Whether `feature` is on, by JustTweak's convention: the Boolean variable named like the feature
@@ -64,7 +68,7 @@ extension TweakManager {
     /// such as `{"columns": 3, "style": "grid"}` read as a `Layout` struct. Scalar types (`Bool`, `Int`,
     /// `Double`, `String`, ``TweakValue``) are read by the strict `value(_:_:as:)` instead.
     ///
-    /// - Throws: the errors of ``lookup(feature:variable:)``, or
+    /// - Throws: the errors of ``lookup(feature:variable:context:)``, or
     ///   ``TweakError/Code/decodingFailed`` naming the field
     ///   that did not fit.
     @_disfavoredOverload

@@ -30,6 +30,9 @@ public final class TweakManager: Sendable {
         var decryptor: TweakDecryptor?
         var cipher: TweakCipher?
         var cacheEnabled = false
+        /// The global evaluation context, under the task's and the lookup's.
+        var context = TweakContext.empty
+        /// Only lookups whose answer is the same in every context.
         var cache: [TweakKey: CachedLookup] = [:]
         /// Bumped on every invalidation, so a lookup computed before one is never cached after it.
         var generation: UInt64 = 0
@@ -150,6 +153,19 @@ public final class TweakManager: Sendable {
         }
     }
 
+    /// The global evaluation context: under the task's (``TweakContext/current``) and each lookup's own,
+    /// which win over it. Setting it needs no cache clearing: only answers that are the same in every
+    /// context are cached.
+    public var context: TweakContext {
+        get { state.withLock { $0.context } }
+        set { state.withLock { $0.context = newValue } }
+    }
+
+    /// `context` over the task's context over the global one: the context a lookup evaluates in.
+    public func effectiveContext(_ context: TweakContext = .empty) -> TweakContext {
+        context.merged(over: TweakContext.current.merged(over: self.context))
+    }
+
     /// Empties the cache, for example after a container switch.
     public func resetCache() {
         state.withLock { $0.invalidateCache() }
@@ -159,53 +175,72 @@ public final class TweakManager: Sendable {
 
     private enum Start {
         case cached(TweakLookup)
-        case search(providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, generation: UInt64, cache: Bool)
+        case search(
+            providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, generation: UInt64,
+            cache: Bool, global: TweakContext)
     }
 
     /// Finds the tweak in the highest provider that has it, decrypts it, and reports every provider above
     /// that passed and why.
     ///
-    /// A provider that throws is recorded in ``TweakLookup/misses`` and the next one is asked. A tweak that
-    /// is found but cannot be decrypted is an error, not a reason to fall back to a lower provider.
+    /// Each provider evaluates the flag in `context` merged over the task's (``TweakContext/current``)
+    /// and the manager's global ``context``. A provider that throws is recorded in
+    /// ``TweakLookup/misses`` and the next one is asked. A tweak that is found but cannot be decrypted is
+    /// an error, not a reason to fall back to a lower provider. An answer that is the same in every
+    /// context is cached (when the cache is on); one that depends on it never is.
     ///
     /// - Throws: ``TweakError/Code/notFound`` (with every provider's failure),
-    ///   ``TweakError/Code/decryptorMissing`` or
-    ///   ``TweakError/Code/decryptionFailed``.
-    public func lookup(feature: String, variable: String) throws -> TweakLookup {
+    ///   ``TweakError/Code/defaulted`` (a provider has the flag and leaves the value to the caller's
+    ///   default: disabled, no default variant, targeting that cannot be evaluated),
+    ///   ``TweakError/Code/decryptorMissing`` or ``TweakError/Code/decryptionFailed``.
+    public func lookup(feature: String, variable: String, context: TweakContext = .empty) throws -> TweakLookup {
         let key = TweakKey(feature: feature, variable: variable)
         let start = state.withLock { state -> Start in
             if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit.lookup) }
             return .search(
                 providers: state.providers, decryptor: state.decryptor, cipher: state.cipher,
-                generation: state.generation, cache: state.cacheEnabled)
+                generation: state.generation, cache: state.cacheEnabled, global: state.context)
         }
         let providers: [any TweakProvider]
         let decryptor: TweakDecryptor?
         let cipher: TweakCipher?
         let generation: UInt64
         let useCache: Bool
+        let global: TweakContext
         switch start {
         case .cached(let hit): return hit
-        case .search(let p, let d, let k, let g, let c): (providers, decryptor, cipher, generation, useCache) = (p, d, k, g, c)
+        case .search(let p, let d, let k, let g, let c, let x): (providers, decryptor, cipher, generation, useCache, global) = (p, d, k, g, c, x)
         }
+        let effective = context.merged(over: TweakContext.current.merged(over: global))
 
         var misses: [TweakProviderMiss] = []
+        // Whether a provider passed over could have answered in another context.
+        var passedDependOnContext = false
         for provider in providers {
-            let found: Tweak?
+            let answer: TweakAnswer?
             do {
-                found = try provider.tweak(feature: feature, variable: variable)
+                answer = try provider.evaluate(feature: feature, variable: variable, context: effective)
             } catch {
                 misses.append(TweakProviderMiss(provider: provider.name, reason: .failed(error)))
                 continue
             }
-            guard var tweak = found else {
+            var tweak: Tweak
+            switch answer {
+            case nil:
                 misses.append(TweakProviderMiss(provider: provider.name, reason: .missing))
+                passedDependOnContext = passedDependOnContext || provider.missesDependOnContext
                 continue
+            case .callerDefault(var defaulted)?:
+                defaulted.dependsOnContext = defaulted.dependsOnContext || passedDependOnContext
+                throw TweakError.defaulted(defaulted, source: provider.name)
+            case .value(let found)?:
+                tweak = found
             }
             tweak.source = provider.name
+            tweak.dependsOnContext = tweak.dependsOnContext || passedDependOnContext
             tweak = try Self.opened(tweak, own: provider.decryptor, stack: decryptor, cipher: cipher).tweak
             let result = TweakLookup(tweak: tweak, misses: misses)
-            if useCache {
+            if useCache && !tweak.dependsOnContext {
                 state.withLock { state in
                     if state.cacheEnabled && state.generation == generation {
                         state.cache[key] = CachedLookup(TweakLookup(tweak: tweak, misses: misses, isCached: true))
@@ -217,20 +252,21 @@ public final class TweakManager: Sendable {
         throw TweakError.notFound(feature: feature, variable: variable, misses: misses)
     }
 
-    /// The value in effect, decrypted, without the details of ``lookup(feature:variable:)``: straight from
+    /// The value in effect, decrypted, without the details of ``lookup(feature:variable:context:)``: straight from
     /// the cache when it has it (one look-up under the lock and one retain, nothing else copied). The path of
     /// the typed accessors and of Lua's `tweak.value`.
     ///
-    /// - Throws: the errors of ``lookup(feature:variable:)``.
-    public func resolvedValue(feature: String, variable: String) throws -> TweakValue {
+    /// - Throws: the errors of ``lookup(feature:variable:context:)``.
+    public func resolvedValue(feature: String, variable: String, context: TweakContext = .empty) throws -> TweakValue {
         let key = TweakKey(feature: feature, variable: variable)
+        // A cached answer is the same in every context: no need to work the context out.
         if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.value }
-        return try lookup(feature: feature, variable: variable).value
+        return try lookup(feature: feature, variable: variable, context: context).value
     }
 
-    /// The tweak in effect (see ``lookup(feature:variable:)``).
-    public func tweak(feature: String, variable: String) throws -> Tweak {
-        try lookup(feature: feature, variable: variable).tweak
+    /// The tweak in effect (see ``lookup(feature:variable:context:)``).
+    public func tweak(feature: String, variable: String, context: TweakContext = .empty) throws -> Tweak {
+        try lookup(feature: feature, variable: variable, context: context).tweak
     }
 
     /// Every tweak of the stack, one per feature and variable from the highest provider that has it.

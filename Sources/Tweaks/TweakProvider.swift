@@ -16,6 +16,18 @@ public protocol TweakProvider: Sendable {
     /// - Throws: when the provider cannot answer; the manager records it and asks the next provider.
     func tweak(feature: String, variable: String) throws -> Tweak?
 
+    /// The flag evaluated for `context` (already merged: the manager's, the task's, the lookup's), or
+    /// nil when this provider does not have it. By default, ``tweak(feature:variable:)``'s answer: a
+    /// provider without targeting need not implement it.
+    ///
+    /// - Throws: when the provider cannot answer; the manager records it and asks the next provider.
+    func evaluate(feature: String, variable: String, context: TweakContext) throws -> TweakAnswer?
+
+    /// Whether this provider's "not here" (a nil answer) may differ from one context to another — a Lua
+    /// provider whose `get` reads the context. A lookup that passed such a provider is never cached.
+    /// False by default.
+    var missesDependOnContext: Bool { get }
+
     /// Every tweak this provider has, encrypted values as stored.
     func allTweaks() throws -> [Tweak]
 
@@ -28,6 +40,14 @@ public protocol TweakProvider: Sendable {
 }
 
 extension TweakProvider {
+    /// ``tweak(feature:variable:)``'s answer, whatever the context.
+    public func evaluate(feature: String, variable: String, context: TweakContext) throws -> TweakAnswer? {
+        try tweak(feature: feature, variable: variable).map { .value($0) }
+    }
+
+    /// A provider's misses are the same for every context, by default.
+    public var missesDependOnContext: Bool { false }
+
     /// No decryptor of its own: the manager's applies.
     public var decryptor: TweakDecryptor? { nil }
 
