@@ -1,20 +1,33 @@
 import LuaBridge
 import Tweaks
 
-/// `tweak.provider{name=, get=fn(feature, variable), list=fn(), decryptor=fn(tweak)}`: a provider
-/// written in Lua, optionally with its own decryptor (which wins over the stack's).
+/// `tweak.provider{name=, get=fn(feature, variable[, ctx]), list=fn(), decryptor=fn(tweak)}`: a provider
+/// written in Lua, optionally with its own decryptor (which wins over the stack's), and with targeting
+/// of its own when `get` takes the evaluation context as a third parameter.
 ///
 /// `get` returns nil (the provider lacks the tweak), the value (a boolean, number, string, or a table for
 /// a structured value), or a table with a `value` field `{value=, title=, description=, group=,
-/// encrypted=}`; an error in it is reported as this provider's failure, not as a missing tweak.
+/// encrypted=, variant=, reason=}`; an error in it is reported as this provider's failure, not as a missing tweak.
 enum LuaTweakProvider {
-    static func make(name: String, get: LuaCallback, list: LuaCallback?, decryptor: TweakDecryptor? = nil) -> ClosureTweakProvider {
+    /// A provider over `get`; with `readsContext` (a `get` that declares a third parameter, or `...`), the
+    /// lookup's evaluation context is passed as that third argument and the provider's answers are
+    /// never cached, since they may differ by it.
+    static func make(
+        name: String, get: LuaCallback, list: LuaCallback?, decryptor: TweakDecryptor? = nil, readsContext: Bool = false
+    ) -> ClosureTweakProvider {
         var lister: ClosureTweakProvider.Lister?
         if let list {
             lister = { try listed(by: list, provider: name) }
         }
-        return ClosureTweakProvider.withTweaks(name: name, decryptor: decryptor, list: lister) { feature, variable in
-            try tweak(from: get.callFirst(.string(feature), .string(variable)), feature: feature, variable: variable, provider: name)
+        guard readsContext else {
+            return ClosureTweakProvider.withTweaks(name: name, decryptor: decryptor, list: lister) { feature, variable in
+                try tweak(from: get.callFirst(.string(feature), .string(variable)), feature: feature, variable: variable, provider: name)
+            }
+        }
+        return ClosureTweakProvider.withContextualTweaks(name: name, decryptor: decryptor, list: lister) { feature, variable, context in
+            try tweak(
+                from: get.callFirst(.string(feature), .string(variable), context.luaValue),
+                feature: feature, variable: variable, provider: name)
         }
     }
 
@@ -69,6 +82,7 @@ enum LuaTweakProvider {
             feature: feature, variable: variable, value: value,
             title: answer["title"].stringValue, description: answer["description"].stringValue,
             group: answer["group"].stringValue, source: provider,
-            isEncrypted: answer["encrypted"].boolValue ?? false)
+            isEncrypted: answer["encrypted"].boolValue ?? false, variant: answer["variant"].stringValue,
+            reason: answer["reason"].stringValue.map(TweakReason.init(rawValue:)) ?? .static)
     }
 }

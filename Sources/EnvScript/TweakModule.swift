@@ -106,7 +106,7 @@ enum TweakModule {
                 throw call.argumentError(1, "field 'name' must be a non-empty string")
             }
             guard case .function(let get) = options["get"] else {
-                throw call.argumentError(1, "field 'get' must be a function(feature, variable)")
+                throw call.argumentError(1, "field 'get' must be a function(feature, variable[, ctx])")
             }
             var list: LuaCallback?
             if case .function(let lister) = options["list"] { list = LuaCallback(lister, lock: host.lock) }
@@ -116,19 +116,27 @@ enum TweakModule {
             case .function(let decrypt): decryptor = LuaTweakProvider.decryptor(LuaCallback(decrypt, lock: host.lock))
             case let other: throw call.argumentError(1, "field 'decryptor' must be a function(tweak), not a \(other.typeName)")
             }
-            let provider = LuaTweakProvider.make(name: name, get: LuaCallback(get, lock: host.lock), list: list, decryptor: decryptor)
+            let readsContext = get.parameters.map { $0.count >= 3 || $0.isVariadic } ?? false
+            let provider = LuaTweakProvider.make(
+                name: name, get: LuaCallback(get, lock: host.lock), list: list, decryptor: decryptor, readsContext: readsContext)
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }
         module.function("get") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
+            let context = try TweakContext(argument: 3, of: call)
             let lookup: TweakLookup
             do {
-                lookup = try tweaks.lookup(feature: feature, variable: variable)
+                lookup = try tweaks.lookup(feature: feature, variable: variable, context: context)
             } catch let error as TweakError where error.code == .notFound {
                 call.push(LuaValue.nil)
                 return 1
+            } catch let error as TweakError where error.code == .defaulted {
+                guard let answer = error.defaultAnswer, case .defaulted(_, let source) = error.reason else { throw error }
+                call.push(LuaValue.nil)
+                call.push(answer.luaTable(source: source))
+                return 2
             }
             var info = lookup.tweak.luaTable
             if case .table(var table) = info {
@@ -144,17 +152,20 @@ enum TweakModule {
         module.function("value") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
+            // Read only when given: the cached path takes no context.
+            let contextType = call.stack.type(at: 4)
+            let context = contextType == .none || contextType == .nil ? TweakContext.empty : try TweakContext(argument: 4, of: call)
             let value: TweakValue
             do {
-                value = try tweaks.resolvedValue(feature: feature, variable: variable)
-            } catch let error as TweakError where error.code == .notFound {
+                value = try tweaks.resolvedValue(feature: feature, variable: variable, context: context)
+            } catch let error as TweakError where error.code == .notFound || error.code == .defaulted {
                 call.push(try call.value(3))
                 return 1
             }
             let fallbackType = call.stack.type(at: 3)
             if fallbackType != .none && fallbackType != .nil && fallbackType != value.luaType {
                 // A secret's value stays out of the message.
-                let sealed = (try? tweaks.lookup(feature: feature, variable: variable).tweak.isSealed) ?? true
+                let sealed = (try? tweaks.lookup(feature: feature, variable: variable, context: context).tweak.isSealed) ?? true
                 let shown = sealed ? "a sealed \(value.luaType.name)" : "a \(value.luaType.name) (\(value))"
                 throw LuaScriptError("tweak \(feature).\(variable) is \(shown), but the default given is a \(fallbackType.name)")
             }
@@ -163,12 +174,23 @@ enum TweakModule {
         }
         module.function("enabled") { call in
             let feature = try call.argument(1, as: String.self)
+            let context = try TweakContext(argument: 2, of: call)
             do {
-                call.push(try tweaks.enabled(feature))
-            } catch let error as TweakError where error.code == .notFound {
+                call.push(try tweaks.enabled(feature, context: context))
+            } catch let error as TweakError where error.code == .notFound || error.code == .defaulted {
                 call.push(false)
             }
             return 1
+        }
+        // Runs fn with the context merged over the one in force; lookups inside it (from Lua or from
+        // Swift code fn calls) evaluate in it.
+        module.function("with_context") { call in
+            let context = try TweakContext(argument: 1, of: call)
+            let body = try call.function(2)
+            defer { body.release() }
+            let results = try TweakContext.withContext(context) { try body.call([]) }
+            for result in results { call.push(result) }
+            return Int32(results.count)
         }
         module.function("set") { call in
             let feature = try call.argument(1, as: String.self)

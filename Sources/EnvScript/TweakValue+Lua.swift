@@ -71,8 +71,8 @@ extension TweakValue {
 }
 
 extension Tweak {
-    /// The Lua table of a tweak: `feature, variable, value, source, title, description, group, encrypted,
-    /// sealed`.
+    /// The Lua table of a tweak: `feature, variable, value, source, reason, title, description, group,
+    /// encrypted, sealed`, and `variant` and `metadata` when its provider gives them.
     var luaTable: LuaValue {
         var table = LuaTable()
         table["feature"] = .string(feature)
@@ -84,6 +84,9 @@ extension Tweak {
         if let title { table["title"] = .string(title) }
         if let description { table["description"] = .string(description) }
         if let group { table["group"] = .string(group) }
+        table["reason"] = .string(reason.rawValue)
+        if let variant { table["variant"] = .string(variant) }
+        if !metadata.isEmpty { table["metadata"] = TweakValue.object(metadata).luaValue }
         return .table(table)
     }
 }

@@ -79,6 +79,22 @@ enum ModuleDocumentation {
         ---@field title string?
         ---@field description string?
         ---@field group string?
+        ---@field reason string why this value: STATIC, TARGETING_MATCH, SPLIT, DEFAULT, ...
+        ---@field variant string? the value's name among the flag's variants, when its provider names them
+        ---@field metadata table<string, tweak.Value>? the flag's metadata (its flag set's under its own)
+
+        ---@class tweak.Context
+        ---@field targetingKey string? who the flag is evaluated for
+        ---@field [string] tweak.Value attributes: country, app version, plan...
+
+        ---@class tweak.Defaulted
+        ---@field feature string
+        ---@field variable string
+        ---@field source string the provider that has the flag
+        ---@field reason string DISABLED, DEFAULT or ERROR
+        ---@field error_code string? PARSE_ERROR, ...
+        ---@field error_message string?
+        ---@field metadata table<string, tweak.Value>?
 
         ---@class tweak.Cipher
         ---@field key_ids fun(self: tweak.Cipher): string[] the ids of its keys, oldest first; the last one seals
@@ -116,10 +132,11 @@ enum ModuleDocumentation {
             "json": "--- Tweaks from a JSON file in JustTweak's format.\n---@param path string\n---@param name? string\n---@return tweak.Provider",
             "ephemeral": "--- Tweaks kept in memory: {feature = {variable = value}}.\n---@param values? table<string, table<string, tweak.Value>>\n---@param name? string\n---@return tweak.Provider",
             "remote": "--- Tweaks fetched over HTTP (ETag aware) in the background, never during this call; until the first\n--- answer lands, lookups answer from the copy kept in the active container. `refresh`: seconds between\n--- fetches (default: only at start-up and after each switch); `timeout`: seconds per fetch (default 10).\n---@param options {url: string, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}\n---@return tweak.Provider",
-            "provider": "--- A provider written in Lua, optionally with its own decryptor.\n---@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}\n---@return tweak.Provider",
-            "get": "--- The value and where it came from; nil when no provider has it.\n---@param feature string\n---@param variable string\n---@return tweak.Value? value\n---@return tweak.Info? info",
-            "value": "--- The value, or `default` when no provider has it (another type is an error).\n---@param feature string\n---@param variable string\n---@param default tweak.Value?\n---@return tweak.Value?",
-            "enabled": "--- Whether a feature flag is on; false when missing.\n---@param feature string\n---@return boolean",
+            "provider": "--- A provider written in Lua, optionally with its own decryptor. A `get` that declares a third parameter\n--- receives the lookup's evaluation context and is never cached.\n---@param options {name: string, get: fun(feature: string, variable: string, ctx: tweak.Context?): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}\n---@return tweak.Provider",
+            "get": "--- The value and how it was chosen (source, reason, variant, metadata); nil when no provider has it, and\n--- nil with the reason when the flag's provider leaves it to the caller's default (disabled, no default variant).\n---@param feature string\n---@param variable string\n---@param ctx? tweak.Context merged over `with_context`'s\n---@return tweak.Value? value\n---@return (tweak.Info|tweak.Defaulted)? info",
+            "value": "--- The value, or `default` when no provider has it or its provider leaves it to the default (another type is an error).\n---@param feature string\n---@param variable string\n---@param default tweak.Value?\n---@param ctx? tweak.Context merged over `with_context`'s\n---@return tweak.Value?",
+            "enabled": "--- Whether a feature flag is on; false when missing.\n---@param feature string\n---@param ctx? tweak.Context\n---@return boolean",
+            "with_context": "--- Calls `fn` with `ctx` merged over the evaluation context in force: every lookup inside it evaluates in it.\n--- Returns what `fn` returns.\n---@param ctx tweak.Context\n---@param fn fun(): ...\n---@return ...",
             "set": "--- Sets a value in the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param value tweak.Value\n---@param provider? string",
             "delete": "--- Removes a value from the highest mutable provider (or the one named).\n---@param feature string\n---@param variable string\n---@param provider? string",
             "list": "--- Every tweak of the stack, and the failures met listing them.\n---@return tweak.Tweak[] tweaks\n---@return string[] failures",

@@ -10,13 +10,17 @@ public final class ClosureTweakProvider: TweakProvider {
     public typealias TweakGetter = @Sendable (_ feature: String, _ variable: String) throws -> Tweak?
     /// Answers one tweak with just its value, or nil.
     public typealias ValueGetter = @Sendable (_ feature: String, _ variable: String) throws -> TweakValue?
+    /// Answers one tweak in an evaluation context with a whole ``Tweak``, or nil.
+    public typealias ContextualTweakGetter = @Sendable (_ feature: String, _ variable: String, _ context: TweakContext) throws -> Tweak?
     /// Lists every tweak the provider knows.
     public typealias Lister = @Sendable () throws -> [Tweak]
 
     /// The provider's name.
     public let name: String
-    private let getter: TweakGetter
+    private let getter: ContextualTweakGetter
     private let lister: Lister?
+    /// Whether the getter reads the context: then every answer, and every "not here", may differ by it.
+    private let readsContext: Bool
     private let ownDecryptor: Locked<TweakDecryptor?>
     private let changes = TweakChangeBroadcaster()
 
@@ -31,7 +35,7 @@ public final class ClosureTweakProvider: TweakProvider {
     public convenience init(
         name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, get: @escaping ValueGetter
     ) {
-        self.init(name: name, decryptor: decryptor, list: list, getter: { feature, variable in
+        self.init(name: name, decryptor: decryptor, list: list, readsContext: false, getter: { feature, variable, _ in
             try get(feature, variable).map { Tweak(feature: feature, variable: variable, value: $0, source: name) }
         })
     }
@@ -42,13 +46,25 @@ public final class ClosureTweakProvider: TweakProvider {
     public static func withTweaks(
         name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, tweak: @escaping TweakGetter
     ) -> ClosureTweakProvider {
-        ClosureTweakProvider(name: name, decryptor: decryptor, list: list, getter: tweak)
+        ClosureTweakProvider(name: name, decryptor: decryptor, list: list, readsContext: false) { feature, variable, _ in
+            try tweak(feature, variable)
+        }
     }
 
-    private init(name: String, decryptor: TweakDecryptor?, list: Lister?, getter: @escaping TweakGetter) {
+    /// Creates a provider answering with whole tweaks chosen by the evaluation context — a provider with
+    /// targeting rules of its own. Its answers and its "not here" are taken to depend on the context, so
+    /// the manager never caches a lookup that reached it.
+    public static func withContextualTweaks(
+        name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, tweak: @escaping ContextualTweakGetter
+    ) -> ClosureTweakProvider {
+        ClosureTweakProvider(name: name, decryptor: decryptor, list: list, readsContext: true, getter: tweak)
+    }
+
+    private init(name: String, decryptor: TweakDecryptor?, list: Lister?, readsContext: Bool, getter: @escaping ContextualTweakGetter) {
         self.name = name
         self.getter = getter
         self.lister = list
+        self.readsContext = readsContext
         self.ownDecryptor = Locked(decryptor)
     }
 
@@ -61,11 +77,25 @@ public final class ClosureTweakProvider: TweakProvider {
         }
     }
 
-    /// Calls the getter; the feature and variable of the answer are forced to the ones asked for.
+    /// Calls the getter in the empty context; the feature and variable of the answer are forced to the
+    /// ones asked for.
     public func tweak(feature: String, variable: String) throws -> Tweak? {
-        guard var tweak = try getter(feature, variable) else { return nil }
+        try answer(feature: feature, variable: variable, context: .empty)
+    }
+
+    /// Calls the getter in `context`.
+    public func evaluate(feature: String, variable: String, context: TweakContext) throws -> TweakAnswer? {
+        try answer(feature: feature, variable: variable, context: context).map { .value($0) }
+    }
+
+    /// Whether the getter reads the context (``withContextualTweaks(name:decryptor:list:tweak:)``).
+    public var missesDependOnContext: Bool { readsContext }
+
+    private func answer(feature: String, variable: String, context: TweakContext) throws -> Tweak? {
+        guard var tweak = try getter(feature, variable, context) else { return nil }
         tweak.feature = feature
         tweak.variable = variable
+        tweak.dependsOnContext = tweak.dependsOnContext || readsContext
         return tweak
     }
 

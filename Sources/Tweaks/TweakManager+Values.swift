@@ -48,17 +48,17 @@ extension TweakManager {
     /// - Throws: ``TweakError/Code/notFound`` for the `"enabled"` variable when neither
     ///   exists, ``TweakError/Code/typeMismatch`` when the flag is not a
     ///   Boolean, and lookup failures.
-    public func enabled(_ feature: String) throws -> Bool {
+    public func enabled(_ feature: String, context: TweakContext = .empty) throws -> Bool {
         do {
-            return try value(feature, feature, as: Bool.self)
+            return try value(feature, feature, as: Bool.self, context: context)
         } catch let error as TweakError where error.code == .notFound {
-            return try value(feature, "enabled", as: Bool.self)
+            return try value(feature, "enabled", as: Bool.self, context: context)
         }
     }
 
-    /// ``enabled(_:)``, false when the flag is missing, not a Boolean or cannot be read.
-    public func isEnabled(_ feature: String) -> Bool {
-        (try? enabled(feature)) ?? false
+    /// ``enabled(_:context:)``, false when the flag is missing, not a Boolean or cannot be read.
+    public func isEnabled(_ feature: String, context: TweakContext = .empty) -> Bool {
+        (try? enabled(feature, context: context)) ?? false
     }
 }
 
