@@ -49,18 +49,34 @@ struct TweakCommand: ParsableCommand {
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a flag's value (exit 1 when no provider has it).")
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Print a flag's value (exit 1 when no provider has it).",
+            discussion: """
+                A flag is named by its feature and variable, or by one key: KEY alone is feature KEY, \
+                variable KEY (a feature's own switch), and feature.variable splits at the first dot. \
+                --context evaluates it for someone, as OpenFeature writes a context: \
+                '{"targetingKey": "user-1", "country": "DE"}'. Exit 1 also when the flag's provider leaves \
+                it to the caller's default (a disabled flag, one without a default variant).
+                """)
         @OptionGroup var runtime: RuntimeOptions
-        @Argument(help: "The feature.") var feature: String
-        @Argument(help: "The variable.") var variable: String
-        @Flag(help: "Print JSON with the source, title, group and description.") var json = false
+        @Argument(help: "The feature, or the flag's key (KEY or feature.variable).") var feature: String
+        @Argument(help: "The variable.") var variable: String?
+        @Option(help: ArgumentHelp("The evaluation context, a JSON object.", valueName: "json")) var context: String?
+        @Flag(help: "Print JSON with the source, reason, variant, metadata, title, group and description.") var json = false
+
+        func validate() throws {
+            if let context { _ = try TweakCommand.evaluationContext(context) }
+        }
 
         func run() throws {
+            let key = self.variable.map { TweakKey(feature: self.feature, variable: $0) } ?? TweakKey(flagKey: self.feature)
+            let (feature, variable) = (key.feature, key.variable)
+            let evaluationContext = try context.map(TweakCommand.evaluationContext) ?? .empty
             try runtime.withHost(readsOnly: true) { host in
                 TweakStackNote.noteOverridesOnly(host, runtime: runtime)
                 let lookup: TweakLookup
                 do {
-                    lookup = try host.tweaks.lookup(feature: feature, variable: variable)
+                    lookup = try host.tweaks.lookup(feature: feature, variable: variable, context: evaluationContext)
                 } catch let error as TweakError {
                     guard error.code == .notFound else { throw error }
                     throw CommandFailure.failure("\(error)" + TweakStackNote.didYouMean(feature, variable, in: host))
@@ -196,16 +212,24 @@ struct TweakCommand: ParsableCommand {
             abstract: "Show how the stack answers a flag: each provider from the highest, what it answered or why it passed, and the winner.",
             discussion: "Asks every provider afresh. Exit status 1 when no provider answers (the explanation is printed all the same).")
         @OptionGroup var runtime: RuntimeOptions
-        @Argument(help: "The feature.") var feature: String
-        @Argument(help: "The variable.") var variable: String
+        @Argument(help: "The feature, or the flag's key (KEY or feature.variable).") var feature: String
+        @Argument(help: "The variable.") var variable: String?
+        @Option(help: ArgumentHelp("The evaluation context, a JSON object.", valueName: "json")) var context: String?
         @Flag(help: "Print JSON for tools.") var json = false
+
+        func validate() throws {
+            if let context { _ = try TweakCommand.evaluationContext(context) }
+        }
 
         func run() throws {
             var answered = false
             var suggestion = ""
+            let key = self.variable.map { TweakKey(feature: self.feature, variable: $0) } ?? TweakKey(flagKey: self.feature)
+            let (feature, variable) = (key.feature, key.variable)
+            let evaluationContext = try context.map(TweakCommand.evaluationContext) ?? .empty
             try runtime.withHost(readsOnly: true) { host in
                 TweakStackNote.noteOverridesOnly(host, runtime: runtime)
-                let explanation = host.tweaks.explain(feature: feature, variable: variable)
+                let explanation = host.tweaks.explain(feature: feature, variable: variable, context: evaluationContext)
                 answered = explanation.answer != nil
                 if !answered { suggestion = TweakStackNote.didYouMean(feature, variable, in: host) }
                 if json {
@@ -233,7 +257,18 @@ struct TweakCommand: ParsableCommand {
                 return "answers \(shown(tweak))" + (step.openedBy.map { ", opened by \($0)" } ?? "")
             case .shadowed(let tweak): return "has \(shown(tweak)), below the answer"
             case .unopened(_, let error): return "sealed value not opened: \(error)"
+            case .defaulted(let answer):
+                return "leaves it to the caller's default (\(answer.errorCode?.rawValue ?? answer.reason.rawValue))" + (answer.errorMessage.map { ": \($0)" } ?? "")
             }
+        }
+    }
+
+    /// The evaluation context of `--context`; a usage error (exit 2) when it is not one.
+    static func evaluationContext(_ text: String) throws -> TweakContext {
+        do {
+            return try TweakContext(jsonText: text)
+        } catch let error as TweakError {
+            throw ValidationError("--context: \(error.message)")
         }
     }
 }

@@ -81,7 +81,7 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
 
     /// The control API's paths, without the panel's own (`/v1/panel`, `/v1/scenarios/...`).
     static func isForwarded(_ path: String) -> Bool {
-        path.hasPrefix("/v1/") && path != "/v1/panel" && !path.hasPrefix("/v1/scenarios")
+        path.hasPrefix("/ofrep/") || (path.hasPrefix("/v1/") && path != "/v1/panel" && !path.hasPrefix("/v1/scenarios"))
     }
 
     private static func isReadOnly(_ method: HTTPRequest.Method) -> Bool {

@@ -1,6 +1,6 @@
 /// How the stack answers one tweak, provider by provider from the highest: what each one answered or
 /// why it passed, which one won, and how a sealed value was opened. Made by
-/// ``TweakManager/explain(feature:variable:)``, which asks every provider afresh (never the cache).
+/// ``TweakManager/explain(feature:variable:context:)``, which asks every provider afresh (never the cache).
 public struct TweakExplanation: Sendable {
     /// What one provider did.
     public enum Outcome: Sendable {
@@ -14,6 +14,9 @@ public struct TweakExplanation: Sendable {
         case shadowed(Tweak)
         /// It answered with a sealed value that could not be opened: the look-up fails with `error`.
         case unopened(Tweak, error: any Error)
+        /// It has the flag and leaves the value to the caller's default (disabled, no default variant,
+        /// targeting that cannot be evaluated); lower providers are not asked.
+        case defaulted(TweakDefaultAnswer)
     }
 
     /// One provider of the stack and what it did.

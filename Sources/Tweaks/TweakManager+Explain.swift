@@ -2,22 +2,32 @@
 extension TweakManager {
     /// How the stack answers `feature.variable` now: each provider from the highest, what it answered or
     /// why it passed, the winner, the providers below it that also have the tweak, and which decryptor
-    /// opened a sealed value. Asks every provider afresh; the cache is neither read nor filled.
-    public func explain(feature: String, variable: String) -> TweakExplanation {
+    /// opened a sealed value. Asks every provider afresh, in `context` merged over the task's and the
+    /// global one, as ``lookup(feature:variable:context:)`` does; the cache is neither read nor filled.
+    public func explain(feature: String, variable: String, context: TweakContext = .empty) -> TweakExplanation {
         let (providers, stackDecryptor, cipher) = stack()
+        let effective = effectiveContext(context)
         var steps: [TweakExplanation.Step] = []
         var decided = false
         for provider in providers {
-            let found: Tweak?
+            let answer: TweakAnswer?
             do {
-                found = try provider.tweak(feature: feature, variable: variable)
+                answer = try provider.evaluate(feature: feature, variable: variable, context: effective)
             } catch {
                 steps.append(.init(provider: provider.name, outcome: .failed(error)))
                 continue
             }
-            guard var tweak = found else {
+            var tweak: Tweak
+            switch answer {
+            case nil:
                 steps.append(.init(provider: provider.name, outcome: .missing))
                 continue
+            case .callerDefault(let defaulted)?:
+                steps.append(.init(provider: provider.name, outcome: .defaulted(defaulted)))
+                decided = true
+                continue
+            case .value(let found)?:
+                tweak = found
             }
             tweak.source = provider.name
             if decided {

@@ -34,11 +34,12 @@ extension ControlRoutes {
                 })
             }
         }
-        router.get("/v1/tweaks/{feature}/{variable}") { _, context in
+        router.get("/v1/tweaks/{feature}/{variable}") { request, context in
             await ControlResponse.handling {
                 let (feature, variable) = try tweakKey(context)
+                let evaluationContext = try queryContext(of: request)
                 return try ControlResponse.json(try await host.run { host in
-                    TweakDetailsPayload(try host.tweaks.lookup(feature: feature, variable: variable))
+                    TweakDetailsPayload(try host.tweaks.lookup(feature: feature, variable: variable, context: evaluationContext))
                 })
             }
         }
@@ -83,5 +84,16 @@ extension ControlRoutes {
 
     private static func tweakKey(_ context: some RequestContext) throws -> (String, String) {
         (try ControlResponse.parameter("feature", of: context), try ControlResponse.parameter("variable", of: context))
+    }
+
+    /// The evaluation context of `?context=` (a JSON object as OpenFeature writes a context, URL-encoded);
+    /// the empty context without it.
+    static func queryContext(of request: Request) throws -> TweakContext {
+        guard let text = request.uri.queryParameters["context"].map({ String($0) }) else { return .empty }
+        do {
+            return try TweakContext(jsonText: text)
+        } catch let error as TweakError {
+            throw ControlError(.badRequest, "the query parameter 'context': \(error.message)")
+        }
     }
 }

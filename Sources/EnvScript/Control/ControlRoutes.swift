@@ -34,6 +34,7 @@ public enum ControlRoutes {
         registerContainerRoutes(on: router, host: host)
         registerSharingRoutes(on: router, host: host)
         registerTweakRoutes(on: router, host: host)
+        registerOFREPRoutes(on: router, host: host)
         registerStateRoutes(on: router, host: host)
         registerEventRoutes(on: router, host: host)
         registerParticipationRoutes(on: router, host: host)

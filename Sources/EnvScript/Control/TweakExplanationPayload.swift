@@ -32,6 +32,8 @@ public struct TweakExplanationPayload: Encodable, Sendable {
             case .answered(let tweak): (outcome, value, sealed, error) = ("answered", tweak.value, tweak.isSealed, nil)
             case .shadowed(let tweak): (outcome, value, sealed, error) = ("shadowed", tweak.value, tweak.isSealed, nil)
             case .unopened(let tweak, let failure): (outcome, value, sealed, error) = ("unopened", tweak.value, true, "\(failure)")
+            case .defaulted(let answer):
+                (outcome, value, sealed, error) = ("defaulted", nil, false, answer.errorMessage ?? answer.errorCode?.rawValue ?? answer.reason.rawValue)
             }
             switch (step.openedBy, step.outcome) {
             case (.cipher(let id)?, _): keyID = id

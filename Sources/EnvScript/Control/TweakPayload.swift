@@ -1,7 +1,8 @@
 import Tweaks
 
 /// A tweak as the control API and `envscript tweak ... --json` show it: `feature, variable, value,
-/// source, encrypted`, and `title`, `group`, `description` when the provider has them.
+/// source, reason, encrypted, sealed`, and `title`, `group`, `description`, `variant`, `metadata` when
+/// the provider has them.
 public struct TweakPayload: Encodable, Sendable {
     /// The feature the tweak belongs to.
     public let feature: String
@@ -21,6 +22,12 @@ public struct TweakPayload: Encodable, Sendable {
     public let encrypted: Bool
     /// True for a secret: a value its provider holds sealed, decrypted or not. Displays mask it.
     public let sealed: Bool
+    /// Why this value, in OpenFeature's words (`STATIC`, `TARGETING_MATCH`, ...).
+    public let reason: String
+    /// The value's name among the flag's variants, when its provider names them.
+    public let variant: String?
+    /// The flag's metadata; nil when it has none.
+    public let metadata: [String: TweakValue]?
 
     /// The payload of `tweak`.
     public init(_ tweak: Tweak) {
@@ -33,6 +40,9 @@ public struct TweakPayload: Encodable, Sendable {
         description = tweak.description
         encrypted = tweak.isEncrypted
         sealed = tweak.isSealed
+        reason = tweak.reason.rawValue
+        variant = tweak.variant
+        metadata = tweak.metadata.isEmpty ? nil : tweak.metadata
     }
 }
 

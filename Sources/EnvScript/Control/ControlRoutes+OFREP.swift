@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import Tweaks
+
+extension ControlRoutes {
+    /// `/ofrep/v1/evaluate/flags/{key}` and `/ofrep/v1/evaluate/flags`: OFREP, the protocol any
+    /// OpenFeature SDK's OFREP provider speaks, answered through the host's whole stack (the overrides
+    /// of the active container first) in the request's context. The bulk answer carries an `ETag`; a
+    /// request whose `If-None-Match` names it is answered 304 without a body.
+    static func registerOFREPRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
+        router.post("/ofrep/v1/evaluate/flags/{key}") { request, context in
+            await ControlResponse.handling {
+                let key = try ControlResponse.parameter("key", of: context)
+                let evaluationContext = try await ofrepContext(of: request)
+                let evaluation = try await host.run { host in
+                    OFREPEvaluation(key: key, tweaks: host.tweaks, context: evaluationContext)
+                }
+                return ofrepAnswer(evaluation.json, status: evaluation.status)
+            }
+        }
+        router.post("/ofrep/v1/evaluate/flags") { request, _ in
+            await ControlResponse.handling {
+                let evaluationContext = try await ofrepContext(of: request)
+                let body = try await host.run { host -> String in
+                    let keys = host.tweaks.list().tweaks.map(\.key.flagKey)
+                    let flags = keys.map { OFREPEvaluation(key: $0, tweaks: host.tweaks, context: evaluationContext).json }
+                    return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":{}}"#
+                }
+                let tag = entityTag(of: body)
+                if let asked = request.headers[.ifNoneMatch], entityTags(asked).contains(tag) {
+                    return Response(status: .notModified, headers: [.eTag: tag])
+                }
+                var answer = ofrepAnswer(body, status: 200)
+                answer.headers[.eTag] = tag
+                return answer
+            }
+        }
+    }
+
+    /// The evaluation context of an OFREP request: its body's `context` (`{"context": {...}}`; an empty
+    /// body is the empty context). A `targetingKey` that is not a string is left out, as OpenFeature's
+    /// clients send a typed attribute of that name as it is.
+    private static func ofrepContext(of request: Request) async throws -> TweakContext {
+        let buffer = try await request.body.collect(upTo: ControlRequestBody.maximumSize)
+        if buffer.readableBytesView.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return .empty }
+        let body = try ControlRequestBody.parse(
+            Data(buffer.readableBytesView), allowed: ["context"], example: #"{"context": {"targetingKey": "user-1"}}"#)
+        switch body.fields["context"] {
+        case nil, .null?: return .empty
+        case .object(let fields)?:
+            var attributes: [String: TweakValue] = [:]
+            for (name, value) in fields where value != .null {
+                guard let attribute = TweakValue(script: value) else {
+                    throw ControlError(.badRequest, "context field '\(name)' holds a null inside; leave it out")
+                }
+                attributes[name] = attribute
+            }
+            if let key = attributes[TweakContext.targetingKeyField], key.stringValue == nil {
+                attributes[TweakContext.targetingKeyField] = nil
+            }
+            return try TweakContext(jsonObject: attributes)
+        case let other?:
+            throw ControlError(.badRequest, "field 'context' must be a JSON object, not \(other.jsonTypeName)")
+        }
+    }
+
+    private static func ofrepAnswer(_ json: String, status: Int) -> Response {
+        let bytes = ByteBuffer(string: json)
+        return Response(
+            status: HTTPResponse.Status(code: status),
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.readableBytes)],
+            body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// A strong entity tag of `body`: its 64-bit FNV-1a hash, the same in every process for the same flags.
+    static func entityTag(of body: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// The tags of an `If-None-Match` header: a list, weak ones compared as strong (RFC 9110's weak
+    /// comparison, which `If-None-Match` uses).
+    private static func entityTags(_ header: String) -> [String] {
+        header.split(separator: ",").map { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+        }
+    }
+}

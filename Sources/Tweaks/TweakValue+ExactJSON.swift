@@ -1,0 +1,58 @@
+extension TweakValue {
+    /// The value as JSON that keeps each number's kind: a double is written with a fraction or an
+    /// exponent (`2.0`, `1e+20`), an integer without (`2`). Foundation's encoder on Linux writes the
+    /// double 2 as `2`, which OpenFeature's clients read as an integer — a type mismatch for a float
+    /// flag. Object fields are sorted by name; one line.
+    public var exactJSON: String {
+        var text = ""
+        writeExactJSON(into: &text)
+        return text
+    }
+
+    /// Appends ``exactJSON`` to `text`.
+    package func writeExactJSON(into text: inout String) {
+        switch self {
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .int(let number): text += String(number)
+        // Swift's shortest round-trip form always has a "." or an "e" for a finite double.
+        case .double(let number): text += number.isFinite ? "\(number)" : "null"
+        case .string(let string): Self.writeJSONString(string, into: &text)
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                item.writeExactJSON(into: &text)
+            }
+            text += "]"
+        case .object(let fields):
+            text += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { text += "," }
+                Self.writeJSONString(key, into: &text)
+                text += ":"
+                fields[key]!.writeExactJSON(into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// Appends `string` as a JSON string: quotes, backslashes and control characters escaped, the rest
+    /// as UTF-8.
+    package static func writeJSONString(_ string: String, into text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}
