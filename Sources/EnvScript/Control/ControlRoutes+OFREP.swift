@@ -11,7 +11,12 @@ extension ControlRoutes {
         router.post("/ofrep/v1/evaluate/flags/{key}") { request, context in
             await ControlResponse.handling {
                 let key = try ControlResponse.parameter("key", of: context)
-                let evaluationContext = try await ofrepContext(of: request)
+                let evaluationContext: TweakContext
+                do {
+                    evaluationContext = try await ofrepContext(of: request)
+                } catch let error as ControlError {
+                    return ofrepAnswer(OFREPEvaluation(key: key, invalidContext: error.message).json, status: 400)
+                }
                 let evaluation = try await host.run { host in
                     OFREPEvaluation(key: key, tweaks: host.tweaks, context: evaluationContext)
                 }
@@ -20,7 +25,14 @@ extension ControlRoutes {
         }
         router.post("/ofrep/v1/evaluate/flags") { request, _ in
             await ControlResponse.handling {
-                let evaluationContext = try await ofrepContext(of: request)
+                let evaluationContext: TweakContext
+                do {
+                    evaluationContext = try await ofrepContext(of: request)
+                } catch let error as ControlError {
+                    var failure = ""
+                    TweakValue.writeJSONString(error.message, into: &failure)
+                    return ofrepAnswer(#"{"errorCode":"INVALID_CONTEXT","errorDetails":"# + failure + "}", status: 400)
+                }
                 let body = try await host.run { host -> String in
                     let keys = host.tweaks.list().tweaks.map(\.key.flagKey)
                     let flags = keys.map { OFREPEvaluation(key: $0, tweaks: host.tweaks, context: evaluationContext).json }

@@ -33,6 +33,12 @@ struct OFREPEvaluation: Sendable {
         }
     }
 
+    /// The answer to a request whose context is not one (`INVALID_CONTEXT`, 400).
+    init(key: String, invalidContext problem: String) {
+        self.key = key
+        outcome = .failed(status: 400, code: .invalidContext, details: problem)
+    }
+
     private static func outcome(of error: TweakError) -> Outcome {
         if let answer = error.defaultAnswer {
             guard let code = answer.errorCode else {
