@@ -76,6 +76,22 @@ function Provider:status() end
 ---@field title string?
 ---@field description string?
 ---@field group string?
+---@field reason string why this value: STATIC, TARGETING_MATCH, SPLIT, DEFAULT, ...
+---@field variant string? the value's name among the flag's variants, when its provider names them
+---@field metadata table<string, tweak.Value>? the flag's metadata (its flag set's under its own)
+
+---@class tweak.Context
+---@field targetingKey string? who the flag is evaluated for
+---@field [string] tweak.Value attributes: country, app version, plan...
+
+---@class tweak.Defaulted
+---@field feature string
+---@field variable string
+---@field source string the provider that has the flag
+---@field reason string DISABLED, DEFAULT or ERROR
+---@field error_code string? PARSE_ERROR, ...
+---@field error_message string?
+---@field metadata table<string, tweak.Value>?
 
 ---@class tweak.Cipher
 ---@field key_ids fun(self: tweak.Cipher): string[] the ids of its keys, oldest first; the last one seals

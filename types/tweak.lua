@@ -32,29 +32,41 @@ function tweak.ephemeral(values, name) end
 ---@return tweak.Provider
 function tweak.remote(options) end
 
---- A provider written in Lua, optionally with its own decryptor.
----@param options {name: string, get: fun(feature: string, variable: string): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}
+--- A provider written in Lua, optionally with its own decryptor. A `get` that declares a third parameter
+--- receives the lookup's evaluation context and is never cached.
+---@param options {name: string, get: fun(feature: string, variable: string, ctx: tweak.Context?): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}
 ---@return tweak.Provider
 function tweak.provider(options) end
 
---- The value and where it came from; nil when no provider has it.
+--- The value and how it was chosen (source, reason, variant, metadata); nil when no provider has it, and
+--- nil with the reason when the flag's provider leaves it to the caller's default (disabled, no default variant).
 ---@param feature string
 ---@param variable string
+---@param ctx? tweak.Context merged over `with_context`'s
 ---@return tweak.Value? value
----@return tweak.Info? info
-function tweak.get(feature, variable) end
+---@return (tweak.Info|tweak.Defaulted)? info
+function tweak.get(feature, variable, ctx) end
 
---- The value, or `default` when no provider has it (another type is an error).
+--- The value, or `default` when no provider has it or its provider leaves it to the default (another type is an error).
 ---@param feature string
 ---@param variable string
 ---@param default tweak.Value?
+---@param ctx? tweak.Context merged over `with_context`'s
 ---@return tweak.Value?
-function tweak.value(feature, variable, default) end
+function tweak.value(feature, variable, default, ctx) end
 
 --- Whether a feature flag is on; false when missing.
 ---@param feature string
+---@param ctx? tweak.Context
 ---@return boolean
-function tweak.enabled(feature) end
+function tweak.enabled(feature, ctx) end
+
+--- Calls `fn` with `ctx` merged over the evaluation context in force: every lookup inside it evaluates in it.
+--- Returns what `fn` returns.
+---@param ctx tweak.Context
+---@param fn fun(): ...
+---@return ...
+function tweak.with_context(ctx, fn) end
 
 --- Sets a value in the highest mutable provider (or the one named).
 ---@param feature string

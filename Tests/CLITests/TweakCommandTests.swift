@@ -190,8 +190,14 @@ import Testing
 
     @Test func usageErrorsExitTwo() throws {
         let scratch = try Scratch()
-        let missing = try scratch.run("tweak", "get", "only-feature")
+        let missing = try scratch.run("tweak", "get")
         #expect(missing.status == 2)
-        #expect(missing.standardError.contains("variable"))
+        #expect(missing.standardError.contains("feature"))
+        let badContext = try scratch.run("tweak", "get", "checkout", "--context", #"{"targetingKey": 7}"#)
+        #expect(badContext.status == 2)
+        #expect(badContext.standardError.contains("--context: the evaluation context is not valid: its targetingKey is an int"), "\(badContext.standardError)")
+        let notJSON = try scratch.run("tweak", "explain", "checkout", "--context", "country=DE")
+        #expect(notJSON.status == 2)
+        #expect(notJSON.standardError.contains("--context: the evaluation context is not valid: it is not JSON"), "\(notJSON.standardError)")
     }
 }

@@ -27,7 +27,7 @@ import Tweaks
             """)
         #expect(try fixture.run("return tweak.get('checkout', 'color')") == ["green", [
             "feature": "checkout", "variable": "color", "value": "green", "source": "mine", "encrypted": false, "sealed": false,
-            "failures": [],
+            "reason": "STATIC", "failures": [],
         ]])
         #expect(try fixture.run("return tweak.value('checkout', 'limit', 0)") == [3])
         // Lower priority for the ephemeral provider: the file answers now, with its metadata.
@@ -82,7 +82,7 @@ import Tweaks
         #expect(try fixture.host.tweaks.value("f", "plain", as: Int.self) == 42)
         #expect(fixture.host.tweaks.list().tweaks.map(\.variable).contains("plain"))
         let bad = try #require(throws: LuaError.self) { try fixture.run("tweak.provider{ name = 'x' }") }
-        #expect(bad.message.contains("bad argument #1 to 'tweak.provider' (field 'get' must be a function(feature, variable))"))
+        #expect(bad.message.contains("bad argument #1 to 'tweak.provider' (field 'get' must be a function(feature, variable[, ctx]))"))
     }
 
     @Test func theDecryptorReachesEveryProviderIncludingLaterOnes() throws {
