@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import EnvScript
+import Foundation
+import Testing
+import Tweaks
+
+/// OFREP as the control API serves it: one flag and all of them, through the whole stack, in the
+/// request's context, shaped as OpenFeature's clients read it.
+@Suite struct OFREPTests {
+    /// The fixture's stack with a Lua provider of targeting on top: `checkout.layout` is "new" for
+    /// German users, "old" for the others.
+    private static func addTargeting(to api: ControlAPIFixture) throws {
+        let shipped = try api.fixture.write("more.json", #"{"checkout": {"button_color": {"Value": "blue"}, "enabled": {"Value": true}}}"#)
+        try api.fixture.run("""
+            tweak.stack{ tweak.overrides(), tweak.provider{ name = 'rules', get = function(feature, variable, ctx)
+              if feature == 'checkout' and variable == 'layout' then
+                if ctx.country == 'DE' then return {value = 'new', variant = 'on', reason = 'TARGETING_MATCH'} end
+                return {value = 'old', variant = 'off', reason = 'DEFAULT'}
+              end
+            end }, tweak.json('\(shipped)', 'shipped') }
+            """)
+    }
+
+    @Test func oneFlagIsAnsweredWithItsValueReasonVariantAndMetadata() async throws {
+        try await ControlAPIFixture.with { api in
+            let answer = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.button_color", body: #"{"context": {}}"#)
+            #expect(answer.status == 200, "\(answer)")
+            #expect(answer.text == #"{"key":"checkout.button_color","value":"blue","reason":"STATIC","variant":null,"metadata":{}}"#)
+            // No body at all is the empty context.
+            let bare = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.enabled")
+            #expect(bare.status == 200 && bare.text.contains(#""value":true"#), "\(bare)")
+        }
+    }
+
+    @Test func theContextChoosesAndTheOverridesOfTheActiveContainerComeFirst() async throws {
+        try await ControlAPIFixture.with { api in
+            try Self.addTargeting(to: api)
+            let german = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.layout", body: #"{"context": {"targetingKey": "u1", "country": "DE"}}"#)
+            #expect(german.text == #"{"key":"checkout.layout","value":"new","reason":"TARGETING_MATCH","variant":"on","metadata":{}}"#)
+            let french = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.layout", body: #"{"context": {"country": "FR"}}"#)
+            #expect(french.text.contains(#""value":"old","reason":"DEFAULT","variant":"off""#), "\(french)")
+            // The same through the control API's own lookup.
+            let query = "context=" + #"{"country":"DE"}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let details = try await api.send("GET", "/v1/tweaks/checkout/layout?\(query)")
+            #expect(try details.json()["value"]?.string == "new", "\(details)")
+            #expect(try details.json()["reason"]?.string == "TARGETING_MATCH", "\(details)")
+            // An override wins for everyone.
+            let set = try await api.send("PUT", "/v1/tweaks/checkout/layout", body: #"{"value": "forced"}"#)
+            #expect(set.status == 200, "\(set)")
+            let overridden = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.layout", body: #"{"context": {"country": "DE"}}"#)
+            #expect(overridden.text.contains(#""value":"forced","reason":"STATIC""#), "\(overridden)")
+        }
+    }
+
+    @Test func aWholeDoubleKeepsItsFractionAndAnIntegerStaysOne() async throws {
+        try await ControlAPIFixture.with { api in
+            try api.host.tweaks.set(.double(2), feature: "pricing", variable: "ratio")
+            try api.host.tweaks.set(.int(2), feature: "pricing", variable: "count")
+            let ratio = try await api.send("POST", "/ofrep/v1/evaluate/flags/pricing.ratio", body: #"{"context": {}}"#)
+            #expect(ratio.text.contains(#""value":2.0,"#), "\(ratio)")
+            let count = try await api.send("POST", "/ofrep/v1/evaluate/flags/pricing.count", body: #"{"context": {}}"#)
+            #expect(count.text.contains(#""value":2,"#), "\(count)")
+        }
+    }
+
+    @Test func failuresCarryOpenFeaturesErrorCodeAndStatus() async throws {
+        try await ControlAPIFixture.with { api in
+            let missing = try await api.send("POST", "/ofrep/v1/evaluate/flags/nothing.here", body: #"{"context": {}}"#)
+            #expect(missing.status == 404)
+            #expect(try missing.json()["errorCode"]?.string == "FLAG_NOT_FOUND", "\(missing)")
+            #expect(try missing.json()["key"]?.string == "nothing.here")
+            let notAContext = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.enabled", body: #"{"context": [1]}"#)
+            #expect(notAContext.status == 400)
+            #expect(try notAContext.json()["errorCode"]?.string == "INVALID_CONTEXT", "\(notAContext)")
+            let bulk = try await api.send("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": 3}"#)
+            #expect(bulk.status == 400)
+            #expect(try bulk.json()["errorCode"]?.string == "INVALID_CONTEXT", "\(bulk)")
+            // A targetingKey that is not a string is an attribute OpenFeature's clients send as it is: left out.
+            let typed = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.enabled", body: #"{"context": {"targetingKey": 7}}"#)
+            #expect(typed.status == 200, "\(typed)")
+        }
+    }
+
+    @Test func theBulkAnswerCarriesAnETagThatAnswers304UntilAFlagChanges() async throws {
+        try await ControlAPIFixture.with { api in
+            let first = try await api.client.execute(api.request("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {}}"#), timeout: .seconds(60))
+            let tag = try #require(first.headers.first(name: "ETag"))
+            let body = try JSONValue.parse(Data(try await first.body.collect(upTo: 1 << 20).readableBytesView))
+            let keys = body["flags"]?.array?.compactMap { $0["key"]?.string }
+            #expect(keys == ["checkout.button_color", "checkout.enabled"])
+
+            var again = api.request("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {}}"#)
+            again.headers.add(name: "If-None-Match", value: tag)
+            let unchanged = try await api.client.execute(again, timeout: .seconds(60))
+            #expect(unchanged.status.code == 304)
+            #expect(try await unchanged.body.collect(upTo: 1 << 20).readableBytes == 0)
+
+            _ = try await api.send("PUT", "/v1/tweaks/checkout/button_color", body: #"{"value": "red"}"#)
+            let changed = try await api.client.execute(again, timeout: .seconds(60))
+            #expect(changed.status.code == 200)
+            #expect(changed.headers.first(name: "ETag") != tag)
+        }
+    }
+}
