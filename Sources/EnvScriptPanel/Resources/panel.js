@@ -19,7 +19,8 @@ async function api(method, path, body) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
   if (!response.ok) {
-    const error = new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    const message = data && data.error ? data.error.message : data && data.errorDetails ? `${data.errorCode}: ${data.errorDetails}` : null;
+    const error = new Error(message || `${response.status} ${response.statusText}`);
     error.status = response.status;
     throw error;
   }
@@ -268,6 +269,8 @@ async function submitCreate(event) {
 // MARK: Flags
 
 let flags = { tweaks: [], overrides: new Map(), failures: [], providers: [] };
+/** The evaluation context of the field (null when empty) and each flag's OFREP answer in it, by key. */
+let flagContext = { context: null, answers: new Map() };
 
 async function loadFlags() {
   try {
@@ -280,6 +283,7 @@ async function loadFlags() {
       overrides: new Map(overrides.overrides.map((tweak) => [`${tweak.feature}/${tweak.variable}`, tweak])),
     };
     show('flags-message', list.failures.map((failure) => `${failure.provider}: ${failure.message || failure.reason}`).join('; '));
+    if (flagContext.context) await evaluateInContext(flagContext.context);
     renderFlags();
   } catch (error) {
     show('flags-message', error.message);
@@ -296,6 +300,63 @@ function renderFlags() {
       element('h3', {}, feature),
       ...matching.filter((tweak) => tweak.feature === feature).map(renderFlag))));
   document.getElementById('provider-stack').replaceChildren(...flags.providers.map(renderProvider));
+}
+
+/** The one string OFREP names a flag by: the feature alone for its own switch, else feature.variable. */
+function flagKey(tweak) {
+  return tweak.feature === tweak.variable ? tweak.feature : `${tweak.feature}.${tweak.variable}`;
+}
+
+/** Reads the context field: null when empty, the object it holds, or an error naming what is wrong. */
+function readFlagContext() {
+  const text = document.getElementById('flag-context').value.trim();
+  if (!text) return { context: null };
+  let context;
+  try {
+    context = JSON.parse(text);
+  } catch (failure) {
+    return { error: `not valid JSON: ${failure.message}` };
+  }
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) {
+    return { error: 'a context is a JSON object, such as {"targetingKey": "user-1", "country": "DE"}' };
+  }
+  return { context };
+}
+
+/** Every flag evaluated in `context` through OFREP's bulk evaluation, kept by key for the flags' rows. */
+async function evaluateInContext(context) {
+  const answer = await api('POST', '/ofrep/v1/evaluate/flags', { context });
+  flagContext = { context, answers: new Map(answer.flags.map((flag) => [flag.key, flag])) };
+}
+
+async function applyFlagContext(event) {
+  event.preventDefault();
+  const error = document.getElementById('flag-context-error');
+  error.textContent = '';
+  const read = readFlagContext();
+  if (read.error) { error.textContent = read.error; return; }
+  try {
+    if (read.context) await evaluateInContext(read.context);
+    else flagContext = { context: null, answers: new Map() };
+    renderFlags();
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
+}
+
+/** What a flag is for the context of the field: its value, variant and reason, or why it has none. */
+function renderInContext(tweak) {
+  if (!flagContext.context) return null;
+  const answer = flagContext.answers.get(flagKey(tweak));
+  const id = `flag-${tweak.feature}-${tweak.variable}`.replace(/[^A-Za-z0-9_-]/g, '_') + '-in-context';
+  let text;
+  if (!answer) text = 'not evaluated';
+  else if (answer.errorCode) text = `${answer.errorCode}: ${answer.errorDetails}`;
+  else {
+    const value = 'value' in answer ? (tweak.sealed ? '••••••' : JSON.stringify(answer.value)) : "the caller's default";
+    text = `${value}${answer.variant ? ` (variant ${answer.variant})` : ''}, ${answer.reason}`;
+  }
+  return element('div', { class: 'in-context', id, 'data-reason': answer && answer.reason || '' }, `For this context: ${text}`);
 }
 
 /** One provider of the stack: its name and kind, and for a remote one how its last fetch went. */
@@ -358,6 +419,7 @@ function renderFlag(tweak) {
         type: 'button', 'aria-label': `Remove override of ${tweak.feature} ${tweak.variable}`,
         onclick: () => removeOverride(tweak, override, error),
       }, 'Remove override') : null),
+    renderInContext(tweak),
     details);
 }
 
@@ -570,6 +632,7 @@ document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('diff-close').addEventListener('click', () => { document.getElementById('container-diff').hidden = true; });
   document.getElementById('row-form-cancel').addEventListener('click', closeRowForm);
   document.getElementById('flag-search').addEventListener('input', renderFlags);
+  document.getElementById('flag-context-form').addEventListener('submit', applyFlagContext);
   document.getElementById('remove-all-overrides').addEventListener('click', deleteAllOverrides);
   document.getElementById('run-all-scenarios').addEventListener('click', () => runScenarios([]));
   document.getElementById('container-info-close').addEventListener('click', () => { document.getElementById('container-info').hidden = true; });
