@@ -305,6 +305,29 @@ class PanelTests(unittest.TestCase):
         search.send_keys(" ")
         search.clear()
 
+    def test_flags_are_evaluated_for_the_context_typed_in(self):
+        self.open_page("flags")
+        self.wait_until(lambda: self.flag("checkout/button_color") is not None, "the flags are listed")
+        field = self.find("#flag-context")
+        field.clear()
+        field.send_keys('["not", "an object"]')
+        self.find("#flag-context-evaluate").click()
+        self.wait_until(lambda: "a context is a JSON object" in (self.read("#flag-context-error") or ""),
+                        "a list is refused next to the field")
+        field.clear()
+        field.send_keys('{"targetingKey": "user-1", "country": "DE"}')
+        self.find("#flag-context-evaluate").click()
+        self.wait_until(lambda: self.read("#flag-checkout-button_color-in-context") == 'For this context: "blue", STATIC',
+                        "the colour is shown for the context")
+        self.assertEqual(self.read("#flag-context-error"), "")
+        # A feature's own switch is named by the feature alone in OFREP: it is found all the same.
+        self.assertEqual(self.read("#flag-checkout-checkout-in-context"), "For this context: true, STATIC")
+        self.screenshot("flags-in-context")
+        # Emptied, the field takes the per-context lines away.
+        field.clear()
+        self.find("#flag-context-evaluate").click()
+        self.wait_until(lambda: self.read("#flag-checkout-button_color-in-context") is None, "the context lines are gone")
+
     def test_a_number_that_is_not_one_is_answered_next_to_the_field(self):
         self.open_page("flags")
         self.wait_until(lambda: self.flag("checkout/max_items") is not None, "the flags are listed")
