@@ -1,6 +1,6 @@
 /// Something wrong with a targeting rule, found when it is compiled, and where.
 struct LogicRuleProblem: Sendable, Hashable {
-    /// What kind of problem: it decides whether a file is refused (``FlagdRulePolicy``).
+    /// What kind of problem: it decides whether a flagd file is refused (`FlagdTweakProvider.InvalidRules`).
     enum Kind: Sendable, Hashable {
         /// An operator JsonLogic and flagd do not have: the rule cannot be evaluated.
         case unknownOperator
