@@ -87,14 +87,15 @@ public final class FlagdTweakProvider: TweakProvider {
         }
     }
 
-    /// Each enabled flag's default variant (reason `STATIC`, or `DEFAULT` for a flag with targeting,
-    /// whose value may differ by context); flags that are disabled or have no default variant are left
-    /// out.
+    /// Each flag's default variant, with reason `STATIC` (a flag without targeting), `DEFAULT` (a flag
+    /// with targeting, whose value may differ by context) or `DISABLED` (a disabled flag, whose lookups
+    /// give the caller's default); flags without a default variant are left out.
     public func allTweaks() throws -> [Tweak] {
         let flags = flagSet.withLock { Array($0.flags.values) }
         return flags.compactMap { flag in
-            guard flag.isEnabled, let variant = flag.defaultVariant, let value = flag.variants[variant] else { return nil }
-            return flag.tweak(variant: variant, value: value, reason: flag.hasTargeting ? .default : .static)
+            guard let variant = flag.defaultVariant, let value = flag.variants[variant] else { return nil }
+            let reason: TweakReason = !flag.isEnabled ? .disabled : flag.hasTargeting ? .default : .static
+            return flag.tweak(variant: variant, value: value, reason: reason)
         }
     }
 

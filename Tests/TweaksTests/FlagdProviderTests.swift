@@ -134,8 +134,11 @@ import TestSupport
         #expect(try provider.tweak(feature: "checkout", variable: "new-flow")?.variant == "off")
         #expect(try provider.tweak(feature: "nothing", variable: "here") == nil)
         #expect(throws: TweakError.self) { try provider.tweak(feature: "banner", variable: "banner") }
-        let listed = Set(try provider.allTweaks().map(\.key.flagKey))
-        #expect(listed == ["checkout.new-flow", "checkout.max-items", "rollout", "broken"])
+        let listed = Dictionary(uniqueKeysWithValues: try provider.allTweaks().map { ($0.key.flagKey, $0) })
+        #expect(Set(listed.keys) == ["checkout.new-flow", "checkout.max-items", "rollout", "broken", "banner"])
+        #expect(listed["checkout.max-items"]?.reason == .static)
+        #expect(listed["checkout.new-flow"]?.reason == .default)
+        #expect(listed["banner"]?.reason == .disabled)
     }
 
     @Test func reloadReportsAChangeAndKeepsTheOldFlagsOnError() throws {
