@@ -1,0 +1,65 @@
+/// A flagd flag's answer for an evaluation context, as flagd gives it.
+extension FlagdFlag {
+    /// The flag evaluated in `context`:
+    /// - disabled: the caller's default, reason `DISABLED`;
+    /// - no targeting: the default variant, reason `STATIC`;
+    /// - targeting that names a variant (text, or a Boolean or number, named as JSON writes it):
+    ///   that variant, reason `TARGETING_MATCH` (a `fractional` split included, as flagd reports it);
+    /// - targeting that gives null: the default variant, reason `DEFAULT`;
+    /// - no default variant where one is needed: the caller's default, reason `DEFAULT`;
+    /// - targeting that cannot be evaluated: the caller's default, error `PARSE_ERROR`; a variant the
+    ///   flag does not have: error `GENERAL`.
+    func evaluate(in context: TweakContext) -> TweakAnswer {
+        guard isEnabled else { return .callerDefault(defaultAnswer(reason: .disabled, dependsOnContext: false)) }
+        switch targeting {
+        case .none:
+            return defaultVariantAnswer(reason: .static)
+        case .unusable(let problem):
+            return .callerDefault(defaultAnswer(
+                reason: .error, errorCode: .parseError,
+                errorMessage: "the targeting of flag '\(flagKey)' cannot be evaluated: \(problem)"))
+        case .rule(let rule):
+            let result = LogicEvaluator.evaluate(rule, .context(FlagEvaluationInput(flagKey: flagKey, context: context)))
+            let name: String
+            switch result {
+            case .null: return defaultVariantAnswer(reason: .default)
+            case .string(let text): name = text
+            case .bool(let flag): name = flag ? "true" : "false"
+            case .number(let number): name = LogicValue.text(of: number)
+            case .array, .object:
+                return .callerDefault(defaultAnswer(
+                    reason: .error, errorCode: .general,
+                    errorMessage: "the targeting of flag '\(flagKey)' gave \(result.textValue), which names no variant"))
+            }
+            guard let value = variants[name] else {
+                return .callerDefault(defaultAnswer(
+                    reason: .error, errorCode: .general,
+                    errorMessage: "the targeting of flag '\(flagKey)' chose variant '\(name)', which the flag does not have"))
+            }
+            return .value(tweak(variant: name, value: value, reason: .targetingMatch))
+        }
+    }
+
+    /// The default variant with `reason`, or the caller's default (reason `DEFAULT`) without one.
+    private func defaultVariantAnswer(reason: TweakReason) -> TweakAnswer {
+        guard let defaultVariant, let value = variants[defaultVariant] else {
+            return .callerDefault(defaultAnswer(reason: .default))
+        }
+        return .value(tweak(variant: defaultVariant, value: value, reason: reason))
+    }
+
+    /// The tweak of `variant`.
+    func tweak(variant: String, value: TweakValue, reason: TweakReason) -> Tweak {
+        Tweak(
+            feature: key.feature, variable: key.variable, value: value, variant: variant, reason: reason, metadata: metadata,
+            dependsOnContext: hasTargeting)
+    }
+
+    private func defaultAnswer(
+        reason: TweakReason, errorCode: TweakErrorCode? = nil, errorMessage: String? = nil, dependsOnContext: Bool? = nil
+    ) -> TweakDefaultAnswer {
+        TweakDefaultAnswer(
+            feature: key.feature, variable: key.variable, reason: reason, errorCode: errorCode, errorMessage: errorMessage,
+            metadata: metadata, dependsOnContext: dependsOnContext ?? hasTargeting)
+    }
+}

@@ -1,0 +1,127 @@
+/// Compiles a targeting rule, as parsed by ``JSONScanner``, into a ``LogicExpression``, once, when its
+/// file is loaded: operators are looked up by name, `var` paths split, constant arrays folded, and
+/// `{"$ref": "name"}` replaced by the flag set's evaluator of that name (itself compiled in place).
+/// Problems are collected with their positions (``problems``) rather than thrown, so that the reader
+/// can decide what each means for the file.
+struct LogicCompiler {
+    /// The flag set's shared rules (`$evaluators`), by name.
+    let evaluators: [String: JSONScanner.Node]
+    /// What was found wrong so far, in the order of the text.
+    private(set) var problems: [LogicRuleProblem] = []
+    /// The evaluators being expanded, to refuse one that refers to itself.
+    private var expanding: [String] = []
+
+    /// The deepest nesting of `$ref`s followed.
+    private static let maximumReferenceDepth = 32
+
+    init(evaluators: [String: JSONScanner.Node]) {
+        self.evaluators = evaluators
+    }
+
+    /// The expression of `node`.
+    mutating func compile(_ node: JSONScanner.Node) -> LogicExpression {
+        switch node.value {
+        case .null: return .literal(.null)
+        case .bool(let flag): return .literal(.bool(flag))
+        case .int(let number): return .literal(.number(Double(number)))
+        case .double(let number): return .literal(.number(number))
+        case .string(let text): return .literal(.string(text))
+        case .array(let elements):
+            return Self.folded(elements.map { compile($0) })
+        case .object(let members):
+            guard members.count == 1, let member = members.first else {
+                if members.count > 1 {
+                    problems.append(LogicRuleProblem(
+                        kind: .notAnOperation, position: node.position,
+                        message: "an operation is an object of one operator, found keys \(members.map { "\"\($0.key)\"" }.joined(separator: ", "))"))
+                }
+                return .literal(Self.data(node))
+            }
+            return compileOperation(member, object: node)
+        }
+    }
+
+    private mutating func compileOperation(_ member: JSONScanner.Member, object: JSONScanner.Node) -> LogicExpression {
+        if member.key == "$ref" {
+            guard case .string(let name) = member.node.value else {
+                problems.append(LogicRuleProblem(
+                    kind: .unknownOperator, position: member.node.position,
+                    message: "\"$ref\" must name an evaluator of \"$evaluators\", found \(member.node.value.typeName)"))
+                return .literal(.null)
+            }
+            return expandReference(name, at: member.node.position)
+        }
+        guard let op = LogicOperator(rawValue: member.key) else {
+            let known = LogicOperator.allCases.map(\.rawValue)
+            problems.append(LogicRuleProblem(
+                kind: .unknownOperator, position: member.keyPosition,
+                message: "unknown operator \"\(member.key)\"" + (NearNames.suggestions(for: member.key, among: known, limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? "")))
+            return .literal(.null)
+        }
+        let argumentNodes: [JSONScanner.Node]
+        if case .array(let elements) = member.node.value { argumentNodes = elements } else { argumentNodes = [member.node] }
+        if let arity = op.arity, !arity.contains(argumentNodes.count) {
+            problems.append(LogicRuleProblem(
+                kind: .arity, position: member.keyPosition,
+                message: "\"\(op.rawValue)\" takes \(LogicOperator.describe(arity)), found \(argumentNodes.count)"))
+        }
+        let arguments = argumentNodes.map { compile($0) }
+        if op == .variable { return variable(arguments) }
+        return .operation(op, arguments)
+    }
+
+    private mutating func expandReference(_ name: String, at position: JSONScanner.Position) -> LogicExpression {
+        guard let evaluator = evaluators[name] else {
+            let suggestion = NearNames.suggestions(for: name, among: Array(evaluators.keys), limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
+            problems.append(LogicRuleProblem(
+                kind: .missingEvaluator, position: position, message: "no evaluator \"\(name)\" in \"$evaluators\"\(suggestion)"))
+            return .literal(.null)
+        }
+        guard !expanding.contains(name), expanding.count < Self.maximumReferenceDepth else {
+            problems.append(LogicRuleProblem(
+                kind: .missingEvaluator, position: position,
+                message: "evaluator \"\(name)\" refers to itself (through \(expanding.joined(separator: " → ")))"))
+            return .literal(.null)
+        }
+        expanding.append(name)
+        defer { expanding.removeLast() }
+        return compile(evaluator)
+    }
+
+    /// `var`: a path known now is split now.
+    private func variable(_ arguments: [LogicExpression]) -> LogicExpression {
+        let fallback = arguments.count > 1 ? arguments[1] : nil
+        guard let pathExpression = arguments.first else { return .variable(VariablePath(""), default: fallback) }
+        if let constant = pathExpression.constant, let path = VariablePath(argument: constant) {
+            return .variable(path, default: fallback)
+        }
+        return .computedVariable(pathExpression, default: fallback)
+    }
+
+    /// An array of expressions: a constant when all of them are.
+    private static func folded(_ elements: [LogicExpression]) -> LogicExpression {
+        var constants: [LogicValue] = []
+        constants.reserveCapacity(elements.count)
+        for element in elements {
+            guard let constant = element.constant else { return .array(elements) }
+            constants.append(constant)
+        }
+        return .literal(.array(constants))
+    }
+
+    /// A parsed JSON value as data, unevaluated.
+    static func data(_ node: JSONScanner.Node) -> LogicValue {
+        switch node.value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .number(Double(number))
+        case .double(let number): return .number(number)
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(data))
+        case .object(let members):
+            var fields: [String: LogicValue] = [:]
+            for member in members { fields[member.key] = data(member.node) }
+            return .object(fields)
+        }
+    }
+}
