@@ -1,9 +1,11 @@
 -- The start-up script of the examples: loaded by every `envscript` command run in this folder.
 -- It sets the policies that would otherwise be compiled into the app.
 
--- Feature flags: the overrides of the active container win over the shipped JSON.
+-- Feature flags: the overrides of the active container win over the rules of flags.flagd.json (flagd's
+-- format: variants chosen per user by targeting), which win over the shipped JSON.
 tweak.stack{
   tweak.overrides(),
+  tweak.flagd("flags.flagd.json", "rules"),
   tweak.json("tweaks.json", "shipped"),
 }
 

@@ -26,7 +26,7 @@ enum TweakModule {
             var providers: [any TweakProvider] = []
             for (index, entry) in list.array.enumerated() {
                 guard case .object(let object) = entry, let handle = object.object as? TweakProviderHandle else {
-                    throw call.argumentError(1, "entry \(index + 1) is a \(entry.typeName), not a provider made by tweak.overrides, tweak.json, tweak.ephemeral, tweak.remote or tweak.provider")
+                    throw call.argumentError(1, "entry \(index + 1) is a \(entry.typeName), not a provider made by tweak.overrides, tweak.json, tweak.flagd, tweak.ephemeral, tweak.remote or tweak.provider")
                 }
                 providers.append(handle.provider)
             }
@@ -48,6 +48,28 @@ enum TweakModule {
             let name = try call.argument(2, as: String?.self)
             let file = try host.permissionGate.check(.read, path, by: "tweak.json")
             let provider = try LocalJSONTweakProvider(fileURL: file, name: name)
+            call.push(TweakProviderHandle(provider).luaValue)
+            return 1
+        }
+        // tweak.flagd(path[, name | {name=, invalid_rules='refuse_file'|'fail_evaluation'}])
+        module.function("flagd") { [unowned host] call in
+            let path = try call.argument(1, as: String.self)
+            var name: String?
+            var invalidRules = FlagdTweakProvider.InvalidRules.refuseFile
+            if call.stack.type(at: 2) == .table {
+                let options = try OptionTable(call, 2, accepted: ["name", "invalid_rules"])
+                name = try options.string("name")
+                switch try options.string("invalid_rules") {
+                case nil, "refuse_file": break
+                case "fail_evaluation": invalidRules = .failEvaluation
+                case let other?:
+                    throw options.problem("invalid_rules", "must be 'refuse_file' (refuse a file with a rule that cannot be evaluated, the default) or 'fail_evaluation' (load it as flagd does; that flag answers PARSE_ERROR), not '\(other)'")
+                }
+            } else {
+                name = try call.argument(2, as: String?.self)
+            }
+            let file = try host.permissionGate.check(.read, path, by: "tweak.flagd")
+            let provider = try FlagdTweakProvider(fileURL: file, name: name, invalidRules: invalidRules)
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }

@@ -315,10 +315,13 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: "a context is a JSON object" in (self.read("#flag-context-error") or ""),
                         "a list is refused next to the field")
         field.clear()
-        field.send_keys('{"targetingKey": "user-1", "country": "DE"}')
+        field.send_keys('{"targetingKey": "user-1", "country": "DE", "plan": "premium"}')
         self.find("#flag-context-evaluate").click()
         self.wait_until(lambda: self.read("#flag-checkout-button_color-in-context") == 'For this context: "blue", STATIC',
                         "the colour is shown for the context")
+        # A rule of flags.flagd.json chooses for this user; the row itself shows the flag's default.
+        self.assertEqual(self.read("#flag-checkout-express_pay-in-context"),
+                         "For this context: true (variant on), TARGETING_MATCH")
         self.assertEqual(self.read("#flag-context-error"), "")
         # A feature's own switch is named by the feature alone in OFREP: it is found all the same.
         self.assertEqual(self.read("#flag-checkout-checkout-in-context"), "For this context: true, STATIC")
