@@ -19,6 +19,16 @@ function tweak.overrides(name) end
 ---@return tweak.Provider
 function tweak.json(path, name) end
 
+--- Flags from a flagd flag-definition file: variants, a default variant, JsonLogic targeting with flagd's
+--- `fractional`, `sem_ver`, `starts_with` and `ends_with`, `$evaluators`, metadata; evaluated in each lookup's
+--- context, in Swift. The file is read again when it changes. `invalid_rules`: `refuse_file` (default: a rule
+--- that cannot be evaluated refuses the file, naming its line and flag) or `fail_evaluation` (loaded as flagd
+--- does; that flag answers PARSE_ERROR).
+---@param path string
+---@param options? string|{name: string?, invalid_rules: ('refuse_file'|'fail_evaluation')?}
+---@return tweak.Provider
+function tweak.flagd(path, options) end
+
 --- Tweaks kept in memory: {feature = {variable = value}}.
 ---@param values? table<string, table<string, tweak.Value>>
 ---@param name? string

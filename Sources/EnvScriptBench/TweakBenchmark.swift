@@ -3,7 +3,8 @@ import Foundation
 import LuaBridge
 import Tweaks
 
-/// Flag lookups: cached and uncached from Swift, and from Lua through the `tweak` module.
+/// Flag lookups: cached and uncached from Swift, and from Lua through the `tweak` module; then targeting
+/// (``TargetingBenchmark``).
 enum TweakBenchmark {
     static let lookups = 1_000_000
     static let repeats = 5
@@ -56,5 +57,6 @@ enum TweakBenchmark {
         report.figure("tweaks.lookup_uncached_4_providers_swift", uncached, "ns/lookup")
         report.figure("tweaks.lookup_cached_lua", fromLua, "ns/lookup")
         report.ratio("tweaks.lookup_cached_lua_vs_150ns", fromLua, over: 150, target: 1)
+        try TargetingBenchmark.run(report)
     }
 }

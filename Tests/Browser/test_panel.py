@@ -383,7 +383,7 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: self.find_all("#provider-stack li"), "the stack is listed")
         names = self.driver.execute_script(
             "return [...document.querySelectorAll('#provider-stack li')].map(item => item.dataset.provider)")
-        self.assertEqual(names, ["overrides", "shipped"])
+        self.assertEqual(names, ["overrides", "rules", "shipped"])
         self.assertIn("writable", self.read('#provider-stack li[data-provider="overrides"]'))
 
     # MARK: State
@@ -404,7 +404,7 @@ class PanelTests(unittest.TestCase):
         files = self.driver.execute_script(
             "return [...document.querySelectorAll('#scenario-files li')].map(item => item.dataset.file)")
         self.assertEqual(files, ["busted_surface.lua", "debug_login.lua", "provider_priority.lua", "refusing_hook.lua",
-                                 "sealed_secrets.lua"])
+                                 "sealed_secrets.lua", "targeting.lua"])
         containers_before = self.cli("container", "list")
         # A mark on the page: it is still there at the end only if the page never reloaded.
         self.driver.execute_script("window.stillTheSamePage = true")
@@ -424,7 +424,7 @@ class PanelTests(unittest.TestCase):
         self.wait_until(lambda: not self.driver.execute_script(
             "return document.getElementById('run-all-scenarios').disabled"), "Run all can be pressed")
         self.find("#run-all-scenarios").click()
-        self.wait_until(lambda: "26 passed, 0 failed, 2 skipped" in self.run_status(), "the run ends with its summary",
+        self.wait_until(lambda: "30 passed, 0 failed, 2 skipped" in self.run_status(), "the run ends with its summary",
                         timeout=60)
         skipped = self.find_all('#scenario-results tr[data-outcome="skipped"]')
         self.assertEqual(len(skipped), 2)

@@ -24,10 +24,10 @@ import Testing
         let scratch = try Scratch()
         let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent("scenarios").path)
             .filter { $0.hasSuffix(".lua") }.sorted().map { "scenarios/" + $0 }
-        #expect(scenarios.count == 5)
+        #expect(scenarios.count == 6)
         let outcome = try EnvScriptProcess.run(["run"] + scenarios, in: Self.examples)
         #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
-        #expect(outcome.standardOutput.hasSuffix("26 passed, 0 failed, 2 skipped\n"))
+        #expect(outcome.standardOutput.hasSuffix("30 passed, 0 failed, 2 skipped\n"))
         // Nothing was written into the examples: each run had a temporary home.
         #expect(!FileManager.default.fileExists(atPath: Self.examples.appendingPathComponent(".envscript").path))
     }

@@ -1,7 +1,8 @@
 -- The provider stack lives in the start-up script: reorder it and the flag changes, no recompiling.
 describe("the provider stack", function()
+  -- Put back the start-up script's stack after each test.
   after_each(function()
-    tweak.stack{ tweak.overrides(), tweak.json("tweaks.json", "shipped") }
+    tweak.stack{ tweak.overrides(), tweak.flagd("flags.flagd.json", "rules"), tweak.json("tweaks.json", "shipped") }
   end)
 
   it("answers from the shipped JSON by default", function()
