@@ -20,11 +20,15 @@ import Tweaks
 /// - Switches: ``reloadKeptCopy()`` adopts the kept copy of the container now live; an answer to a
 ///   fetch started before it is dropped (``RefreshResult/superseded``), since its `If-None-Match` named
 ///   the previous copy and its body would land in the new container.
+/// - A `429 Too Many Requests` with `Retry-After` (seconds or an HTTP date): no request goes out before
+///   it has passed — the timer's ticks are skipped, ``refresh()`` fails with the 429 at once.
 /// - ``close()`` ends it all: no fetch starts, none in flight is applied, the kept copy is not written.
+///
+/// The machinery (the internal `RemoteDocument`) is shared with ``OFREPTweakProvider``.
 public final class RemoteTweakProvider: TweakProvider {
     /// Where and how to fetch.
     public struct Configuration: Sendable {
-        /// The document's URL.
+        /// The document's URL; for an ``OFREPTweakProvider``, the service's base URL.
         public var url: URL
         /// Seconds between refreshes once ``RemoteTweakProvider/startRefreshing()`` is called; nil fetches
         /// once per call of it.
@@ -212,6 +216,7 @@ public final class RemoteTweakProvider: TweakProvider {
     public func reloadKeptCopy() throws {
         try remote.reloadKeptCopy()
     }
+
     private static func index(_ tweaks: [Tweak]) -> [TweakKey: Tweak] {
         Dictionary(tweaks.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
     }
