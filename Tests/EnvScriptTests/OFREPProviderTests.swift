@@ -308,6 +308,13 @@ final class OFREPServer {
         #expect(fixture.host.ofrepTweakProviders.count == 1)
         #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
         #expect(try fixture.run("return tweak.value('checkout', 'layout', 'none')").first?.stringValue == "new")
+        // Another context, from Lua: the targeted flag is stale, the static one answers from the copy.
+        let stale = try fixture.run("""
+            local value, info = tweak.get('checkout', 'layout', { country = 'FR' })
+            local color, colorInfo = tweak.get('checkout', 'button_color', { country = 'FR' })
+            return value, info.reason, info.error_code, color, colorInfo.reason
+            """)
+        #expect(stale.map { $0.stringValue } == [nil, "STALE", "PROVIDER_NOT_READY", "blue", "STATIC"])
         #expect(try fixture.run("return flags:status().url").first?.stringValue == server.url.absoluteString + "/ofrep/v1/evaluate/flags")
         #expect(throws: (any Error).self) { try fixture.run("tweak.ofrep{ url = 'ftp://x' }") }
         #expect(throws: (any Error).self) { try fixture.run("tweak.ofrep{ url = '\(server.url.absoluteString)', context = 3 }") }
