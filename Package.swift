@@ -231,6 +231,8 @@ var package = Package(
             name: "EnvScriptTests",
             dependencies: [
                 "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "LuaTypeGeneration", "Scenarios", "Locking", "LuaBridge",
+                // OFREPProviderTests: the OFREP provider itself, beside tweak.ofrep.
+                "RemoteTweaks",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // ControlAPITests: a real server on a Unix socket and a real client (its futures too, to
                 // time requests off Swift's pool).

@@ -42,6 +42,15 @@ function tweak.ephemeral(values, name) end
 ---@return tweak.Provider
 function tweak.remote(options) end
 
+--- Flags an OFREP service evaluates: a bulk evaluation (POST `url`/ofrep/v1/evaluate/flags) for `context`,
+--- in the background (ETag aware, a 429's Retry-After respected), never during this call; lookups answer from
+--- the copy kept in the active container. A lookup in another context gets STATIC flags from the copy and the
+--- caller's default for the others (reason STALE, error PROVIDER_NOT_READY). `refresh`: seconds between
+--- fetches; `timeout`: seconds per fetch (default 10).
+---@param options {url: string, context: table<string, any>?, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}
+---@return tweak.Provider
+function tweak.ofrep(options) end
+
 --- A provider written in Lua, optionally with its own decryptor. A `get` that declares a third parameter
 --- receives the lookup's evaluation context and is never cached.
 ---@param options {name: string, get: fun(feature: string, variable: string, ctx: tweak.Context?): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}

@@ -48,7 +48,10 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// The remote providers the scripts declared with `tweak.remote` that are still in use, in the order
     /// they were declared. Each fetches in the background, never under ``lock``; see
     /// ``waitUntilRemoteTweaksFetched(timeout:)``.
-    public var remoteTweakProviders: [RemoteTweakProvider] { remoteTweaks.all }
+    public var remoteTweakProviders: [RemoteTweakProvider] { remoteTweaks.all.compactMap { $0 as? RemoteTweakProvider } }
+    /// The OFREP providers the scripts declared with `tweak.ofrep` that are still in use, in the order
+    /// they were declared; they fetch in the background like ``remoteTweakProviders``.
+    public var ofrepTweakProviders: [OFREPTweakProvider] { remoteTweaks.all.compactMap { $0 as? OFREPTweakProvider } }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant

@@ -1,4 +1,5 @@
 import LuaBridge
+import Tweaks
 
 /// The options table a Lua function takes, such as `tweak.remote{url = ..., refresh = 60}`, checked
 /// the way `lauxlib` checks arguments: every name must be one the function accepts (a misspelt option
@@ -69,6 +70,25 @@ struct OptionTable {
             map[key] = entry
         }
         return map
+    }
+
+    /// The option `name` as an evaluation context — `{targetingKey = "user-1", country = "DE"}` — or
+    /// nil when it is not given.
+    func context(_ name: String) throws -> TweakContext? {
+        let value = table[name]
+        if value == .nil { return nil }
+        guard case .table = value else {
+            throw problem(name, "must be a context table such as {targetingKey = 'user-1', country = 'DE'}, not a \(value.typeName)")
+        }
+        do {
+            switch try TweakValue(lua: value) {
+            case .object(let object): return try TweakContext(jsonObject: object)
+            case .array(let items) where items.isEmpty: return .empty
+            default: throw LuaScriptError("a context has named fields, not a list")
+            }
+        } catch {
+            throw problem(name, "\(error)")
+        }
     }
 
     /// The argument error for option `name`.

@@ -4,7 +4,7 @@ import RemoteTweaks
 import Tweaks
 import Locking
 
-/// The remote tweak providers a host's scripts declared, and their life in the background: each
+/// The remote tweak providers a host's scripts declared (`tweak.remote`, `tweak.ofrep`), and their life in the background: each
 /// fetches off the host's lock from the moment it is declared (then every `refresh` seconds), adopts
 /// the kept copy of the container live after each switch and fetches again, and stops when the host
 /// closes.
@@ -18,7 +18,7 @@ final class RemoteTweakProviders: Sendable {
     }
 
     private struct WeakProvider {
-        weak var provider: RemoteTweakProvider?
+        weak var provider: (any RemoteRefreshingProvider)?
     }
 
     private let state = Locked(State())
@@ -29,7 +29,7 @@ final class RemoteTweakProviders: Sendable {
     }
 
     /// The providers still alive, in the order they were declared.
-    var all: [RemoteTweakProvider] {
+    var all: [any RemoteRefreshingProvider] {
         state.withLock { state in
             state.providers.removeAll { $0.provider == nil }
             return state.providers.compactMap(\.provider)
@@ -38,7 +38,7 @@ final class RemoteTweakProviders: Sendable {
 
     /// Takes `provider` in and starts its refreshing in the background; after ``close()`` it is closed
     /// at once instead.
-    func adopt(_ provider: RemoteTweakProvider) {
+    func adopt(_ provider: any RemoteRefreshingProvider) {
         let closed = state.withLock { state -> Bool in
             if state.isClosed { return true }
             state.providers.removeAll { $0.provider == nil }
@@ -88,7 +88,7 @@ final class RemoteTweakProviders: Sendable {
 
     /// Closes every provider (see ``RemoteTweakProvider/close()``) and every one adopted later.
     func close() {
-        let providers = state.withLock { state -> [RemoteTweakProvider] in
+        let providers = state.withLock { state -> [any RemoteRefreshingProvider] in
             state.isClosed = true
             defer { state.providers = [] }
             return state.providers.compactMap(\.provider)

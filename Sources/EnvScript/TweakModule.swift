@@ -26,7 +26,7 @@ enum TweakModule {
             var providers: [any TweakProvider] = []
             for (index, entry) in list.array.enumerated() {
                 guard case .object(let object) = entry, let handle = object.object as? TweakProviderHandle else {
-                    throw call.argumentError(1, "entry \(index + 1) is a \(entry.typeName), not a provider made by tweak.overrides, tweak.json, tweak.flagd, tweak.ephemeral, tweak.remote or tweak.provider")
+                    throw call.argumentError(1, "entry \(index + 1) is a \(entry.typeName), not a provider made by tweak.overrides, tweak.json, tweak.flagd, tweak.ephemeral, tweak.remote, tweak.ofrep or tweak.provider")
                 }
                 providers.append(handle.provider)
             }
@@ -117,6 +117,34 @@ enum TweakModule {
             let provider = RemoteTweakProvider(name: name, configuration: configuration)
             if let error = provider.status.keptCopyError {
                 host.logger.warning("remote tweaks '\(name)': the kept copy is unusable: \(error)")
+            }
+            host.remoteTweaks.adopt(provider)
+            call.push(TweakProviderHandle(provider).luaValue)
+            return 1
+        }
+        module.function("ofrep") { [unowned host] call in
+            let options = try OptionTable(call, 1, accepted: ["url", "name", "context", "refresh", "timeout", "headers"])
+            guard let text = try options.string("url") else {
+                throw options.problem("url", "is required: the http or https base URL of the OFREP service")
+            }
+            guard let base = URL(string: text), let scheme = base.scheme?.lowercased(), ["http", "https"].contains(scheme), base.host != nil else {
+                throw options.problem("url", "must be an http or https URL, not '\(text)'")
+            }
+            let gate = host.permissionGate
+            try gate.checkNetwork(OFREPTweakProvider.bulkURL(base: base), by: "tweak.ofrep")
+            let name = try options.string("name") ?? "ofrep"
+            if name.isEmpty { throw options.problem("name", "must not be empty") }
+            let context = try options.context("context") ?? .empty
+            var configuration = RemoteTweakProvider.Configuration(
+                url: base, refreshInterval: try options.seconds("refresh"),
+                keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
+                headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
+            if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
+            configuration.allowsRedirect = { gate.allowsNetwork($0) }
+            // Answers from the kept copy at once; the bulk evaluation is left to the background.
+            let provider = OFREPTweakProvider(name: name, configuration: configuration, context: context)
+            if let error = provider.status.keptCopyError {
+                host.logger.warning("OFREP tweaks '\(name)': the kept copy is unusable: \(error)")
             }
             host.remoteTweaks.adopt(provider)
             call.push(TweakProviderHandle(provider).luaValue)

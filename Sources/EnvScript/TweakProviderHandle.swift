@@ -25,7 +25,11 @@ final class TweakProviderHandle {
             },
             "status": LuaFunction("provider:status") { call in
                 let handle = try call.object(1, as: TweakProviderHandle.self, typeName: typeName)
-                call.push((handle.provider as? RemoteTweakProvider)?.statusLuaTable ?? .nil)
+                switch handle.provider {
+                case let remote as RemoteTweakProvider: call.push(remote.statusLuaTable)
+                case let ofrep as OFREPTweakProvider: call.push(RemoteTweakProvider.statusLuaTable(ofrep.status, url: ofrep.bulkURL))
+                default: call.push(LuaValue.nil)
+                }
                 return 1
             },
         ])

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import Tweaks
 
-/// One GET of a remote tweak file, through AsyncHTTPClient (SwiftNIO): no libcurl, so nothing of
+/// One request (a GET, or a POST with a body) for a remote document, through AsyncHTTPClient (SwiftNIO): no libcurl, so nothing of
 /// FoundationNetworking is loaded when a program starts.
 ///
 /// Redirects are followed here, at most ``maximumRedirects``, each only to an `http` or `https` URL
@@ -20,6 +20,8 @@ final class RemoteFetch: Sendable {
         var status: Int
         var body: Data
         var etag: String?
+        /// The `Retry-After` header, as sent.
+        var retryAfter: String?
     }
 
     /// Why a fetch ended without an answer, other than a cancellation.
@@ -35,6 +37,8 @@ final class RemoteFetch: Sendable {
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
 
+    private let method: HTTPMethod
+    private let body: Data?
     private let headers: [String: String]
     private let deadline: NIODeadline
     private let allowsRedirect: @Sendable (URL) -> Bool
@@ -43,9 +47,11 @@ final class RemoteFetch: Sendable {
 
     /// A fetch that `start(_:)` begins; `completion` runs once, on one of the client's threads.
     init(
-        headers: [String: String], timeout: TimeInterval, allowsRedirect: @escaping @Sendable (URL) -> Bool,
+        method: String = "GET", body: Data? = nil, headers: [String: String], timeout: TimeInterval, allowsRedirect: @escaping @Sendable (URL) -> Bool,
         completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
+        self.method = HTTPMethod(rawValue: method)
+        self.body = body
         self.headers = headers
         self.deadline = .now() + .nanoseconds(Int64(min(max(timeout, 0), 86_400 * 365) * 1e9))
         self.allowsRedirect = allowsRedirect
@@ -78,11 +84,18 @@ final class RemoteFetch: Sendable {
         }?.cancel()
     }
 
-    private func request(_ url: URL, redirects: Int, origin: String) {
+    private func request(_ url: URL, redirects: Int, origin: String, seeOther: Bool = false) {
         let request: HTTPClient.Request
         do {
-            let sent = Self.origin(of: url) == origin ? Array(headers) : []
-            request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: HTTPHeaders(sent))
+            var sent = Self.origin(of: url) == origin ? Array(headers) : []
+            // A 303 turns a POST into a GET; other redirects keep the method and the body.
+            let method = redirects > 0 && seeOther ? HTTPMethod.GET : self.method
+            let body = method == .GET ? nil : self.body
+            if body != nil && !sent.contains(where: { $0.0.lowercased() == "content-type" }) {
+                sent.append(("Content-Type", "application/json"))
+            }
+            request = try HTTPClient.Request(
+                url: url.absoluteString, method: method, headers: HTTPHeaders(sent), body: body.map { .bytes($0) })
         } catch {
             return completion(.failure(Failure.failed(reason: "\(error)")))
         }
@@ -101,11 +114,12 @@ final class RemoteFetch: Sendable {
                    let location = response.headers.first(name: "Location"),
                    let next = URL(string: location, relativeTo: url)?.absoluteURL,
                    mayFollow(from: url, to: next) {
-                    return self.request(next, redirects: redirects + 1, origin: origin)
+                    return self.request(next, redirects: redirects + 1, origin: origin, seeOther: seeOther || status == 303)
                 }
                 completion(.success(Answer(
                     status: status, body: Data(response.body.map { Array($0.readableBytesView) } ?? []),
-                    etag: response.headers.first(name: "ETag"))))
+                    etag: response.headers.first(name: "ETag"),
+                    retryAfter: response.headers.first(name: "Retry-After"))))
             case .failure(let error):
                 completion(.failure(Self.failure(error, cancelled: state.withLock { $0.cancelled })))
             }

@@ -150,11 +150,11 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
         case .providerNotMutable(let name):
             return "provider '\(name)' is read-only; write to an overrides or ephemeral provider"
         case .httpStatus(let url, let status):
-            return "GET \(url) answered HTTP \(status); keeping the last good copy"
+            return "\(url) answered HTTP \(status); keeping the last good copy"
         case .timedOut(let url, let seconds):
-            return "GET \(url) timed out after \(seconds) s; keeping the last good copy"
+            return "\(url) timed out after \(seconds) s; keeping the last good copy"
         case .networkFailed(let url, let reason):
-            return "GET \(url) failed: \(reason); keeping the last good copy"
+            return "\(url) failed: \(reason); keeping the last good copy"
         case .remoteNotLoaded(let url):
             return "remote tweaks from \(url) are not loaded yet and there is no kept copy; refresh the provider"
         case .remoteClosed(let url):

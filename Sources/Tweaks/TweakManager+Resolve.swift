@@ -34,8 +34,11 @@ extension TweakManager {
             return TweakResolution(value: defaultValue, reason: .error, errorCode: .general, errorMessage: "\(failure)")
         }
         if let answer = error.defaultAnswer, case .defaulted(_, let source) = error.reason {
+            // With an error code the reason is ERROR, except for a stale copy (STALE, PROVIDER_NOT_READY
+            // for a copy evaluated for another context): the provider's reason says more there.
+            let reason = answer.errorCode == nil || answer.reason == .stale ? answer.reason : .error
             return TweakResolution(
-                value: defaultValue, reason: answer.errorCode == nil ? answer.reason : .error, errorCode: answer.errorCode,
+                value: defaultValue, reason: reason, errorCode: answer.errorCode,
                 errorMessage: answer.errorMessage, metadata: answer.metadata, source: source)
         }
         let code: TweakErrorCode

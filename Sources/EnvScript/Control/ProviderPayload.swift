@@ -2,8 +2,8 @@ import Foundation
 import RemoteTweaks
 import Tweaks
 
-/// A provider of the stack as the control API shows it: `name`, `kind` (`overrides`, `remote` or
-/// `other`), whether it takes `set` and `delete` (`writable`), and for a remote provider its `status`.
+/// A provider of the stack as the control API shows it: `name`, `kind` (`overrides`, `remote` — `tweak.remote` or
+/// `tweak.ofrep` — or `other`), whether it takes `set` and `delete` (`writable`), and for a remote provider its `status`.
 struct ProviderPayload: Encodable, Sendable {
     let name: String
     let kind: String
@@ -20,6 +20,9 @@ struct ProviderPayload: Encodable, Sendable {
         case let remote as RemoteTweakProvider:
             kind = "remote"
             status = RemoteStatusPayload(remote.status, url: remote.configuration.url)
+        case let ofrep as OFREPTweakProvider:
+            kind = "remote"
+            status = RemoteStatusPayload(ofrep.status, url: ofrep.bulkURL)
         default:
             kind = "other"
             status = nil
