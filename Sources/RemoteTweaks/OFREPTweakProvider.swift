@@ -12,7 +12,7 @@ import Tweaks
 /// before its `Retry-After` (seconds or an HTTP date) has passed.
 ///
 /// Lookups never wait for the network; they answer from the copy:
-/// - a flag the copy has answers with its value, variant, reason and metadata (``Tweak/dependsOnContext``
+/// - a flag the copy has answers with its value, variant, reason and metadata (`Tweak.dependsOnContext`
 ///   unless its reason is `STATIC`); an entry without a value gives the caller's default with its reason;
 /// - a lookup whose context — its own over the provider's — differs from the one the copy was evaluated
 ///   for: a flag the server marked `STATIC` answers from the copy, keeping reason `STATIC` (its value is

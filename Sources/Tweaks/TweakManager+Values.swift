@@ -11,8 +11,17 @@ extension TweakManager {
     /// Inlinable, so the conversion is specialised for `T` where it is called: a cached read then costs
     /// the cache's look-up and nothing generic.
     @inlinable
+    public func value<T: TweakValueConvertible>(_ feature: String, _ variable: String, as type: T.Type = T.self) throws -> T {
+        if let value = T(tweakValue: try resolvedValue(feature: feature, variable: variable)) { return value }
+        throw typeMismatch(feature: feature, variable: variable, expected: T.tweakTypeName, context: .empty)
+    }
+
+    /// The value of the tweak as `T` for `context` (merged over the task's and the global one), strictly
+    /// typed as `value(_:_:as:)` reads it. A separate function rather than a defaulted argument, so
+    /// that the cached read without a context passes none.
+    @inlinable
     public func value<T: TweakValueConvertible>(
-        _ feature: String, _ variable: String, as type: T.Type = T.self, context: TweakContext = .empty
+        _ feature: String, _ variable: String, as type: T.Type = T.self, context: TweakContext
     ) throws -> T {
         if let value = T(tweakValue: try resolvedValue(feature: feature, variable: variable, context: context)) { return value }
         throw typeMismatch(feature: feature, variable: variable, expected: T.tweakTypeName, context: context)

@@ -257,9 +257,16 @@ public final class TweakManager: Sendable {
     /// the typed accessors and of Lua's `tweak.value`.
     ///
     /// - Throws: the errors of ``lookup(feature:variable:context:)``.
-    public func resolvedValue(feature: String, variable: String, context: TweakContext = .empty) throws -> TweakValue {
+    public func resolvedValue(feature: String, variable: String) throws -> TweakValue {
         let key = TweakKey(feature: feature, variable: variable)
-        // A cached answer is the same in every context: no need to work the context out.
+        if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.value }
+        return try lookup(feature: feature, variable: variable).value
+    }
+
+    /// ``resolvedValue(feature:variable:)`` for `context`: a cached answer is the same in every
+    /// context, so the cache answers first without working the context out.
+    public func resolvedValue(feature: String, variable: String, context: TweakContext) throws -> TweakValue {
+        let key = TweakKey(feature: feature, variable: variable)
         if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.value }
         return try lookup(feature: feature, variable: variable, context: context).value
     }

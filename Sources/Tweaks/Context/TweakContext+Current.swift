@@ -1,13 +1,17 @@
 extension TweakContext {
-    /// The context of the running task and its child tasks, set with ``withContext(_:operation:)``;
-    /// merged between the manager's global context and a lookup's own.
-    @TaskLocal public static var current = TweakContext.empty
+    /// The context of the running task and its child tasks (or of the running thread outside any task),
+    /// set with ``withContext(_:operation:)``; merged between the manager's global context and a
+    /// lookup's own.
+    public static var current: TweakContext { taskContext }
+
+    /// Where ``current`` is kept.
+    @TaskLocal static var taskContext = TweakContext.empty
 
     /// Runs `operation` with `context` merged over the task's current one (so nested calls add to it).
     public static func withContext<Result>(
         _ context: TweakContext, operation: () throws -> Result
     ) rethrows -> Result {
-        try $current.withValue(context.merged(over: current), operation: operation)
+        try $taskContext.withValue(context.merged(over: current), operation: operation)
     }
 
     /// Runs the async `operation` with `context` merged over the task's current one.
@@ -15,6 +19,6 @@ extension TweakContext {
         _ context: TweakContext, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await $current.withValue(context.merged(over: current), operation: operation, isolation: isolation)
+        try await $taskContext.withValue(context.merged(over: current), operation: operation, isolation: isolation)
     }
 }
