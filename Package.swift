@@ -230,7 +230,7 @@ var package = Package(
         .testTarget(
             name: "EnvScriptTests",
             dependencies: [
-                "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "LuaTypeGeneration", "Scenarios", "Locking", "LuaBridge",
+                "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "Locking", "LuaBridge",
                 // OFREPProviderTests: the OFREP provider itself, beside tweak.ofrep.
                 "RemoteTweaks",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -255,7 +255,8 @@ var package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "TestSupport", "EnvScriptCLI", "ExampleHost", "AttachedHostHelper", "Locking",
+                "TestSupport", "EnvScriptCLI", "ExampleHost", "AttachedHostHelper", "Locking", "EnvScript", "Scenarios",
+                "LuaTypeGeneration", "LuaBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

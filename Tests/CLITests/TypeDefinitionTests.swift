@@ -2,21 +2,30 @@ import EnvScript
 import LuaTypeGeneration
 import Scenarios
 import Foundation
+import TestSupport
 import Testing
 
 /// The LuaLS definitions cover exactly the functions the host modules register, and the copy kept
 /// in the repository's `types/` folder is up to date.
 @Suite struct TypeDefinitionTests {
+    /// A host over a fresh temporary home, with the modules `envscript run` adds.
+    func withHost<Result>(_ body: (EnvScriptHost) throws -> Result) throws -> Result {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let host = try EnvScriptHost(configuration: HostConfiguration(
+            home: folder.url.appendingPathComponent("home"), appID: "tests", attachesToHome: false))
+        defer { host.close() }
+        _ = try ScenarioRunner(host: host)
+        return try body(host)
+    }
+
     func definitions() throws -> [String: String] {
-        let fixture = try HostFixture()
-        _ = try ScenarioRunner(host: fixture.host)
-        return try LuaTypeDefinitions.files(for: fixture.host)
+        try withHost { try LuaTypeDefinitions.files(for: $0) }
     }
 
     @Test func everyModuleFunctionIsDocumented() throws {
-        let files = try definitions()
-        let fixture = try HostFixture()
-        for module in fixture.host.modules {
+        let (files, modules) = try withHost { (try LuaTypeDefinitions.files(for: $0), $0.modules) }
+        for module in modules {
             let text = try #require(files["\(module.name).lua"])
             #expect(text.hasPrefix("---@meta"))
             for member in module.members {
