@@ -82,7 +82,7 @@ struct OptionTable {
         }
         do {
             switch try TweakValue(lua: value) {
-            case .object(let object): return try TweakContext(jsonObject: object)
+            case .object(let object): return try TweakContext(jsonObject: object.mapValues(TweakContext.Value.init))
             case .array(let items) where items.isEmpty: return .empty
             default: throw LuaScriptError("a context has named fields, not a list")
             }

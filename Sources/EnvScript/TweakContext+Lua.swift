@@ -17,14 +17,15 @@ extension TweakContext {
             guard case .object(let object) = try TweakValue(lua: value) else {
                 throw LuaScriptError("a context has named fields, not a list")
             }
-            self = try TweakContext(jsonObject: object)
+            self = try TweakContext(jsonObject: object.mapValues(TweakContext.Value.init))
         } catch {
             throw call.argumentError(position, "\(error)")
         }
     }
 
-    /// The context as the table a Lua provider's `get` receives: its attributes and `targetingKey`.
-    var luaValue: LuaValue { TweakValue.object(jsonObject).luaValue }
+    /// The context as the table a Lua provider's `get` receives: its attributes and `targetingKey` (a
+    /// null is nil there: a field left out, a hole in a list).
+    var luaValue: LuaValue { ScriptValue.object(jsonObject.mapValues(ScriptValue.init)).luaValue }
 }
 
 extension TweakDefaultAnswer {

@@ -8,40 +8,15 @@ import Locking
 /// is noticed, and so is a file that appears or disappears. Readers of the file pay nothing per read.
 /// Stops when released or ``stop()``ped.
 final class FileChangePoller: Sendable {
-    /// What `stat` said of the file; all nil when it did not exist.
-    struct Stamp: Equatable, Sendable {
-        var device: UInt64?
-        var inode: UInt64?
-        var size: Int64?
-        var seconds: Int?
-        var nanoseconds: Int?
-
-        /// The file at `path` now.
-        init(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return }
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            #if canImport(Darwin)
-            seconds = Int(info.st_mtimespec.tv_sec)
-            nanoseconds = Int(info.st_mtimespec.tv_nsec)
-            #else
-            seconds = Int(info.st_mtim.tv_sec)
-            nanoseconds = Int(info.st_mtim.tv_nsec)
-            #endif
-        }
-    }
-
     private static let queue = DispatchQueue(label: "envscript.tweaks.file-poller", qos: .utility)
     private let timer: Locked<(any DispatchSourceTimer)?>
 
     /// Starts watching `path` from what it is now; `handler` runs on a background queue after each change.
     init(path: String, interval: Duration, handler: @escaping @Sendable () -> Void) {
-        let last = Locked(Stamp(path: path))
+        let last = Locked(FileStamp(path: path))
         let timer = DispatchSource.makeTimerSource(queue: Self.queue)
         timer.setEventHandler {
-            let now = Stamp(path: path)
+            let now = FileStamp(path: path)
             let changed = last.withLock { last -> Bool in
                 defer { last = now }
                 return last != now

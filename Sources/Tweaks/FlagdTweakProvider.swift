@@ -46,7 +46,7 @@ public final class FlagdTweakProvider: TweakProvider {
         self.name = name ?? fileURL.lastPathComponent
         self.fileURL = fileURL
         self.invalidRules = invalidRules
-        self.flagSet = Locked(try Self.load(fileURL, invalidRules: invalidRules))
+        self.flagSet = Locked(try Self.load(fileURL, invalidRules: invalidRules, source: self.name))
         if let watchInterval {
             let poller = FileChangePoller(path: fileURL.path, interval: watchInterval) { [weak self] in
                 try? self?.reload()
@@ -63,7 +63,7 @@ public final class FlagdTweakProvider: TweakProvider {
     ///
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON``.
     public func reload() throws {
-        let fresh = try Self.load(fileURL, invalidRules: invalidRules)
+        let fresh = try Self.load(fileURL, invalidRules: invalidRules, source: name)
         flagSet.withLock { $0 = fresh }
         changes.send(TweakProviderChange(provider: name, keys: nil))
     }
@@ -99,12 +99,17 @@ public final class FlagdTweakProvider: TweakProvider {
         }
     }
 
+    /// The key of every flag of the file, those without a default variant included.
+    public func allKeys() throws -> [TweakKey] {
+        flagSet.withLock { Array($0.flags.keys) }
+    }
+
     /// Reports reloads.
     public func observeChanges(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation? {
         changes.observe(handler)
     }
 
-    private static func load(_ url: URL, invalidRules: InvalidRules) throws -> FlagdFlagSet {
-        try FlagdDocumentReader(file: url.path, invalidRules: invalidRules).read(try TweakJSON.contents(of: url))
+    private static func load(_ url: URL, invalidRules: InvalidRules, source: String) throws -> FlagdFlagSet {
+        try FlagdDocumentReader(file: url.path, invalidRules: invalidRules, source: source).read(try TweakJSON.contents(of: url))
     }
 }

@@ -173,11 +173,31 @@ public final class TweakManager: Sendable {
 
     // MARK: Reading
 
+    /// What a search reads under the lock, all at once: the stack, the state of the cache, and the global
+    /// context.
+    private struct Search {
+        let providers: [any TweakProvider]
+        let decryptor: TweakDecryptor?
+        let cipher: TweakCipher?
+        let generation: UInt64
+        let cache: Bool
+        let global: TweakContext
+    }
+
+    /// A lookup's start: the cache's answer, or what a search needs.
     private enum Start {
-        case cached(TweakLookup)
-        case search(
-            providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, generation: UInt64,
-            cache: Bool, global: TweakContext)
+        case cached(CachedLookup)
+        case search(Search)
+    }
+
+    /// The cache's answer for `key` when it has one, else what a search needs: one trip under the lock.
+    private func start(_ key: TweakKey) -> Start {
+        state.withLock { state in
+            if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit) }
+            return .search(Search(
+                providers: state.providers, decryptor: state.decryptor, cipher: state.cipher,
+                generation: state.generation, cache: state.cacheEnabled, global: state.context))
+        }
     }
 
     /// Finds the tweak in the highest provider that has it, decrypts it, and reports every provider above
@@ -195,37 +215,28 @@ public final class TweakManager: Sendable {
     ///   ``TweakError/Code/decryptorMissing`` or ``TweakError/Code/decryptionFailed``.
     public func lookup(feature: String, variable: String, context: TweakContext = .empty) throws -> TweakLookup {
         let key = TweakKey(feature: feature, variable: variable)
-        let start = state.withLock { state -> Start in
-            if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit.lookup) }
-            return .search(
-                providers: state.providers, decryptor: state.decryptor, cipher: state.cipher,
-                generation: state.generation, cache: state.cacheEnabled, global: state.context)
+        switch start(key) {
+        case .cached(let hit): return hit.lookup
+        case .search(let search): return try self.search(key, context: context, search)
         }
-        let providers: [any TweakProvider]
-        let decryptor: TweakDecryptor?
-        let cipher: TweakCipher?
-        let generation: UInt64
-        let useCache: Bool
-        let global: TweakContext
-        switch start {
-        case .cached(let hit): return hit
-        case .search(let p, let d, let k, let g, let c, let x): (providers, decryptor, cipher, generation, useCache, global) = (p, d, k, g, c, x)
-        }
-        let effective = context.merged(over: TweakContext.current.merged(over: global))
+    }
 
+    /// The search of ``lookup(feature:variable:context:)`` past the cache.
+    private func search(_ key: TweakKey, context: TweakContext, _ search: Search) throws -> TweakLookup {
+        let effective = context.merged(over: TweakContext.current.merged(over: search.global))
         var misses: [TweakProviderMiss] = []
         // Whether a provider passed over could have answered in another context.
         var passedDependOnContext = false
-        for provider in providers {
+        for provider in search.providers {
             let answer: TweakAnswer?
             do {
-                answer = try provider.evaluate(feature: feature, variable: variable, context: effective)
+                answer = try provider.evaluate(feature: key.feature, variable: key.variable, context: effective)
             } catch {
                 misses.append(TweakProviderMiss(provider: provider.name, reason: .failed(error)))
                 continue
             }
             var tweak: Tweak
-            switch answer {
+            switch consume answer {
             case nil:
                 misses.append(TweakProviderMiss(provider: provider.name, reason: .missing))
                 passedDependOnContext = passedDependOnContext || provider.missesDependOnContext
@@ -236,20 +247,21 @@ public final class TweakManager: Sendable {
             case .value(let found)?:
                 tweak = found
             }
-            tweak.source = provider.name
-            tweak.dependsOnContext = tweak.dependsOnContext || passedDependOnContext
-            tweak = try Self.opened(tweak, own: provider.decryptor, stack: decryptor, cipher: cipher).tweak
-            let result = TweakLookup(tweak: tweak, misses: misses)
-            if useCache && !tweak.dependsOnContext {
+            // Written only when they change: a provider's answers are often made once and shared, and
+            // a write would copy them.
+            let source = provider.name
+            if tweak.source != source { tweak.source = source }
+            if passedDependOnContext && !tweak.dependsOnContext { tweak.dependsOnContext = true }
+            if tweak.isEncrypted { tweak = try Self.opened(tweak, own: provider.decryptor, stack: search.decryptor, cipher: search.cipher).tweak }
+            if search.cache && !tweak.dependsOnContext {
+                let cached = CachedLookup(TweakLookup(tweak: tweak, misses: misses, isCached: true))
                 state.withLock { state in
-                    if state.cacheEnabled && state.generation == generation {
-                        state.cache[key] = CachedLookup(TweakLookup(tweak: tweak, misses: misses, isCached: true))
-                    }
+                    if state.cacheEnabled && state.generation == search.generation { state.cache[key] = cached }
                 }
             }
-            return result
+            return TweakLookup(tweak: tweak, misses: misses)
         }
-        throw TweakError.notFound(feature: feature, variable: variable, misses: misses)
+        throw TweakError.notFound(feature: key.feature, variable: key.variable, misses: misses)
     }
 
     /// The value in effect, decrypted, without the details of ``lookup(feature:variable:context:)``: straight from
@@ -259,21 +271,37 @@ public final class TweakManager: Sendable {
     /// - Throws: the errors of ``lookup(feature:variable:context:)``.
     public func resolvedValue(feature: String, variable: String) throws -> TweakValue {
         let key = TweakKey(feature: feature, variable: variable)
-        if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.value }
-        return try lookup(feature: feature, variable: variable).value
+        switch start(key) {
+        case .cached(let hit): return hit.value
+        case .search(let search): return try self.search(key, context: .empty, search).value
+        }
     }
 
     /// ``resolvedValue(feature:variable:)`` for `context`: a cached answer is the same in every
     /// context, so the cache answers first without working the context out.
     public func resolvedValue(feature: String, variable: String, context: TweakContext) throws -> TweakValue {
         let key = TweakKey(feature: feature, variable: variable)
-        if let hit = state.withLock({ $0.cacheEnabled ? $0.cache[key] : nil }) { return hit.value }
-        return try lookup(feature: feature, variable: variable, context: context).value
+        switch start(key) {
+        case .cached(let hit): return hit.value
+        case .search(let search): return try self.search(key, context: context, search).value
+        }
     }
 
     /// The tweak in effect (see ``lookup(feature:variable:context:)``).
     public func tweak(feature: String, variable: String, context: TweakContext = .empty) throws -> Tweak {
         try lookup(feature: feature, variable: variable, context: context).tweak
+    }
+
+    /// The key of every flag of the stack, sorted: those of ``list()`` and those whose lookups leave the
+    /// value to the caller's default (see ``TweakProvider/allKeys()``). Providers that cannot list are
+    /// left out, as ``list()`` reports them.
+    public func allKeys() -> [TweakKey] {
+        var keys = Set<TweakKey>()
+        for provider in stack().providers {
+            guard let own = try? provider.allKeys() else { continue }
+            keys.formUnion(own)
+        }
+        return keys.sorted()
     }
 
     /// Every tweak of the stack, one per feature and variable from the highest provider that has it.

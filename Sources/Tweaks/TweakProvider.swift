@@ -31,6 +31,12 @@ public protocol TweakProvider: Sendable {
     /// Every tweak this provider has, encrypted values as stored.
     func allTweaks() throws -> [Tweak]
 
+    /// The key of every flag this provider has, those whose lookups leave the value to the caller's
+    /// default included (a flagd flag without a default variant, which ``allTweaks()`` cannot list but
+    /// whose targeting may still choose a variant in some context). By default, the keys of
+    /// ``allTweaks()``.
+    func allKeys() throws -> [TweakKey]
+
     /// The provider's own decryptor; it wins over the manager's. Nil by default.
     var decryptor: TweakDecryptor? { get }
 
@@ -47,6 +53,9 @@ extension TweakProvider {
 
     /// A provider's misses are the same for every context, by default.
     public var missesDependOnContext: Bool { false }
+
+    /// The keys of ``allTweaks()``.
+    public func allKeys() throws -> [TweakKey] { try allTweaks().map(\.key) }
 
     /// No decryptor of its own: the manager's applies.
     public var decryptor: TweakDecryptor? { nil }

@@ -11,29 +11,8 @@ extension TweakValue {
 
     /// Appends ``exactJSON`` to `text`.
     package func writeExactJSON(into text: inout String) {
-        switch self {
-        case .bool(let flag): text += flag ? "true" : "false"
-        case .int(let number): text += String(number)
-        // Swift's shortest round-trip form always has a "." or an "e" for a finite double.
-        case .double(let number): text += number.isFinite ? "\(number)" : "null"
-        case .string(let string): Self.writeJSONString(string, into: &text)
-        case .array(let items):
-            text += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { text += "," }
-                item.writeExactJSON(into: &text)
-            }
-            text += "]"
-        case .object(let fields):
-            text += "{"
-            for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { text += "," }
-                Self.writeJSONString(key, into: &text)
-                text += ":"
-                fields[key]!.writeExactJSON(into: &text)
-            }
-            text += "}"
-        }
+        // One writer for both: a context's values are the same JSON, with null.
+        TweakContext.Value(self).writeExactJSON(into: &text)
     }
 
     /// Appends `string` as a JSON string: quotes, backslashes and control characters escaped, the rest

@@ -320,4 +320,31 @@ final class OFREPServer {
         #expect(throws: (any Error).self) { try fixture.run("tweak.ofrep{ url = '\(server.url.absoluteString)', context = 3 }") }
         await server.stop()
     }
+
+    @Test func aSwitchAnswersFromTheNewContainersKeptCopyThenRefreshes() async throws {
+        let server = try OFREPServer()
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
+        try fixture.run("tweak.stack{ tweak.ofrep{ url = '\(server.url.absoluteString)', refresh = 60 } }")
+        func color() throws -> String? { try fixture.run("return tweak.value('checkout', 'button_color', 'none')").first?.stringValue }
+        #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
+        #expect(try color() == "blue")  // and kept in the default container
+
+        // From now on the service says red, slowly: what a switch shows at once is a kept copy.
+        try server.fixture.host.tweaks.set(.string("red"), feature: "checkout", variable: "button_color")
+        server.delay(.seconds(2))
+        try fixture.run("container.create('B') container.activate('B')")
+        #expect(try color() == "none", "B has kept no copy, so nothing answers yet")
+        #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
+        #expect(try color() == "red")  // now kept in B
+
+        let requestsBefore = server.seen.count
+        try fixture.run("container.activate('DEFAULT')")
+        #expect(try color() == "blue", "the default container kept the blue answer")
+        #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
+        #expect(try color() == "red")
+        // The refresh after the switch revalidated the copy the default container kept.
+        let revalidation = try #require(server.seen.dropFirst(requestsBefore).first)
+        #expect(revalidation.ifNoneMatch != nil && revalidation.status == 200)
+        await server.stop()
+    }
 }

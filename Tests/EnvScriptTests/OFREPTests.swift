@@ -101,4 +101,24 @@ import Tweaks
             #expect(changed.headers.first(name: "ETag") != tag)
         }
     }
+
+    @Test func theBulkAnswerHasTheFlagsWithoutADefaultVariantToo() async throws {
+        try await ControlAPIFixture.with { api in
+            let flags = try api.fixture.write("rules.flagd.json", """
+                {"flags": {"beta.banner": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": null,
+                  "targeting": {"if": [{"==": [{"var": "plan"}, "beta"]}, "on", null]}}}}
+                """)
+            try api.fixture.run("tweak.stack{ tweak.overrides(), tweak.flagd('\(flags)', 'rules') }")
+            func bulk(_ context: String) async throws -> [String: JSONValue] {
+                let answer = try await api.send("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": \#(context)}"#)
+                let entries = try #require(try answer.json()["flags"]?.array, "\(answer)")
+                return Dictionary(uniqueKeysWithValues: entries.compactMap { entry in entry["key"]?.string.map { ($0, entry) } })
+            }
+            let beta = try #require(try await bulk(#"{"plan": "beta"}"#)["beta.banner"])
+            #expect(beta["value"]?.bool == true && beta["reason"]?.string == "TARGETING_MATCH", "\(beta)")
+            // Elsewhere it is still listed, with no value: the caller's default.
+            let other = try #require(try await bulk(#"{"plan": "free"}"#)["beta.banner"])
+            #expect(other["value"] == nil && other["reason"]?.string == "DEFAULT", "\(other)")
+        }
+    }
 }

@@ -139,6 +139,21 @@ import TestSupport
         #expect(listed["checkout.max-items"]?.reason == .static)
         #expect(listed["checkout.new-flow"]?.reason == .default)
         #expect(listed["banner"]?.reason == .disabled)
+        // The keys include the flag without a default variant, which has no tweak to list.
+        #expect(Set(try provider.allKeys().map(\.flagKey)) == Set(listed.keys).union(["theme"]))
+    }
+
+    @Test func nullsInsideTheContextReachTheRules() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // JavaScript writes [1, null] as "1,": the rule sees the null where it is.
+        let manager = TweakManager(providers: [try provider(in: folder, """
+            {"flags": {"seen": {"state": "ENABLED", "variants": {"kept": "kept", "lost": "lost"}, "defaultVariant": "lost",
+              "targeting": {"if": [{"==": [{"cat": [{"var": "tags"}]}, "1,"]}, "kept", "lost"]}}}}
+            """)])
+        let withNull = try TweakContext(jsonText: #"{"tags": [1, null]}"#)
+        #expect(manager.resolve("seen", "seen", default: "", context: withNull).value == "kept")
+        #expect(manager.resolve("seen", "seen", default: "", context: TweakContext(attributes: ["tags": [1]])).value == "lost")
     }
 
     @Test func reloadReportsAChangeAndKeepsTheOldFlagsOnError() throws {

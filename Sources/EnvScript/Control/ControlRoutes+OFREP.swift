@@ -34,7 +34,7 @@ extension ControlRoutes {
                     return ofrepAnswer(#"{"errorCode":"INVALID_CONTEXT","errorDetails":"# + failure + "}", status: 400)
                 }
                 let body = try await host.run { host -> String in
-                    let keys = host.tweaks.list().tweaks.map(\.key.flagKey)
+                    let keys = host.tweaks.allKeys().map(\.flagKey)
                     let flags = keys.map { OFREPEvaluation(key: $0, tweaks: host.tweaks, context: evaluationContext).json }
                     return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":{}}"#
                 }
@@ -60,12 +60,9 @@ extension ControlRoutes {
         switch body.fields["context"] {
         case nil, .null?: return .empty
         case .object(let fields)?:
-            var attributes: [String: TweakValue] = [:]
+            var attributes: [String: TweakContext.Value] = [:]
             for (name, value) in fields where value != .null {
-                guard let attribute = TweakValue(script: value) else {
-                    throw ControlError(.badRequest, "context field '\(name)' holds a null inside; leave it out")
-                }
-                attributes[name] = attribute
+                attributes[name] = TweakContext.Value(script: value)
             }
             if let key = attributes[TweakContext.targetingKeyField], key.stringValue == nil {
                 attributes[TweakContext.targetingKeyField] = nil

@@ -3,10 +3,10 @@ import Foundation
 extension TweakContext {
     /// The context a JSON text names, as OpenFeature writes one — `{"targetingKey": "user-1", "country":
     /// "DE"}` — from the command line (`--context`) or a query string. A field whose value is null is
-    /// left out.
+    /// left out; nulls inside an attribute's lists and structures are kept.
     ///
     /// - Throws: ``TweakError/Code/invalidContext`` saying what is wrong: not JSON (with the line and
-    ///   column), not an object, a null inside an attribute, a `targetingKey` that is not a string.
+    ///   column), not an object, a `targetingKey` that is not a string.
     public init(jsonText text: String) throws {
         let root: JSONScanner.Node
         do {
@@ -17,13 +17,29 @@ extension TweakContext {
         guard case .object(let members) = root.value else {
             throw TweakError.invalidContext("it is a JSON \(root.value.typeName), not an object")
         }
-        var fields: [String: TweakValue] = [:]
+        var fields: [String: Value] = [:]
         for member in members {
             if case .null = member.node.value { continue }
-            fields[member.key] = try TweakDocumentReader.tweakValue(of: member.node, path: [member.key]) { _, path, _ in
-                TweakError.invalidContext("field '\(path.joined(separator: "."))' holds a null; leave it out")
-            }
+            fields[member.key] = Value(member.node)
         }
         try self.init(jsonObject: fields)
+    }
+}
+
+extension TweakContext.Value {
+    /// The value of a parsed JSON node.
+    init(_ node: JSONScanner.Node) {
+        switch node.value {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .int(let number): self = .int(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .array(let elements): self = .array(elements.map(Self.init))
+        case .object(let members):
+            var fields: [String: Self] = [:]
+            for member in members { fields[member.key] = Self(member.node) }
+            self = .object(fields)
+        }
     }
 }

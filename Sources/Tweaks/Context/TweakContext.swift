@@ -12,11 +12,11 @@ public struct TweakContext: Sendable, Hashable {
 
     /// Who the flag is evaluated for; nil when not known.
     public var targetingKey: String?
-    /// Everything else known about them, by name.
-    public var attributes: [String: TweakValue]
+    /// Everything else known about them, by name: any JSON value, null included.
+    public var attributes: [String: Value]
 
     /// A context of `targetingKey` and `attributes`.
-    public init(targetingKey: String? = nil, attributes: [String: TweakValue] = [:]) {
+    public init(targetingKey: String? = nil, attributes: [String: Value] = [:]) {
         self.targetingKey = targetingKey
         self.attributes = attributes
     }
@@ -39,7 +39,7 @@ public struct TweakContext: Sendable, Hashable {
 
     /// The context as OpenFeature writes it in JSON: the attributes, and the targeting key as
     /// `targetingKey` (winning over an attribute of that name).
-    public var jsonObject: [String: TweakValue] {
+    public var jsonObject: [String: Value] {
         var object = attributes
         if let targetingKey { object[Self.targetingKeyField] = .string(targetingKey) }
         return object
@@ -49,7 +49,7 @@ public struct TweakContext: Sendable, Hashable {
     /// key, every other field an attribute.
     ///
     /// - Throws: ``TweakError/Code/invalidContext`` when `targetingKey` is not a string.
-    public init(jsonObject: [String: TweakValue]) throws {
+    public init(jsonObject: [String: Value]) throws {
         var attributes = jsonObject
         let key = attributes.removeValue(forKey: Self.targetingKeyField)
         switch key {

@@ -18,6 +18,8 @@ struct FlagdDocumentReader {
 
     let file: String
     let invalidRules: FlagdTweakProvider.InvalidRules
+    /// The name of the provider the flags answer for (``Tweak/source`` of their answers).
+    var source = ""
 
     /// The flags of `data`.
     ///
@@ -125,7 +127,7 @@ struct FlagdDocumentReader {
         }
         return FlagdFlag(
             flagKey: flagKey, isEnabled: state, variants: variants, defaultVariant: defaultVariant?.name, targeting: targeting,
-            metadata: setMetadata.merging(flagMetadata) { _, own in own })
+            metadata: setMetadata.merging(flagMetadata) { _, own in own }, source: source)
     }
 
     private func compileTargeting(

@@ -13,7 +13,7 @@ extension FlagdFlag {
         guard isEnabled else { return .callerDefault(defaultAnswer(reason: .disabled, dependsOnContext: false)) }
         switch targeting {
         case .none:
-            return defaultVariantAnswer(reason: .static)
+            return defaultVariantAnswer()
         case .unusable(let problem):
             return .callerDefault(defaultAnswer(
                 reason: .error, errorCode: .parseError,
@@ -22,7 +22,7 @@ extension FlagdFlag {
             let result = LogicEvaluator.evaluate(rule, .context(FlagEvaluationInput(flagKey: flagKey, context: context)))
             let name: String
             switch result {
-            case .null: return defaultVariantAnswer(reason: .default)
+            case .null: return defaultVariantAnswer()
             case .string(let text): name = text
             case .bool(let flag): name = flag ? "true" : "false"
             case .number(let number): name = LogicValue.text(of: number)
@@ -31,28 +31,27 @@ extension FlagdFlag {
                     reason: .error, errorCode: .general,
                     errorMessage: "the targeting of flag '\(flagKey)' gave \(result.textValue), which names no variant"))
             }
-            guard let value = variants[name] else {
+            guard let tweak = matchedTweaks[name] else {
                 return .callerDefault(defaultAnswer(
                     reason: .error, errorCode: .general,
                     errorMessage: "the targeting of flag '\(flagKey)' chose variant '\(name)', which the flag does not have"))
             }
-            return .value(tweak(variant: name, value: value, reason: .targetingMatch))
+            return .value(tweak)
         }
     }
 
-    /// The default variant with `reason`, or the caller's default (reason `DEFAULT`) without one.
-    private func defaultVariantAnswer(reason: TweakReason) -> TweakAnswer {
-        guard let defaultVariant, let value = variants[defaultVariant] else {
-            return .callerDefault(defaultAnswer(reason: .default))
-        }
-        return .value(tweak(variant: defaultVariant, value: value, reason: reason))
+    /// The default variant (reason `STATIC` without targeting, `DEFAULT` with it), or the caller's
+    /// default (reason `DEFAULT`) without one.
+    private func defaultVariantAnswer() -> TweakAnswer {
+        guard let defaultTweak else { return .callerDefault(defaultAnswer(reason: .default)) }
+        return .value(defaultTweak)
     }
 
     /// The tweak of `variant`.
     func tweak(variant: String, value: TweakValue, reason: TweakReason) -> Tweak {
         Tweak(
-            feature: key.feature, variable: key.variable, value: value, variant: variant, reason: reason, metadata: metadata,
-            dependsOnContext: hasTargeting)
+            feature: key.feature, variable: key.variable, value: value, source: source, variant: variant, reason: reason,
+            metadata: metadata, dependsOnContext: hasTargeting)
     }
 
     private func defaultAnswer(

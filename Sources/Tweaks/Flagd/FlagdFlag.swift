@@ -25,18 +25,36 @@ final class FlagdFlag: Sendable {
     let targeting: Targeting
     /// The flag's metadata over its flag set's.
     let metadata: [String: TweakValue]
+    /// The name of the provider whose answers these are (``Tweak/source``).
+    let source: String
+    /// Each variant's answer to a rule that names it (reason `TARGETING_MATCH`), made once.
+    let matchedTweaks: [String: Tweak]
+    /// The default variant's answer (reason `STATIC` without targeting, `DEFAULT` with it), made once;
+    /// nil without a default variant.
+    let defaultTweak: Tweak?
 
     init(
         flagKey: String, isEnabled: Bool, variants: [String: TweakValue], defaultVariant: String?, targeting: Targeting,
-        metadata: [String: TweakValue]
+        metadata: [String: TweakValue], source: String
     ) {
+        let key = TweakKey(flagKey: flagKey)
         self.flagKey = flagKey
-        self.key = TweakKey(flagKey: flagKey)
+        self.key = key
         self.isEnabled = isEnabled
         self.variants = variants
         self.defaultVariant = defaultVariant
         self.targeting = targeting
         self.metadata = metadata
+        self.source = source
+        let hasTargeting: Bool
+        if case .none = targeting { hasTargeting = false } else { hasTargeting = true }
+        func tweak(_ variant: String, _ value: TweakValue, _ reason: TweakReason) -> Tweak {
+            Tweak(
+                feature: key.feature, variable: key.variable, value: value, source: source, variant: variant, reason: reason,
+                metadata: metadata, dependsOnContext: hasTargeting)
+        }
+        matchedTweaks = hasTargeting ? Dictionary(uniqueKeysWithValues: variants.map { ($0.key, tweak($0.key, $0.value, .targetingMatch)) }) : [:]
+        defaultTweak = defaultVariant.flatMap { name in variants[name].map { tweak(name, $0, hasTargeting ? .default : .static) } }
     }
 
     /// Whether another context could get another answer.

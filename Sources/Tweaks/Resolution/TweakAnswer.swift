@@ -7,7 +7,9 @@ public enum TweakAnswer: Sendable {
     /// (``TweakReason/disabled``, or ``TweakReason/default`` for a flag without a default variant), or
     /// with an error code (a targeting rule that cannot be evaluated: ``TweakErrorCode/parseError``).
     /// Lower providers of the stack are not asked: the flag is this provider's.
-    case callerDefault(TweakDefaultAnswer)
+    /// (Kept in a box of its own, so that an answer is the size of a tweak, one reference, whichever
+    /// case it is: answers are passed along at every step of a lookup.)
+    indirect case callerDefault(TweakDefaultAnswer)
 }
 
 /// A provider's answer that leaves the value to the caller's default (``TweakAnswer/callerDefault(_:)``).

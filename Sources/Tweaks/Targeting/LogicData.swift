@@ -4,8 +4,8 @@ import Foundation
 /// context's attributes, `targetingKey`, and `$flagd.flagKey` and `$flagd.timestamp`); inside `map`,
 /// `filter`, `all`, `none` and `some`, the element at hand; inside `reduce`, `current` and `accumulator`.
 ///
-/// The context's attributes stay ``TweakValue``s: a path is followed in them and only the value it
-/// reaches is converted, so an evaluation copies nothing of the context.
+/// The context's attributes stay ``TweakContext/Value``s: a path is followed in them and only the value
+/// it reaches is converted, so an evaluation copies nothing of the context.
 enum LogicData {
     case context(FlagEvaluationInput)
     case value(LogicValue)
@@ -44,39 +44,51 @@ enum LogicData {
                 }
                 fallthrough
             default:
-                guard var current = input.context.attributes[first.key] else { return nil }
-                for step in steps.dropFirst() {
-                    switch current {
-                    case .object(let fields):
-                        guard let next = fields[step.key] else { return nil }
-                        current = next
-                    case .array(let elements):
-                        guard let index = step.index, index < elements.count else { return nil }
-                        current = elements[index]
-                    default:
-                        return nil
-                    }
-                }
-                return LogicValue(current)
+                guard let attribute = input.context.attributes[first.key] else { return nil }
+                return Self.follow(attribute, steps.dropFirst()).map(LogicValue.init)
             }
         }
     }
 
-    private static func follow(_ value: LogicValue, _ steps: ArraySlice<VariablePath.Step>) -> LogicValue? {
+    /// The value `steps` reach from `value`, or nil when one is missing. One walk for the rules' own
+    /// values and for the context's, which are converted only once reached.
+    private static func follow<Value: PathFollowable>(_ value: Value, _ steps: ArraySlice<VariablePath.Step>) -> Value? {
         var current = value
         for step in steps {
-            switch current {
-            case .object(let fields):
-                guard let next = fields[step.key] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = step.index, index < elements.count else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
+            guard let next = current.element(at: step) else { return nil }
+            current = next
         }
         return current
+    }
+}
+
+/// A JSON value a `var` path can go into: an object by a step's key, an array by its index.
+private protocol PathFollowable {
+    /// The element `step` names, or nil when there is none.
+    func element(at step: VariablePath.Step) -> Self?
+}
+
+extension LogicValue: PathFollowable {
+    fileprivate func element(at step: VariablePath.Step) -> LogicValue? {
+        switch self {
+        case .object(let fields): return fields[step.key]
+        case .array(let elements):
+            guard let index = step.index, index < elements.count else { return nil }
+            return elements[index]
+        default: return nil
+        }
+    }
+}
+
+extension TweakContext.Value: PathFollowable {
+    fileprivate func element(at step: VariablePath.Step) -> TweakContext.Value? {
+        switch self {
+        case .object(let fields): return fields[step.key]
+        case .array(let elements):
+            guard let index = step.index, index < elements.count else { return nil }
+            return elements[index]
+        default: return nil
+        }
     }
 }
 

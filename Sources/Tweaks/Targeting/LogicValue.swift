@@ -11,9 +11,10 @@ enum LogicValue: Sendable, Hashable {
     case array([LogicValue])
     case object([String: LogicValue])
 
-    /// The value of a tweak value (integers widened to `Double`, as JavaScript reads JSON).
-    init(_ value: TweakValue) {
+    /// The value of a context's attribute (integers widened to `Double`, as JavaScript reads JSON).
+    init(_ value: TweakContext.Value) {
         switch value {
+        case .null: self = .null
         case .bool(let flag): self = .bool(flag)
         case .int(let number): self = .number(Double(number))
         case .double(let number): self = .number(number)
