@@ -23,15 +23,30 @@ public final class TweakManager: Sendable {
     public static let tweakUserInfoKey = "tweak"
 
     private struct State {
-        var providers: [any TweakProvider] = []
+        /// What a search reads: made anew when one of its parts changes (rarely), so that a lookup takes
+        /// all of it with one retain.
+        var stack = Stack(providers: [], decryptor: nil, cipher: nil, context: .empty)
+        var providers: [any TweakProvider] {
+            get { stack.providers }
+            set { stack = Stack(providers: newValue, decryptor: stack.decryptor, cipher: stack.cipher, context: stack.context) }
+        }
+        var decryptor: TweakDecryptor? {
+            get { stack.decryptor }
+            set { stack = Stack(providers: stack.providers, decryptor: newValue, cipher: stack.cipher, context: stack.context) }
+        }
+        var cipher: TweakCipher? {
+            get { stack.cipher }
+            set { stack = Stack(providers: stack.providers, decryptor: stack.decryptor, cipher: newValue, context: stack.context) }
+        }
+        /// The global evaluation context, under the task's and the lookup's.
+        var context: TweakContext {
+            get { stack.context }
+            set { stack = Stack(providers: stack.providers, decryptor: stack.decryptor, cipher: stack.cipher, context: newValue) }
+        }
         /// Names of providers that report their own changes, so the manager does not report a write twice.
         var reportingProviders: Set<String> = []
         var subscriptions: [TweakObservation] = []
-        var decryptor: TweakDecryptor?
-        var cipher: TweakCipher?
         var cacheEnabled = false
-        /// The global evaluation context, under the task's and the lookup's.
-        var context = TweakContext.empty
         /// Only lookups whose answer is the same in every context.
         var cache: [TweakKey: CachedLookup] = [:]
         /// Bumped on every invalidation, so a lookup computed before one is never cached after it.
@@ -173,15 +188,26 @@ public final class TweakManager: Sendable {
 
     // MARK: Reading
 
-    /// What a search reads under the lock, all at once: the stack, the state of the cache, and the global
-    /// context.
-    private struct Search {
+    /// The providers, the decryptor, the cipher and the global context, as a search reads them.
+    private final class Stack: Sendable {
         let providers: [any TweakProvider]
         let decryptor: TweakDecryptor?
         let cipher: TweakCipher?
+        let context: TweakContext
+
+        init(providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, context: TweakContext) {
+            self.providers = providers
+            self.decryptor = decryptor
+            self.cipher = cipher
+            self.context = context
+        }
+    }
+
+    /// What a search reads under the lock, all at once: the stack and the state of the cache.
+    private struct Search {
+        let stack: Stack
         let generation: UInt64
         let cache: Bool
-        let global: TweakContext
     }
 
     /// A lookup's start: the cache's answer, or what a search needs.
@@ -194,9 +220,7 @@ public final class TweakManager: Sendable {
     private func start(_ key: TweakKey) -> Start {
         state.withLock { state in
             if state.cacheEnabled, let hit = state.cache[key] { return .cached(hit) }
-            return .search(Search(
-                providers: state.providers, decryptor: state.decryptor, cipher: state.cipher,
-                generation: state.generation, cache: state.cacheEnabled, global: state.context))
+            return .search(Search(stack: state.stack, generation: state.generation, cache: state.cacheEnabled))
         }
     }
 
@@ -223,11 +247,12 @@ public final class TweakManager: Sendable {
 
     /// The search of ``lookup(feature:variable:context:)`` past the cache.
     private func search(_ key: TweakKey, context: TweakContext, _ search: Search) throws -> TweakLookup {
-        let effective = context.merged(over: TweakContext.current.merged(over: search.global))
+        let stack = search.stack
+        let effective = context.merged(over: TweakContext.current.merged(over: stack.context))
         var misses: [TweakProviderMiss] = []
         // Whether a provider passed over could have answered in another context.
         var passedDependOnContext = false
-        for provider in search.providers {
+        for provider in stack.providers {
             let answer: TweakAnswer?
             do {
                 answer = try provider.evaluate(feature: key.feature, variable: key.variable, context: effective)
@@ -252,7 +277,7 @@ public final class TweakManager: Sendable {
             let source = provider.name
             if tweak.source != source { tweak.source = source }
             if passedDependOnContext && !tweak.dependsOnContext { tweak.dependsOnContext = true }
-            if tweak.isEncrypted { tweak = try Self.opened(tweak, own: provider.decryptor, stack: search.decryptor, cipher: search.cipher).tweak }
+            if tweak.isEncrypted { tweak = try Self.opened(tweak, own: provider.decryptor, stack: stack.decryptor, cipher: stack.cipher).tweak }
             if search.cache && !tweak.dependsOnContext {
                 let cached = CachedLookup(TweakLookup(tweak: tweak, misses: misses, isCached: true))
                 state.withLock { state in
