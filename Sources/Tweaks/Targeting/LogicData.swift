@@ -64,32 +64,28 @@ enum LogicData {
 
 /// A JSON value a `var` path can go into: an object by a step's key, an array by its index.
 private protocol PathFollowable {
+    /// The fields of an object; nil for any other value.
+    var objectFields: [String: Self]? { get }
+    /// The elements of an array; nil for any other value.
+    var arrayElements: [Self]? { get }
+}
+
+extension PathFollowable {
     /// The element `step` names, or nil when there is none.
-    func element(at step: VariablePath.Step) -> Self?
+    func element(at step: VariablePath.Step) -> Self? {
+        if let fields = objectFields { return fields[step.key] }
+        guard let elements = arrayElements, let index = step.index, index < elements.count else { return nil }
+        return elements[index]
+    }
 }
 
 extension LogicValue: PathFollowable {
-    fileprivate func element(at step: VariablePath.Step) -> LogicValue? {
-        switch self {
-        case .object(let fields): return fields[step.key]
-        case .array(let elements):
-            guard let index = step.index, index < elements.count else { return nil }
-            return elements[index]
-        default: return nil
-        }
-    }
+    fileprivate var objectFields: [String: LogicValue]? { if case .object(let fields) = self { fields } else { nil } }
 }
 
 extension TweakContext.Value: PathFollowable {
-    fileprivate func element(at step: VariablePath.Step) -> TweakContext.Value? {
-        switch self {
-        case .object(let fields): return fields[step.key]
-        case .array(let elements):
-            guard let index = step.index, index < elements.count else { return nil }
-            return elements[index]
-        default: return nil
-        }
-    }
+    fileprivate var objectFields: [String: TweakContext.Value]? { if case .object(let fields) = self { fields } else { nil } }
+    fileprivate var arrayElements: [TweakContext.Value]? { if case .array(let elements) = self { elements } else { nil } }
 }
 
 /// The data a flag's targeting is evaluated against: the flag's key and the evaluation context.
