@@ -112,9 +112,13 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
         }
     }
 
-    /// The key of every flag of the copy, those answered without a value included.
+    /// The key of every flag of the copy, those answered without a value or with an error included;
+    /// not those the service reported it does not have (`FLAG_NOT_FOUND`), which lookups pass over.
     public func allKeys() throws -> [TweakKey] {
-        try remote.current().flags.keys.map(TweakKey.init(flagKey:))
+        try remote.current().flags.compactMap { key, entry in
+            if case .failed(let code, _) = entry, code == .flagNotFound { return nil }
+            return TweakKey(flagKey: key)
+        }
     }
 
     /// Reports refreshes that changed the copy and kept-copy reloads.

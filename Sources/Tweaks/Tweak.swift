@@ -147,3 +147,18 @@ public struct Tweak: Sendable, Hashable {
         }
     }
 }
+
+extension Tweak: CustomReflectable {
+    /// The fields, as `print`, `dump` and test failures show a tweak (not its box).
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "feature": feature, "variable": variable, "value": value, "title": title as Any,
+                "description": description as Any, "group": group as Any, "source": source, "isEncrypted": isEncrypted,
+                "isSealed": isSealed, "generatedPropertyName": generatedPropertyName as Any, "variant": variant as Any,
+                "reason": reason, "metadata": metadata, "dependsOnContext": dependsOnContext,
+            ],
+            displayStyle: .struct)
+    }
+}

@@ -205,4 +205,21 @@ import TestSupport
         #expect(TweakValue(parsing: "hello") == .string("hello"))
         #expect(TweakValue(parsing: "42", forceString: true) == .string("42"))
     }
+
+    @Test func aTweakIsAValueWhoseCopiesNeverChangeEachOtherAndPrintItsFields() {
+        let original = Tweak(feature: "f", variable: "v", value: 1, source: "json")
+        var copy = original
+        copy.value = 2
+        copy.isEncrypted = true
+        #expect(original.value == 1 && !original.isEncrypted && !original.isSealed)
+        #expect(copy.value == 2 && copy.isEncrypted && copy.isSealed)
+        #expect(copy != original)
+        copy.value = 1
+        copy.isEncrypted = false
+        copy.isSealed = false
+        #expect(copy == original && copy.hashValue == original.hashValue)
+        let printed = String(describing: original)
+        #expect(printed.contains(#"feature: "f""#) && printed.contains(#"source: "json""#), "\(printed)")
+    }
 }
+

@@ -12,7 +12,9 @@ public struct TweakContext: Sendable, Hashable {
 
     /// Who the flag is evaluated for; nil when not known.
     public var targetingKey: String?
-    /// Everything else known about them, by name: any JSON value, null included.
+    /// Everything else known about them, by name: any JSON value, null included (an attribute set to
+    /// null hides a lower context's attribute of that name when contexts are merged; the JSON readers
+    /// leave a top-level null field out instead).
     public var attributes: [String: Value]
 
     /// A context of `targetingKey` and `attributes`.
@@ -46,14 +48,14 @@ public struct TweakContext: Sendable, Hashable {
     }
 
     /// The context of a JSON object as OpenFeature writes it: `targetingKey` (a string) is the targeting
-    /// key, every other field an attribute.
+    /// key (a null one is no key), every other field an attribute.
     ///
     /// - Throws: ``TweakError/Code/invalidContext`` when `targetingKey` is not a string.
     public init(jsonObject: [String: Value]) throws {
         var attributes = jsonObject
         let key = attributes.removeValue(forKey: Self.targetingKeyField)
         switch key {
-        case nil: self.init(attributes: attributes)
+        case nil, .null?: self.init(attributes: attributes)
         case .string(let text)?: self.init(targetingKey: text, attributes: attributes)
         case let other?:
             throw TweakError.invalidContext("its targetingKey is \(TweakError.withArticle(other.typeName)); it must be a string")
