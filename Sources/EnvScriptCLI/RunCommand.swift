@@ -206,7 +206,7 @@ struct RunCommand: ParsableCommand {
                 return
             }
             if list {
-                for test in suite.tests where test.isTest && selection.selects(names: test.names) {
+                for test in runner.list(suite, selection: selection) {
                     report.write("\(test.file): \(test.names.joined(separator: " "))")
                 }
                 try report.finish()
@@ -215,7 +215,7 @@ struct RunCommand: ParsableCommand {
                 return
             }
             if format == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
-            let summary = runner.run(suite.tests, selection: selection, reporter: format.reporter(write: report.write))
+            let summary = runner.run(suite, selection: selection, reporter: format.reporter(write: report.write))
             try report.finish()
             if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }
         } catch {

@@ -139,12 +139,10 @@ final class ScenarioRunBoard: Sendable {
             let runner = try ScenarioRunner(host: host)
             // Compile everything first, so a syntax error in the last file runs nothing.
             let chunks = try paths.map { try host.compileScript(atPath: $0) }
-            var tests: [ScenarioRunner.Test] = []
-            // Results name each file as the page lists it, relative to the folder.
-            for (file, chunk) in zip(files, chunks) { tests += try runner.load(chunk, file: file) }
-            runner.run(tests, reporter: BoardReporter(board: self, run: id))
-        } catch let error as ScenarioRunner.LoadError {
-            fail(id, "error while loading the scenarios of \(error.file): \(error)")
+            // Results name each file as the page lists it, relative to the folder; a file that fails at
+            // its top level is an entry of the run, as in `envscript run`.
+            let suite = try runner.load(Array(zip(files, chunks)).map { (file: $0.0, chunk: $0.1) })
+            runner.run(suite, reporter: BoardReporter(board: self, run: id))
         } catch {
             fail(id, "\(error)")
         }
@@ -167,9 +165,7 @@ final class ScenarioRunBoard: Sendable {
             self.run = run
         }
 
-        func runWillStart(testCount: Int) {
-            board.update(run) { $0.total = testCount }
-        }
+        func runWillStart() {}
 
         func testDidFinish(_ result: ScenarioResult) {
             let payload = ScenarioResultPayload(result)

@@ -10,7 +10,7 @@ struct ScenarioRunPayload: Encodable, Sendable {
         case running
         /// Every test ran; `summary` counts them.
         case finished
-        /// The run could not start or a file failed while loading; `error` says why.
+        /// The run could not start; `error` says why.
         case error
     }
 
@@ -18,8 +18,6 @@ struct ScenarioRunPayload: Encodable, Sendable {
     let id: Int
     let files: [String]
     var phase: Phase = .running
-    /// How many tests will run, once the files are loaded.
-    var total: Int?
     var results: [ScenarioResultPayload] = []
     var summary: ScenarioSummaryPayload?
     var error: String?

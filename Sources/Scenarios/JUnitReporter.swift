@@ -16,7 +16,7 @@ package final class JUnitReporter: ScenarioReporter {
         self.write = write
     }
 
-    package func runWillStart(testCount: Int) {}
+    package func runWillStart() {}
 
     package func testDidFinish(_ result: ScenarioResult) {
         results.append(result)

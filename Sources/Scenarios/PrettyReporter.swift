@@ -12,7 +12,7 @@ package final class PrettyReporter: ScenarioReporter {
         self.write = write
     }
 
-    package func runWillStart(testCount: Int) {}
+    package func runWillStart() {}
 
     package func testDidFinish(_ result: ScenarioResult) {
         let name = ReportText.oneLine(result.fullName)

@@ -9,13 +9,24 @@ import LuaBridge
 /// `compare.lua`).
 ///
 /// Each part is its own chunk, named `[envscript]/<file>`, so that tracebacks can leave out its frames.
-/// Loading a file only collects tests; ``ScenarioRunner`` then enters blocks, runs hooks and tests and
-/// leaves blocks through the functions of ``Functions``, each call its own entry into Lua.
+/// Loading a file runs its top level; ``ScenarioRunner`` then walks its blocks, runs their bodies as it
+/// reaches them, enters blocks, runs hooks and tests and leaves blocks through the functions of
+/// ``Functions``, each call its own entry into Lua.
 enum ScenarioPrelude {
     /// The functions of `busted.lua` that the runner calls.
     struct Functions {
-        /// `collect(seed?)`: the tests the file just loaded declared; the next file starts afresh.
+        /// `collect(seed?)`: ends the file just loaded, answering its root block's id; the next file
+        /// starts afresh.
         var collect: LuaFunctionRef
+        /// `walk(id)` starts walking the file whose root block is `id`; `step()` answers its next entry
+        /// (a test, a block's error, a block to enter and leave, or `{expand = id}`), nil at the end.
+        var walk: LuaFunctionRef
+        var step: LuaFunctionRef
+        /// `expand(id)` runs the body of the block `step` asked for; `abandon(id, message)` after it
+        /// failed; `skip()` passes over it without running its body.
+        var expand: LuaFunctionRef
+        var abandon: LuaFunctionRef
+        var skip: LuaFunctionRef
         /// `declared()`: whether the file being loaded declared anything.
         var declared: LuaFunctionRef
         /// `enter(id)`, `start(id)`, `leave(id)`: a block's insulation and setups, its lazy setups, and
@@ -115,7 +126,9 @@ enum ScenarioPrelude {
             return function
         }
         return Functions(
-            collect: try function("collect"), declared: try function("declared"), enter: try function("enter"),
+            collect: try function("collect"), walk: try function("walk"), step: try function("step"),
+            expand: try function("expand"), abandon: try function("abandon"), skip: try function("skip"),
+            declared: try function("declared"), enter: try function("enter"),
             start: try function("start"), leave: try function("leave"), names: try function("names"),
             begin: try function("begin"), finish: try function("finish"), openFile: try function("open_file"),
             scope: try function("scope"))

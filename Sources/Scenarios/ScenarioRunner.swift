@@ -2,12 +2,13 @@ import EnvScript
 import Foundation
 import LuaBridge
 
-/// Runs busted-style scenarios in a host: files are loaded (collecting `describe`/`it`), then each
-/// hook and test is called from Swift as its own entry into Lua, so each has the full instruction
-/// budget and a runaway test cannot starve the rest.
+/// Runs busted-style scenarios in a host: files are loaded (their top level declares blocks, tests and
+/// hooks), then each file's tree is walked as busted executes it — a block's body runs when the walk
+/// reaches it, after the tests before it — and each body, hook and test is called from Swift as its own
+/// entry into Lua, so each has the full instruction budget and a runaway test cannot starve the rest.
 package final class ScenarioRunner {
-    /// A test collected from a file, ready to run; or a file that failed at its top level, which runs
-    /// as its error.
+    /// A test met while walking a file, ready to run; or a block without tests to enter and leave, or a
+    /// block whose body failed, which runs as its error.
     package struct Test {
         package var file: String
         package var names: [String]
@@ -22,18 +23,15 @@ package final class ScenarioRunner {
         /// those around it run, as in busted.
         var beforeDepths: [Int] = []
         var afterDepths: [Int] = []
-        /// Set for the entry that stands for a file that failed at its top level.
-        var loadError: LuaError?
         /// Set for the entry of a block without tests: the runner enters and leaves it (its strict
         /// setups and teardowns run, as in busted) and reports nothing for it.
         var isBlockOnly = false
-        /// Set for the entry of a block whose body failed while the file loaded (busted's error of that
+        /// Set for the entry of a block whose body failed on an earlier pass (busted's error of that
         /// block): its tests were not collected.
         var blockError: String?
 
-        /// Whether the entry is a test (rather than a file that failed at its top level, or a block
-        /// without tests).
-        package var isTest: Bool { loadError == nil && !isBlockOnly && blockError == nil }
+        /// Whether the entry is a test (rather than a block without tests, or a block whose body failed).
+        package var isTest: Bool { !isBlockOnly && blockError == nil }
     }
 
     /// A file failed at its top level: while its scenarios were being declared (an error in a
@@ -71,38 +69,25 @@ package final class ScenarioRunner {
         self.prelude = try ScenarioPrelude.load(into: host)
     }
 
-    /// Runs already compiled files in order and collects their tests. A file that fails at its top
-    /// level does not stop the others: it becomes an entry of the suite that reports its error.
+    /// Runs already compiled files' top levels in order. A file that fails at its top level does not
+    /// stop the others: it becomes an entry of the suite that reports its error.
     package func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
         var suite = ScenarioSuite()
         for (file, chunk) in files {
             // Once the run's time is up, the files left are not loaded.
             if limits.runHasExpired { break }
             do {
-                let tests = try loadFile(chunk, file: file)
-                suite.tests += tests
-                suite.declaresScenarios = suite.declaresScenarios || !tests.isEmpty
+                let (root, declared) = try loadFile(chunk, file: file)
+                suite.files.append(ScenarioSuite.File(path: file, root: root))
+                suite.declaresScenarios = suite.declaresScenarios || declared
             } catch let error as LoadError {
                 // The file's entry: it reports the error when it runs.
-                suite.tests.append(Test(
-                    file: file, names: [], body: nil, before: [], after: [], isPending: false, loadError: error.underlying))
+                suite.files.append(ScenarioSuite.File(path: file, loadError: error.underlying))
                 suite.loadErrors.append(error)
                 suite.declaresScenarios = suite.declaresScenarios || error.declaredScenarios
             }
         }
         return suite
-    }
-
-    /// Runs an already compiled file and returns the tests it declared (none for a plain script).
-    ///
-    /// - Throws: ``LoadError`` when the file fails after declaring scenarios; the plain ``LuaError``
-    ///   when a script without scenarios fails.
-    package func load(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
-        do {
-            return try loadFile(chunk, file: file)
-        } catch let error as LoadError where !error.declaredScenarios {
-            throw error.underlying
-        }
     }
 
     /// Whether `file` is named as busted names its specs (`login_spec.lua`): such a file is a scenario
@@ -112,8 +97,9 @@ package final class ScenarioRunner {
         file.split(separator: "/").last?.hasSuffix("_spec.lua") ?? false
     }
 
-    /// Runs one file and collects its tests; any error at its top level is a ``LoadError``.
-    private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> [Test] {
+    /// Runs one file's top level: the id of its root block and whether it declared scenarios; any
+    /// error at its top level is a ``LoadError``.
+    private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> (root: Int, declared: Bool) {
         try host.lock.withLock {
             do {
                 // busted's scope for the file's globals (see busted.lua), from its first declaration.
@@ -129,79 +115,156 @@ package final class ScenarioRunner {
                 _ = try? prelude.collect.call()
                 throw LoadError(file: file, underlying: error, declaredScenarios: inScenarios == true)
             }
+            let declared = try prelude.declared.call().first?.boolValue ?? false
             let seedArgument: [LuaValue] = seed.map { [.integer(Int(truncatingIfNeeded: $0 % 2_147_483_646 + 1))] } ?? []
-            guard case .table(let list) = try prelude.collect.call(seedArgument).first else { return [] }
-            return list.array.map { entry in
-                Test(
-                    file: file,
-                    names: entry["names"].tableValue?.array.compactMap(Self.text) ?? [],
-                    body: Self.function(entry["fn"]),
-                    before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
-                    after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
-                    isPending: entry["pending"].boolValue ?? false,
-                    blocks: entry["blocks"].tableValue?.array.compactMap(\.intValue) ?? [],
-                    beforeDepths: entry["before_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
-                    afterDepths: entry["after_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
-                    isBlockOnly: entry["block_only"].boolValue ?? false,
-                    blockError: Self.text(entry["body_error"]))
+            guard let root = try prelude.collect.call(seedArgument).first?.intValue else {
+                throw LuaScriptError("the scenario prelude did not answer the file's block")
             }
+            return (root, declared)
         }
     }
 
-    /// Runs `tests` whose full name contains `filter` (all without one), reporting each as it ends.
+    /// The next entry of the file being walked (``ScenarioPrelude/Functions/step``), nil at its end.
+    private func nextEntry(file: String) -> Entry? {
+        let answer = try? host.lock.withLock { try prelude.step.call().first }
+        guard case .table(let entry)? = answer else { return nil }
+        let blocks = entry["blocks"].tableValue?.array.compactMap(\.intValue) ?? []
+        if let id = entry["expand"].intValue { return .expand(id, blocks: blocks) }
+        return .test(Test(
+            file: file,
+            names: entry["names"].tableValue?.array.compactMap(Self.text) ?? [],
+            body: Self.function(entry["fn"]),
+            before: entry["before"].tableValue?.array.compactMap(Self.function) ?? [],
+            after: entry["after"].tableValue?.array.compactMap(Self.function) ?? [],
+            isPending: entry["pending"].boolValue ?? false,
+            blocks: blocks,
+            beforeDepths: entry["before_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
+            afterDepths: entry["after_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
+            isBlockOnly: entry["block_only"].boolValue ?? false,
+            blockError: Self.text(entry["body_error"])))
+    }
+
+    /// What walking a file answers next.
+    private enum Entry {
+        /// A test, a block's error, or a block to enter and leave.
+        case test(Test)
+        /// A block whose body must run first, inside `blocks` (the blocks around it).
+        case expand(Int, blocks: [Int])
+    }
+
+    /// The tests of `suite`, without running them, in the order a run meets them (each block's body
+    /// runs, as busted's `--list` runs them): `run --list`.
+    package func list(_ suite: ScenarioSuite, selection: ScenarioSelection) -> [Test] {
+        var found: [Test] = []
+        for file in suite.files {
+            guard let root = file.root else { continue }
+            _ = try? host.lock.withLock { try prelude.walk.call([.integer(root)]) }
+            while let entry = nextEntry(file: file.path) {
+                switch entry {
+                case .expand(let id, _):
+                    if let error = call(prelude.expand, [.integer(id)]).error {
+                        _ = call(prelude.abandon, [.integer(id), .string(error.message)])
+                    }
+                case .test(let test):
+                    if test.isTest && selection.selects(names: test.names) { found.append(test) }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Runs the tests of `suite` whose full name contains `filter` (all without one), reporting each
+    /// as it ends.
     @discardableResult
-    package func run(_ tests: [Test], filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
-        run(tests, selection: ScenarioSelection(filter: filter), reporter: reporter)
+    package func run(_ suite: ScenarioSuite, filter: String? = nil, reporter: any ScenarioReporter) -> ScenarioSummary {
+        run(suite, selection: ScenarioSelection(filter: filter), reporter: reporter)
     }
 
     /// Runs the tests `selection` picks, reporting each as it ends. Errored files are reported whatever
-    /// the selection: their tests might have been picked.
+    /// the selection (their tests might have been picked), once whatever the number of passes.
     ///
-    /// Blocks are entered before the first of their tests and left after the last (setups, teardowns
-    /// and insulation, see `busted.lua`). Hooks fail as busted's do, each an error of its own: a setup
-    /// (or lazy setup) that fails is an entry named after its block, and its block's tests do not run
-    /// and are not reported; a before_each that fails is the error of its test, which does not run; an
-    /// after_each or a teardown that fails is an entry of its own after the test or the block.
+    /// Each file's tree is walked as busted executes it: a block's body runs when the walk reaches it,
+    /// inside the blocks around it (entered first, their setups done), after the tests before it; a body
+    /// that fails is an entry named after its block, whose tests are not collected. Blocks are entered
+    /// before the first of their tests and left after the last (setups, teardowns and insulation, see
+    /// `busted.lua`). Hooks fail as busted's do, each an error of its own: a setup (or lazy setup) that
+    /// fails is an entry named after its block, and its block's tests do not run and are not reported; a
+    /// before_each that fails is the error of its test, which does not run; an after_each or a teardown
+    /// that fails is an entry of its own after the test or the block.
     @discardableResult
-    package func run(_ tests: [Test], selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
-        let picked = tests.filter {
-            $0.loadError != nil || $0.isBlockOnly || $0.blockError != nil || selection.selects(names: $0.names)
-        }
-        // Errored files are reported once, whatever the number of passes.
-        let passes = (0..<max(selection.repetitions, 1)).map { pass in pass == 0 ? picked : picked.filter { $0.loadError == nil } }
-        reporter.runWillStart(testCount: passes.reduce(0) { $0 + $1.count })
+    package func run(_ suite: ScenarioSuite, selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
+        reporter.runWillStart()
         var summary = ScenarioSummary()
         func report(_ result: ScenarioResult) {
             summary.add(result)
             reporter.testDidFinish(result)
         }
-        for pass in passes {
+        for pass in 0..<max(selection.repetitions, 1) {
             // Each pass enters and leaves its blocks, so setups and teardowns run again.
             var blocks = BlockWalk()
-            for test in pass {
-                // Once the run's time is up (or, with --fail-fast, a test failed) no test starts; the one
-                // running then has failed naming the limit. Errored files are still reported.
-                if test.loadError == nil, let reason = stopReason(summary, selection) {
-                    summary.notRun += 1
-                    summary.stopReason = reason
+            for file in suite.files {
+                if let error = file.loadError {
+                    if pass == 0 { report(erroredFile(file.path, error)) }
                     continue
                 }
-                if test.loadError == nil {
-                    move(&blocks, to: test.blocks, file: test.file).forEach(report)
-                    // Stopped (Ctrl-C) while its blocks were entered: the test does not start.
-                    if limits.isStopped() {
-                        summary.notRun += 1
-                        summary.stopReason = limits.runStopReason
-                        continue
+                guard let root = file.root else { continue }
+                _ = try? host.lock.withLock { try prelude.walk.call([.integer(root)]) }
+                while let entry = nextEntry(file: file.path) {
+                    switch entry {
+                    case .expand(let id, let chain):
+                        // Not run once the run stops: its tests are not known, so not counted as not run.
+                        if let reason = stopReason(summary, selection) {
+                            summary.stopReason = reason
+                            _ = call(prelude.skip)
+                            continue
+                        }
+                        move(&blocks, to: chain, file: file.path).forEach(report)
+                        // Inside a block whose setup failed, nothing more runs (busted: its children are
+                        // not executed).
+                        if blocks.setupFailed || limits.isStopped() {
+                            _ = call(prelude.skip)
+                            continue
+                        }
+                        if let error = call(prelude.expand, [.integer(id)]).error {
+                            _ = call(prelude.abandon, [.integer(id), .string(error.message)])
+                            report(hookError(error, file: file.path, names: blockNames(id)))
+                        }
+                    case .test(let test):
+                        guard test.isBlockOnly || test.blockError != nil || selection.selects(names: test.names) else { continue }
+                        // Once the run's time is up (or, with --fail-fast, a test failed) no test starts;
+                        // the one running then has failed naming the limit.
+                        if let reason = stopReason(summary, selection) {
+                            if test.isTest { summary.notRun += 1 }
+                            summary.stopReason = reason
+                            continue
+                        }
+                        move(&blocks, to: test.blocks, file: test.file).forEach(report)
+                        // Stopped (Ctrl-C) while its blocks were entered: the test does not start.
+                        if limits.isStopped() {
+                            if test.isTest { summary.notRun += 1 }
+                            summary.stopReason = limits.runStopReason
+                            continue
+                        }
+                        run(test, setupFailed: blocks.setupFailed).forEach(report)
                     }
                 }
-                run(test, setupFailed: blocks.setupFailed).forEach(report)
             }
             move(&blocks, to: [], file: "").forEach(report)
         }
         if savesState, let failure = RunStateSave.failure(saving: host) { report(RunStateSave.result(for: failure)) }
         reporter.runDidFinish(summary)
         return summary
+    }
+
+    /// The entry of a file that failed at its top level.
+    private func erroredFile(_ file: String, _ error: LuaError) -> ScenarioResult {
+        let location = error.location
+        return ScenarioResult(
+            file: file, names: [],
+            outcome: .errored(
+                message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames),
+                line: location?.chunk == file ? location?.line : nil),
+            duration: .zero)
     }
 
     private func stopReason(_ summary: ScenarioSummary, _ selection: ScenarioSelection) -> String? {
@@ -295,13 +358,6 @@ package final class ScenarioRunner {
     /// test inside a block whose setup or lazy setup failed has none (the setup's entry stands for it).
     private func run(_ test: Test, setupFailed: Bool) -> [ScenarioResult] {
         var result = ScenarioResult(file: test.file, names: test.names, outcome: .passed, duration: .zero)
-        if let error = test.loadError {
-            let location = error.location
-            result.outcome = .errored(
-                message: error.message, traceback: error.traceback.map(Self.withoutPreludeFrames),
-                line: location?.chunk == test.file ? location?.line : nil)
-            return [result]
-        }
         if test.isPending {
             result.outcome = .skipped
             return [result]

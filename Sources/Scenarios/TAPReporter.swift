@@ -15,7 +15,7 @@ package final class TAPReporter: ScenarioReporter {
         self.write = write
     }
 
-    package func runWillStart(testCount: Int) {
+    package func runWillStart() {
         write("TAP version 13")
     }
 

@@ -189,7 +189,9 @@ import FoundationXML
         #expect(outcome.standardOutput.contains("ERROR b.lua:1"))
         #expect(outcome.standardOutput.contains("time limit exceeded: the run took longer than 0.5 s (--timeout)"))
         #expect(!outcome.standardOutput.contains("PASS"))
-        #expect(outcome.standardOutput.hasSuffix("0 passed, 0 failed, 1 errored, 1 not run (stopped by --timeout: the run took longer than 0.5 s)\n"))
+        // a.lua's block never ran its body (busted's order: a body runs when the run reaches it), so its
+        // test is not known, nor counted as not run.
+        #expect(outcome.standardOutput.hasSuffix("0 passed, 0 failed, 1 errored (stopped by --timeout: the run took longer than 0.5 s)\n"))
     }
 
     @Test func aHookTimeoutCancelsTheSwitchAndTheScriptGoesOn() throws {

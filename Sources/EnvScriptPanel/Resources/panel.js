@@ -562,7 +562,9 @@ function renderRun(run) {
   const status = document.getElementById('scenario-run-status');
   status.dataset.phase = run.phase;
   if (run.phase === 'running') {
-    status.textContent = `Run ${run.id} of ${run.files.join(', ')}: running` + (run.total === undefined ? '…' : `, ${run.results.length} of ${run.total} done`);
+    // How many tests a run has is known only at its end (a block's tests are declared when the run
+    // reaches its body, as in busted): the count so far.
+    status.textContent = `Run ${run.id} of ${run.files.join(', ')}: running, ${run.results.length} done…`;
   } else if (run.phase === 'finished') {
     status.textContent = `Run ${run.id}: ${run.summary.line}`;
   } else {

@@ -3,9 +3,11 @@
 -- `lazy_setup`/`lazy_teardown`, `randomize`), `finally` and `pending` inside a test, and the module
 -- `require 'busted'` returns.
 --
--- Loading a file only collects: describe bodies run at once, `it` records its function. The runner
--- (ScenarioRunner.swift) then enters and leaves the blocks around the tests it runs through the
--- functions this chunk returns, each call its own entry into Lua.
+-- Loading a file runs its top level, which declares its blocks, tests and hooks; a block's body runs
+-- when the run reaches it, as in busted: after the tests before it, inside the blocks around it
+-- (their setups done). The runner (ScenarioRunner.swift) walks each file's tree with `walk`/`step`,
+-- runs each body it meets with `expand`, and enters and leaves the blocks around the tests it runs,
+-- each call its own entry into Lua.
 --
 -- Where a scenario file's globals live, as busted keeps them. Every file `envscript run` runs has
 -- `scope` (below) as its _ENV, a table that stays empty and sends each read and write to where the
@@ -120,6 +122,8 @@ end
 
 -- Marks the file being loaded as a scenario file: from now on it reads luassert's `assert`.
 local function declares()
+  -- A block's body runs during the run, in a file already known to declare scenarios.
+  if collector.expanding then return end
   local root = collector.root
   if not root.scenario then
     root.scenario = true
@@ -205,13 +209,9 @@ local function declare_block(kind)
     declares()
     local parent = collector.current
     local block = new_block(parent, name, kind)
+    -- Its body runs when the run reaches it (`expand`), not now.
+    block.body = fn
     add_child(parent, { block = block })
-    open(block)
-    local ok, err = pcall(fn)
-    close(block)
-    -- As in busted, a body that fails is an error of its block, whose tests do not run; the blocks
-    -- around it and after it still do.
-    if not ok then block.body_error = err == nil and "nil" or tostring(err) end
   end)
 end
 
@@ -387,52 +387,144 @@ local function shuffler(seed)
   end
 end
 
--- Every test with its hooks and the blocks around it (outermost first), in order. A hook's depth is
--- the place of its block in `blocks`, so that after a before_each fails only the after_each hooks of
--- that block and those around it run, as in busted.
-local function flatten(block, before, after, chain, out, run_shuffle)
-  local depth = #chain + 1
+-- Walking a file's tree, as busted executes it: a block's children in order (shuffled when asked), a
+-- block's body run (`expand`) when the walk reaches it. `step` answers one entry at a time:
+--   * a test, with its hooks and the blocks around it (outermost first); a hook's depth is the place of
+--     its block in `blocks`, so that after a before_each fails only the after_each hooks of that block
+--     and those around it run, as in busted;
+--   * `expand`: a block whose body has not run yet; the runner enters the blocks around it and calls
+--     `expand(id)` (or `skip()` when it must not run), then steps again;
+--   * a block whose body failed (`body_error`), reported as that block's error;
+--   * a block without entries (`block_only`) that must still be entered and left: for its strict
+--     setups and teardowns (busted enters every block) or its insulation.
+local walk_stack = {}
+
+local function frame_for(block, parent)
+  local depth = parent and #parent.ids + 1 or 1
   local befores, afters = {}, {}
-  for _, h in ipairs(before) do befores[#befores + 1] = h end
+  if parent then for i, h in ipairs(parent.befores) do befores[i] = h end end
   for _, f in ipairs(block.before) do befores[#befores + 1] = { fn = f, depth = depth } end
   for _, f in ipairs(block.after) do afters[#afters + 1] = { fn = f, depth = depth } end
-  for _, h in ipairs(after) do afters[#afters + 1] = h end
-  local before_fns, before_depths, after_fns, after_depths = {}, {}, {}, {}
-  for i, h in ipairs(befores) do before_fns[i], before_depths[i] = h.fn, h.depth end
-  for i, h in ipairs(afters) do after_fns[i], after_depths[i] = h.fn, h.depth end
-  local ids = {}
-  for i, id in ipairs(chain) do ids[i] = id end
-  ids[#ids + 1] = block.id
+  if parent then for _, h in ipairs(parent.afters) do afters[#afters + 1] = h end end
+  local frame = {
+    block = block, index = 0, entries = 0, befores = befores, afters = afters,
+    before_fns = {}, before_depths = {}, after_fns = {}, after_depths = {},
+    ids = {}, shuffler = parent and parent.shuffler or block.shuffler,
+  }
+  for i, h in ipairs(befores) do frame.before_fns[i], frame.before_depths[i] = h.fn, h.depth end
+  for i, h in ipairs(afters) do frame.after_fns[i], frame.after_depths[i] = h.fn, h.depth end
+  if parent then for i, id in ipairs(parent.ids) do frame.ids[i] = id end end
+  frame.ids[#frame.ids + 1] = block.id
   local children = block.children
-  if block.seed or run_shuffle then
+  if block.seed or frame.shuffler then
     children = {}
     for i, child in ipairs(block.children) do children[i] = child end
-    if block.seed then shuffle(children, block.seed) else run_shuffle(children) end
+    if block.seed then shuffle(children, block.seed) else frame.shuffler(children) end
   end
-  local first = #out + 1
-  for _, child in ipairs(children) do
-    if child.block and child.block.body_error then
-      out[#out + 1] = { names = child.block.names, body_error = child.block.body_error, blocks = ids,
-                        before = {}, after = {} }
-    elseif child.block then
-      flatten(child.block, befores, afters, ids, out, run_shuffle)
+  frame.children = children
+  return frame
+end
+
+-- Whether a block the walk found no entry in must still be entered and left.
+local function needs_entering(block)
+  return #block.setup > 0 or #block.teardown > 0 or block.kind == "insulate" or block.kind == "expose"
+end
+
+--- Starts walking the file whose root block is `id`.
+function api.walk(id)
+  walk_stack = { frame_for(blocks[id], nil) }
+end
+
+--- The next entry of the file being walked, or nil at its end.
+function api.step()
+  while true do
+    local top = walk_stack[#walk_stack]
+    if top == nil then return nil end
+    top.index = top.index + 1
+    local child = top.children[top.index]
+    if child == nil then
+      walk_stack[#walk_stack] = nil
+      local parent = walk_stack[#walk_stack]
+      if parent then parent.entries = parent.entries + top.entries end
+      if top.entries == 0 and needs_entering(top.block) then
+        if parent then parent.entries = parent.entries + 1 end
+        return { names = top.block.names, block_only = true, blocks = top.ids, before = {}, after = {} }
+      end
     elseif child.test then
+      top.entries = top.entries + 1
       local names = {}
-      for i, n in ipairs(block.names) do names[i] = n end
+      for i, n in ipairs(top.block.names) do names[i] = n end
       names[#names + 1] = child.test.name
-      out[#out + 1] = {
+      return {
         names = names, fn = child.test.fn, pending = child.test.pending == true,
-        before = before_fns, before_depths = before_depths, after = after_fns, after_depths = after_depths,
-        blocks = ids,
+        before = top.before_fns, before_depths = top.before_depths,
+        after = top.after_fns, after_depths = top.after_depths, blocks = top.ids,
       }
+    elseif child.block then
+      local block = child.block
+      if block.body_error then
+        top.entries = top.entries + 1
+        return { names = block.names, body_error = block.body_error, blocks = top.ids, before = {}, after = {} }
+      elseif block.expanded then
+        walk_stack[#walk_stack + 1] = frame_for(block, top)
+      else
+        -- Come back to this child once its body has run.
+        top.index = top.index - 1
+        top.entries = top.entries + 1
+        return { expand = block.id, blocks = top.ids }
+      end
     end
   end
-  -- busted enters every block, one without tests too: an entry without a test has the runner enter
-  -- and leave it where it stands, for its strict setups and teardowns.
-  if #out < first and (#block.setup > 0 or #block.teardown > 0) then
-    out[#out + 1] = { names = block.names, block_only = true, blocks = ids, before = {}, after = {} }
+end
+
+--- Passes over the block `step` asked to expand, without running its body (the run stopped, or a
+--- setup around it failed): its tests are not collected.
+function api.skip()
+  local top = walk_stack[#walk_stack]
+  if top then top.index = top.index + 1 end
+end
+
+local function end_expansion()
+  collector.expanding = false
+  collector.current = nil
+  running = true
+end
+
+--- Runs the body of block `id` (the walk's next child), which declares its blocks, tests and hooks.
+--- An error goes to the runner, which reports it as the block's and calls `abandon`.
+function api.expand(id)
+  local block = blocks[id]
+  running = false
+  collector.expanding = true
+  collector.current = block
+  -- Insulation: what the body and the block's tests change is undone when the block is left.
+  local shot = is_insulated(block) and snapshot() or nil
+  block.run_snapshot = shot
+  if block.kind == "expose" then
+    -- busted's expose writes two blocks up: past the block around it.
+    local target = block.parent and block.parent.parent
+    use(reads(block), target and writes(target) or layer)
+  else
+    use(reads(block), writes(block))
   end
-  return out
+  block.body()
+  -- Kept for a later pass (--repeat), which enters the block without running its body again.
+  if shot then block.load_changes = changes_since(shot) end
+  block.expanded = true
+  end_expansion()
+end
+
+--- Block `id`'s body failed with `message`: the block is an error and its tests are not collected;
+--- what its body changed is undone when insulated.
+function api.abandon(id, message)
+  local block = blocks[id]
+  end_expansion()
+  block.body_error = message == nil and "nil" or tostring(message)
+  if block.run_snapshot then
+    restore_snapshot(block.run_snapshot)
+    block.run_snapshot = nil
+  end
+  api.skip()
 end
 
 --- Starts collecting the first file. Called once everything the scripts see is defined, since what a
@@ -452,17 +544,17 @@ function api.open_file(is_spec, enter_scope)
   if is_spec then declares() end
 end
 
---- The tests the file just loaded declared (shuffled within their blocks with `seed`, if given); the
---- next file starts afresh.
+--- Ends the file just loaded: returns its root block's id (for `walk`); with `seed`, the run shuffles
+--- its tests within each block. The next file starts afresh.
 function api.collect(seed)
   local root = collector.root
   -- A plain script (one that declared nothing) is not insulated: the scripts after it see its globals.
   if not api.declared() then root.load_snapshot = nil end
   close(root)
   use(layer, _G)
-  local tests = flatten(root, {}, {}, {}, {}, seed and shuffler(seed) or nil)
+  root.shuffler = seed and shuffler(seed) or nil
   start_file()
-  return tests
+  return root.id
 end
 
 --- Whether the file being loaded has declared anything: an error then is a scenario load error.
@@ -483,8 +575,12 @@ function api.enter(id)
   running = true
   local block = blocks[id]
   if block.kind == "file" and block.scenario then layer.assert = luassert end
-  if is_insulated(block) then block.run_snapshot = snapshot() end
-  if is_insulated(block) and block.load_changes then apply_changes(block.load_changes) end
+  -- A block whose body ran just now (`expand`) took its snapshot before it; a file, or a block on a
+  -- later pass, takes it here and applies again what its body (or top level) set.
+  if is_insulated(block) and not block.run_snapshot then
+    block.run_snapshot = snapshot()
+    if block.load_changes then apply_changes(block.load_changes) end
+  end
   block.started = false
   block.lazy_failed = false
   run_all(block, block.setup, "setup")
