@@ -30,7 +30,7 @@ struct ReplCommand: ParsableCommand {
 
     func run() throws {
         let home = runtime.configuredHome
-        let host = try runtime.openHost(home: home, scripts: [], writesApplicationData: true, attaches: true, interactive: true)
+        let host = try runtime.openHost(home: home, scripts: [], writesApplicationData: true, attaches: true, budgetByDefault: false)
         defer { host.close() }
         let session: ReplSession
         do {

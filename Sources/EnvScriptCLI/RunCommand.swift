@@ -2,18 +2,32 @@ import ArgumentParser
 import EnvScript
 import Scenarios
 import Foundation
+import LuaBridge
 
 /// `envscript run FILE...`: runs scripts in the sandbox, in order, in one Lua state.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run Lua scripts and busted-style scenarios in the sandbox.",
+        abstract: "Run Lua scripts and busted-style scenarios in the sandbox; with no file, the busted project here.",
         discussion: """
             Scripts run in order in one Lua state, after the start-up scripts. Scripts may declare \
             busted-style scenarios (describe, it, pending, setup, teardown, lazy_setup, before_each, \
             after_each, finally, insulate, expose) checked with luassert's assert, spy, stub, mock and \
-            match; they run after every file is loaded, each test with its own instruction budget. \
+            match. As in busted, a block's body runs when the run reaches it, after the tests before it. \
             Without --home each run gets a fresh temporary home, removed afterwards.
+
+            A busted project runs as it is: with no file, or a folder, envscript run finds the spec files \
+            as busted does (under spec/, or the ROOT of the project's .busted; files named like \
+            --pattern, _spec by default, in every subfolder), reads the task of .busted (--run TASK, \
+            else default) with its pattern, lpath, helper, tags, output, shuffle, seed and repeat, puts \
+            busted's module path (./src/?.lua;./src/?/?.lua;./src/?/init.lua, or --lpath) before \
+            package.path, and sets the global arg. What the specs need beyond the sandbox the project \
+            grants in its .busted: envscript = { allow = { 'io' }, ['allow-read'] = { ... }, \
+            ['test-timeout'] = 60 } (busted ignores that table); the command line adds to it.
+
+            Each stage of a run — a file's top level, a block's body, each hook, each test — may take \
+            --test-timeout seconds (30 by default); no instruction budget applies unless \
+            --instruction-limit is given. A stage stopped by a limit names the limit and how to raise it.
 
             A file that fails at its top level (an error outside any test) does not stop the others: \
             in a run with scenarios it is reported as an errored file (ERROR in the pretty report, \
@@ -24,25 +38,31 @@ struct RunCommand: ParsableCommand {
 
             Exit status: 0 all passed; 1 a scenario failed, a file errored, a plain script raised an \
             error, or the stored state could not be saved at the end; 2 usage errors, a script that cannot \
-            be read or compiled, or a report that cannot be written; 130 (143 for SIGTERM) a run Ctrl-C \
-            stopped.
+            be read or compiled, a .busted that cannot be used, no spec file found, or a report that \
+            cannot be written; 130 (143 for SIGTERM) a run Ctrl-C stopped.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
 
-    @Argument(help: ArgumentHelp("The Lua scripts to run.", valueName: "file"))
+    @OptionGroup(title: "Busted projects") var project: BustedProjectOptions
+
+    @Argument(help: ArgumentHelp(
+        "The Lua scripts to run, or folders to find spec files in.",
+        discussion: "Default: the ROOT of the project's .busted, else spec.", valueName: "file-or-folder"))
     var files: [String] = []
 
-    @Option(help: "How to report scenarios: pretty, tap or junit.")
+    @Option(help: "How to report scenarios: pretty, tap, junit or json.")
     var format: ReportFormat = .pretty
 
-    @Option(help: ArgumentHelp("Write the scenario report to this file instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "Write the scenario report to this file instead of standard output; or, as busted's -o, a format's name (utfTerminal, plainTerminal, TAP, junit, json).",
+        valueName: "file-or-format"))
     var output: String?
 
     @Option(help: ArgumentHelp("Run only the scenarios whose full name contains this text.", valueName: "text"))
     var filter: String?
 
-    @Option(help: ArgumentHelp(
+    @Option(name: [.short, .long], help: ArgumentHelp(
         "Run only tests tagged with one of these (#tag in the name of a test or of a block around it); comma-separated, repeatable.",
         valueName: "tags"))
     var tags: [String] = []
@@ -59,7 +79,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selected tests this many times, one pass after another.", valueName: "n"))
     var repetitions = 1
 
-    @Flag(help: "List the selected tests (file, then full name) instead of running them.")
+    @Flag(name: [.short, .long], help: "List the selected tests (file, then full name) instead of running them.")
     var list = false
 
     @Flag(help: "Stop at the first test that fails; the rest are counted as not run.")
@@ -71,19 +91,25 @@ struct RunCommand: ParsableCommand {
     var timeout: Double?
 
     @Option(help: ArgumentHelp(
-        "Fail a test whose body, or one of its hooks, runs longer than this many seconds (0: no limit); the other tests still run.",
-        discussion: "Default: 10.", valueName: "seconds"))
+        "Fail a stage of the run — a file's top level, a block's body, a hook, a test — that runs longer than this many seconds (0: no limit); the other tests still run.",
+        discussion: "Default: 30.", valueName: "seconds"))
     var testTimeout: Double?
 
-    /// The per-test limit when `--test-timeout` is not given: a test that polls a flag forever stops
-    /// here rather than at the instruction limit, which takes far longer in such a loop.
-    static let defaultTestTimeout: Double = 10
+    /// The per-stage limit when `--test-timeout` is not given: it stops a runaway test (no instruction
+    /// budget applies by default), not an honest slow one.
+    static let defaultTestTimeout: Double = 30
 
     @Flag(help: "Run again whenever a script given or a start-up script changes, clearing the screen before each report; Ctrl-C stops.")
     var watch = false
 
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("Missing a script to run: envscript run FILE...") }
+    mutating func validate() throws {
+        // busted's -o names a format; any other value is the report's file.
+        if let output, let named = ReportFormat(outputName: output) {
+            format = named
+            self.output = nil
+        } else if let output, ReportFormat.bustedHandlersWithoutCounterpart.contains(output.lowercased()) {
+            throw ValidationError("-o \(output): busted's \(output) output has no counterpart in envscript; use -o utfTerminal, TAP, junit or json (or --output FILE for a report file)")
+        }
         if let timeout { try RuntimeOptions.validateSeconds(timeout, option: "--timeout") }
         if let testTimeout { try RuntimeOptions.validateSeconds(testTimeout, option: "--test-timeout", zeroTurnsItOff: true) }
         guard (1...1_000_000).contains(repetitions) else {
@@ -116,12 +142,11 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The run's limits, counted from now; Ctrl-C (or SIGTERM) stops the run as its limit would.
-    private func timeLimits(interruption: RunInterruption) -> ScenarioTimeLimits {
+    private func timeLimits(interruption: RunInterruption, testTimeoutLabel: String) -> ScenarioTimeLimits {
         let perTest = testTimeout ?? Self.defaultTestTimeout
         var limits = ScenarioTimeLimits(
             run: timeout.map { .seconds($0) }, runLabel: "--timeout",
-            perTest: perTest == 0 ? nil : .seconds(perTest),
-            perTestLabel: testTimeout == nil ? "--test-timeout's default; --test-timeout 0 turns it off" : "--test-timeout")
+            perTest: perTest == 0 ? nil : .seconds(perTest), perTestLabel: testTimeoutLabel)
         limits.isInterruptible = true
         // From the moment the signal arrives, not from when a thread hears of it.
         limits.isStopped = { interruption.isStopped }
@@ -135,10 +160,20 @@ struct RunCommand: ParsableCommand {
         defer { signals.cancel() }
         guard watch else { return try runStoppable(interruption) }
         try ScenarioWatchLoop(
-            files: { files + runtime.watchedStartupPaths(forFiles: files) },
+            files: { watchedFiles() },
             interruption: interruption,
             pass: { try runOnce(interruption: interruption) }
         ).run()
+    }
+
+    /// What watch mode watches: the files a run would run now (found afresh), the project's `.busted`,
+    /// the helper and the start-up scripts.
+    private func watchedFiles() -> [String] {
+        var command = self
+        let plan = try? command.plan()
+        let files = plan?.files ?? self.files
+        return files + [project.configFile ?? ".busted"] + (plan?.helper.map { [$0] } ?? [])
+            + runtime.watchedStartupPaths(forFiles: files)
     }
 
     /// One run that Ctrl-C or SIGTERM may stop: the run ends as at any end (its report written, its
@@ -154,11 +189,38 @@ struct RunCommand: ParsableCommand {
         if let failure { throw failure }
     }
 
-    /// One run of the files: a fresh host (and home, without --home), the report, the exit status as an
-    /// error. `interruption`'s target is given the host's interrupter while the host is open.
+    /// One run: the project's `.busted` read and the files found afresh, then run.
     private func runOnce(interruption: RunInterruption) throws {
+        var command = self
+        let plan = try command.plan()
+        try command.run(plan, interruption: interruption)
+    }
+
+    /// Sets up what busted gives every spec before anything runs: its module path before
+    /// `package.path`, and the global `arg` (the command line after `run`, `arg[0]` the program).
+    private static func prepare(_ host: EnvScriptHost, modulePath: String) {
+        let arguments = CommandLine.arguments
+        let after = arguments.firstIndex(of: "run").map { arguments[($0 + 1)...] } ?? []
+        var fields: [LuaValue: LuaValue] = [.integer(0): .string(arguments.first ?? "envscript")]
+        for (index, argument) in after.enumerated() { fields[.integer(index + 1)] = .string(argument) }
+        let setUp = """
+            local module_path, arguments = ...
+            if module_path ~= '' and rawget(_G, 'package') then
+              package.path = (module_path .. ';' .. package.path):gsub(';;', ';')
+            end
+            arg = arguments
+            """
+        _ = try? host.lock.withLock {
+            try host.lua.execute(setUp, chunkName: "=[envscript]/run", arguments: [.string(modulePath), .table(LuaTable(fields: fields))])
+        }
+    }
+
+    /// One run of `plan`'s files: a fresh host (and home, without --home), the report, the exit status
+    /// as an error. `interruption`'s target is given the host's interrupter while the host is open.
+    private func run(_ plan: Plan, interruption: RunInterruption) throws {
+        let files = plan.files
         let interrupts = interruption.target
-        let limits = timeLimits(interruption: interruption)
+        let limits = timeLimits(interruption: interruption, testTimeoutLabel: plan.testTimeoutLabel)
         // A report that cannot be written is refused before anything runs.
         let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
@@ -179,23 +241,39 @@ struct RunCommand: ParsableCommand {
         defer { interrupts.detach() }
         let host = try runtime.openHost(
             home: home, scripts: files, writesApplicationData: temporaryRoot == nil, attaches: temporaryRoot == nil,
-            startupLimit: limits.current(perTest: false), opened: { interrupts.attach($0.lua.interrupter) })
+            startupLimit: limits.current(perTest: true), budgetByDefault: false,
+            opened: { host in
+                interrupts.attach(host.lua.interrupter)
+                Self.prepare(host, modulePath: plan.modulePath)
+            })
         defer { host.close() }
         do {
             let seed = shuffleSeed()
             if let seed { printError("envscript: tests shuffled with --seed \(seed)") }
             let runner = try ScenarioRunner(host: host, limits: limits, seed: seed, savesState: true)
             // Compile everything first, so a syntax error in the last file runs nothing.
+            let helper = try plan.helper.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
             var compiled = try files.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
             if let seed {
                 var generator = SeededRandomNumberGenerator(seed: seed)
                 compiled.shuffle(using: &generator)
             }
+            if let helper {
+                do {
+                    try runner.loadHelper(helper.chunk, file: helper.file)
+                } catch let error as ScenarioRunner.LoadError {
+                    var failure = ErrorReport.failure(for: error.underlying)
+                    failure.status = ExitStatus.usage
+                    failure.message = "in the helper \(helper.file) (--helper): \(failure.message)"
+                    throw failure
+                }
+            }
             let suite = try runner.load(compiled)
-            // A run reports when a file declared scenarios, when a file is named as busted names specs
-            // (one that fails before its first describe is still reported), or when a report was asked
-            // for (--format tap or junit, --output); otherwise its files were plain scripts.
-            let reports = suite.declaresScenarios || files.contains(where: ScenarioRunner.isSpecFile)
+            // A run reports when it runs a project (its files found in folders), when a file declared
+            // scenarios, when a file is named as busted names specs (one that fails before its first
+            // describe is still reported), or when a report was asked for (--format tap, junit or json,
+            // --output); otherwise its files were plain scripts.
+            let reports = plan.isProject || suite.declaresScenarios || files.contains(where: ScenarioRunner.isSpecFile)
                 || format != .pretty || output != nil
             guard reports else {
                 // Plain scripts: each error, with its traceback, goes to standard error.

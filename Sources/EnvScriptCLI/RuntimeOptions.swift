@@ -23,7 +23,7 @@ struct RuntimeOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Most VM instructions per call into Lua (0: no limit).",
-        discussion: "Default: 100000000; for repl, no limit (Ctrl-C stops a statement).", valueName: "n"))
+        discussion: "Default: 100000000; for repl, no limit (Ctrl-C stops a statement); for run, no limit (its per-stage time limit, --test-timeout, stops a runaway test).", valueName: "n"))
     var instructionLimit: Int?
 
     /// The instruction limit of commands that run unattended, when none is given.
@@ -38,8 +38,11 @@ struct RuntimeOptions: ParsableArguments {
         discussion: "Default: no limit beyond the instruction budget.", valueName: "seconds"))
     var hookTimeout: Double?
 
-    @Option(help: ArgumentHelp("Most memory Lua may hold, in MiB (0: no limit).", valueName: "mib"))
-    var memoryLimit: Int = 256
+    @Option(help: ArgumentHelp("Most memory Lua may hold, in MiB (0: no limit).", discussion: "Default: 256.", valueName: "mib"))
+    var memoryLimit: Int?
+
+    /// The memory limit when none is given, in MiB.
+    static let defaultMemoryLimit = 256
 
     @Option(name: .customLong("allow"), help: ArgumentHelp(
         "Open a library beyond the sandbox: io, os or debug (repeatable).", valueName: "library"))
@@ -76,9 +79,7 @@ struct RuntimeOptions: ParsableArguments {
         }
         try Self.validateSeconds(hostTimeout, option: "--host-timeout")
         if let hookTimeout { try Self.validateSeconds(hookTimeout, option: "--hook-timeout") }
-        guard memoryLimit >= 0, memoryLimit <= 1 << 20 else {
-            throw ValidationError("--memory-limit must be a number of MiB from 0 (no limit) to 1048576, not \(memoryLimit)")
-        }
+        if let memoryLimit { try Self.validateMemoryLimit(memoryLimit, option: "--memory-limit") }
         for (flag, folders) in [("--allow-read", readableFolders), ("--allow-write", writableFolders)] {
             if folders.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 throw ValidationError("\(flag) must name a folder, not an empty text")
@@ -96,10 +97,77 @@ struct RuntimeOptions: ParsableArguments {
         }
     }
 
+    /// Takes the grants and limits a project's `.busted` gives in its `envscript` table (`allow`,
+    /// `allow-read`, `allow-write`, `allow-net`: added to the command line's; `instruction-limit`,
+    /// `memory-limit`, `hook-timeout`: where the command line gives none), and says on standard error
+    /// what it granted: a grant is never silent.
+    mutating func adopt(_ grants: [String: BustedConfiguration.Value], from file: String) throws {
+        func texts(_ key: String) throws -> [String] {
+            switch grants[key] {
+            case nil: return []
+            case .text(let text)?: return [text]
+            case .list(let items)?:
+                return try items.map {
+                    guard case .text(let text) = $0 else { throw CommandFailure.usage("\(file): envscript's '\(key)' must be a list of texts") }
+                    return text
+                }
+            default: throw CommandFailure.usage("\(file): envscript's '\(key)' must be a text or a list of texts")
+            }
+        }
+        func number(_ key: String) throws -> Int? {
+            switch grants[key] {
+            case nil: return nil
+            case .number(let value)? where value == value.rounded() && abs(value) < 1e15: return Int(value)
+            default: throw CommandFailure.usage("\(file): envscript's '\(key)' must be a whole number")
+            }
+        }
+        var granted: [String] = []
+        for name in try texts("allow") {
+            guard let library = LibraryName(rawValue: name) else {
+                throw CommandFailure.usage("\(file): envscript's 'allow' names io, os or debug, not '\(name)'")
+            }
+            if !allowed.contains(library) { allowed.append(library) }
+            granted.append("--allow \(name)")
+        }
+        for (key, list) in [("allow-read", \RuntimeOptions.readableFolders), ("allow-write", \.writableFolders), ("allow-net", \.networkHosts)] {
+            for value in try texts(key) {
+                if key == "allow-net", let problem = ScriptPermissions.problem(withHost: value) {
+                    throw CommandFailure.usage("\(file): envscript's 'allow-net': \(problem)")
+                }
+                self[keyPath: list].append(value)
+                granted.append("--\(key) \(value)")
+            }
+        }
+        if instructionLimit == nil, let limit = try number("instruction-limit") {
+            guard limit >= 0 else { throw CommandFailure.usage("\(file): envscript's 'instruction-limit' must be 0 (no limit) or a positive number") }
+            instructionLimit = limit
+        }
+        if memoryLimit == nil, let limit = try number("memory-limit") {
+            try Self.validateMemoryLimit(limit, option: "memory-limit in \(file)")
+            memoryLimit = limit
+        }
+        if hookTimeout == nil, let seconds = try RunCommand.seconds(grants["hook-timeout"], key: "hook-timeout", in: file) {
+            try Self.validateSeconds(seconds, option: "hook-timeout in \(file)")
+            hookTimeout = seconds
+        }
+        let known: Set<String> = ["allow", "allow-read", "allow-write", "allow-net", "instruction-limit", "memory-limit", "hook-timeout", "test-timeout", "timeout"]
+        for key in grants.keys.sorted() where !known.contains(key) {
+            printError("warning: \(file): envscript's '\(key)' is not an option envscript run takes from .busted (\(known.sorted().joined(separator: ", "))); it is ignored")
+        }
+        if !granted.isEmpty { printError("envscript: \(file) grants \(granted.joined(separator: ", "))") }
+    }
+
     /// Says on standard error what each `--allow LIBRARY` opens: they reach beyond the permissions.
     private func warnAboutOpenedLibraries() {
         for library in Set(allowed).sorted(by: { $0.rawValue < $1.rawValue }) {
             printError("warning: --allow \(library.rawValue) \(library.warning)")
+        }
+    }
+
+    /// Refuses a number of MiB outside [0, 1048576].
+    static func validateMemoryLimit(_ mebibytes: Int, option: String) throws {
+        guard mebibytes >= 0, mebibytes <= 1 << 20 else {
+            throw ValidationError("\(option) must be a number of MiB from 0 (no limit) to 1048576, not \(mebibytes)")
         }
     }
 
@@ -188,8 +256,9 @@ struct RuntimeOptions: ParsableArguments {
 
     /// The Lua options: the limits, the opted-in libraries, and script roots for `require`
     /// (the current folder and the folder of every script given).
-    func luaOptions(startupScripts: [String], scripts: [String], interactive: Bool = false) -> LuaOptions {
-        let instructionLimit = instructionLimit ?? (interactive ? 0 : Self.defaultInstructionLimit)
+    func luaOptions(startupScripts: [String], scripts: [String], budgetByDefault: Bool = true) -> LuaOptions {
+        let instructionLimit = instructionLimit ?? (budgetByDefault ? Self.defaultInstructionLimit : 0)
+        let memoryLimit = memoryLimit ?? Self.defaultMemoryLimit
         // The project's folder first: its modules win over the current folder's.
         var roots = (projectFolder(forFiles: scripts).map { [$0] } ?? []) + ["."]
         for script in startupScripts + scripts {
@@ -230,13 +299,14 @@ struct RuntimeOptions: ParsableArguments {
     /// - Parameter attaches: whether the host attaches to the home for as long as it runs (`run` does),
     ///   taking part in the switches other processes make.
     /// - Parameter startupLimit: a wall-clock limit on the start-up scripts (`run --timeout`).
-    /// - Parameter interactive: whether someone at a prompt can stop a statement with Ctrl-C (`repl`),
-    ///   so that no instruction limit is needed unless one is given.
+    /// - Parameter budgetByDefault: whether the instruction budget applies when `--instruction-limit`
+    ///   is not given: not at a prompt, where Ctrl-C stops a statement (`repl`), nor in `run`, whose
+    ///   per-stage time limit stops a runaway test.
     /// - Parameter opened: called with the host before the start-up scripts run (watch mode hands its
     ///   interrupter to Ctrl-C).
     func openHost(
         home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false,
-        startupLimit: (seconds: Double, reason: String)? = nil, interactive: Bool = false,
+        startupLimit: (seconds: Double, reason: String)? = nil, budgetByDefault: Bool = true,
         opened: (EnvScriptHost) -> Void = { _ in }
     ) throws -> EnvScriptHost {
         let startupScripts = startupScripts(forFiles: scripts)
@@ -244,7 +314,7 @@ struct RuntimeOptions: ParsableArguments {
         do {
             var configuration = HostConfiguration(
                 home: home, appID: appID, recordsAppID: writesApplicationData,
-                lua: luaOptions(startupScripts: startupScripts, scripts: scripts, interactive: interactive),
+                lua: luaOptions(startupScripts: startupScripts, scripts: scripts, budgetByDefault: budgetByDefault),
                 attachesToHome: attaches, participationTimeout: .seconds(hostTimeout))
             configuration.role = .tool
             configuration.scriptPathBase = projectFolder(forFiles: scripts).map {

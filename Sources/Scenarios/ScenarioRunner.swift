@@ -73,6 +73,7 @@ package final class ScenarioRunner {
     /// stop the others: it becomes an entry of the suite that reports its error.
     package func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
         var suite = ScenarioSuite()
+        if let helperRoot { suite.files.append(ScenarioSuite.File(path: helperRoot.file, root: helperRoot.root)) }
         for (file, chunk) in files {
             // Once the run's time is up, the files left are not loaded.
             if limits.runHasExpired { break }
@@ -90,6 +91,19 @@ package final class ScenarioRunner {
         return suite
     }
 
+    /// Runs busted's `--helper` before the files load: like a spec file's top level (luassert's
+    /// `assert` in reach), but outside any insulation, so what it sets stays for every file. Tests it
+    /// declares run first.
+    ///
+    /// - Throws: ``LoadError`` when it fails.
+    package func loadHelper(_ chunk: LuaFunctionRef, file: String) throws {
+        let (root, _) = try loadFile(chunk, file: file, isSpec: true, keepsGlobals: true)
+        helperRoot = (file, root)
+    }
+
+    /// The helper's root block, walked before the files'.
+    private var helperRoot: (file: String, root: Int)?
+
     /// Whether `file` is named as busted names its specs (`login_spec.lua`): such a file is a scenario
     /// file from its first line (it reads luassert's `assert` there); any other becomes one when it
     /// first declares a block, a test or a hook.
@@ -99,7 +113,9 @@ package final class ScenarioRunner {
 
     /// Runs one file's top level: the id of its root block and whether it declared scenarios; any
     /// error at its top level is a ``LoadError``.
-    private func loadFile(_ chunk: LuaFunctionRef, file: String) throws -> (root: Int, declared: Bool) {
+    private func loadFile(
+        _ chunk: LuaFunctionRef, file: String, isSpec: Bool? = nil, keepsGlobals: Bool = false
+    ) throws -> (root: Int, declared: Bool) {
         try host.lock.withLock {
             do {
                 // busted's scope for the file's globals (see busted.lua), from its first declaration.
@@ -108,16 +124,17 @@ package final class ScenarioRunner {
                     try chunk.setEnvironment(like: scope)
                     return 0
                 })
-                try prelude.openFile.call([.boolean(Self.isSpecFile(file)), .function(enterScope)])
-                try limited(perTest: false) { _ = try chunk.call() }
+                try prelude.openFile.call([.boolean(isSpec ?? Self.isSpecFile(file)), .function(enterScope)])
+                // A file's top level is a stage of the run as a test is: the per-stage limit applies.
+                try limited(perTest: true) { _ = try chunk.call() }
             } catch let error as LuaError {
                 let inScenarios = (try? prelude.declared.call().first?.boolValue) ?? false
                 _ = try? prelude.collect.call()
                 throw LoadError(file: file, underlying: error, declaredScenarios: inScenarios == true)
             }
             let declared = try prelude.declared.call().first?.boolValue ?? false
-            let seedArgument: [LuaValue] = seed.map { [.integer(Int(truncatingIfNeeded: $0 % 2_147_483_646 + 1))] } ?? []
-            guard let root = try prelude.collect.call(seedArgument).first?.intValue else {
+            let seedArgument: LuaValue = seed.map { .integer(Int(truncatingIfNeeded: $0 % 2_147_483_646 + 1)) } ?? .nil
+            guard let root = try prelude.collect.call([seedArgument, .boolean(keepsGlobals)]).first?.intValue else {
                 throw LuaScriptError("the scenario prelude did not answer the file's block")
             }
             return (root, declared)

@@ -545,11 +545,12 @@ function api.open_file(is_spec, enter_scope)
 end
 
 --- Ends the file just loaded: returns its root block's id (for `walk`); with `seed`, the run shuffles
---- its tests within each block. The next file starts afresh.
-function api.collect(seed)
+--- its tests within each block; with `keeps_globals` (busted's helper), what its top level set stays.
+--- The next file starts afresh.
+function api.collect(seed, keeps_globals)
   local root = collector.root
   -- A plain script (one that declared nothing) is not insulated: the scripts after it see its globals.
-  if not api.declared() then root.load_snapshot = nil end
+  if keeps_globals or not api.declared() then root.load_snapshot = nil end
   close(root)
   use(layer, _G)
   root.shuffler = seed and shuffler(seed) or nil
