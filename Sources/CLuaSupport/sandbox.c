@@ -2,8 +2,10 @@
 #include "CLuaSupport.h"
 #include <string.h>
 
-/* `load` that never loads a binary chunk (binary chunks can break the VM's safety) and otherwise
-   answers as stock Lua: the chunk is always compiled as text, and the mode the script gave decides
+static int esl_is_own_dump(lua_State *L, int index);
+
+/* `load` that never loads a binary chunk (binary chunks can break the VM's safety) but one
+   string.dump made in this state (see esl_recording_dump below), and otherwise answers as stock Lua: the chunk is always compiled as text, and the mode the script gave decides
    what it is told. A text chunk under a mode without 't' and a binary chunk under a mode without 'b'
    get stock Lua's message; a binary chunk under a mode with 'b' is refused by name. Failures are
    `nil, message`, never errors, as in stock Lua. */
@@ -14,15 +16,16 @@ static int esl_text_only_load(lua_State *L) {
     luaL_optstring(L, 2, NULL);
     const char *mode = luaL_optstring(L, 3, "bt");
     int allows_text = strchr(mode, 't') != NULL, allows_binary = strchr(mode, 'b') != NULL;
+    int own_dump = allows_binary && esl_is_own_dump(L, 1);
     /* load tells a missing env from nil: keep it missing unless it was given. */
     lua_settop(L, nargs >= 4 ? 4 : 3);
-    lua_pushliteral(L, "t");
+    if (own_dump) lua_pushliteral(L, "b"); else lua_pushliteral(L, "t");
     lua_replace(L, 3);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 2);
     if (!lua_isnil(L, -2)) {
-        if (allows_text) { lua_pop(L, 1); return 1; }
+        if (allows_text || own_dump) { lua_pop(L, 1); return 1; }
         lua_pushnil(L);
         lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", mode);
         return 2;
@@ -113,21 +116,136 @@ static int esl_guarded_xpcall(lua_State *L) {
 
 /* setmetatable as stock Lua's, made here rather than by calling the original: called from a C
    function, an argument error would name '?' and lose the script's file and line.
-   Finalizers run with hooks off, out of reach of the instruction budget: scripts may not set them.
-   (A __gc added to the metatable later is never called: Lua marks an object for finalization only
-   here.) To-be-closed handlers (__close) are allowed: the coroutine functions below keep them within
-   the limits. */
-static int esl_setmetatable_without_gc(lua_State *L) {
+   A metatable with __gc is accepted, as stock Lua accepts it (class libraries set one for every class
+   that declares it), but the object is not marked for finalization: finalizers run with hooks off, out
+   of reach of every limit, so they never run in the sandbox. Lua marks an object for finalization only
+   when its metatable has __gc at this moment, so the field is taken out around lua_setmetatable and put
+   back: neither rawset allocates (the key's slot stays in the table), and nothing runs in between.
+   To-be-closed handlers (__close) are allowed: the coroutine functions below keep them within the
+   limits. */
+static int esl_setmetatable_without_finalizer(lua_State *L) {
     int metatable_type = lua_type(L, 2);
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_argexpected(L, metatable_type == LUA_TNIL || metatable_type == LUA_TTABLE, 2, "nil or table");
     if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
         return luaL_error(L, "cannot change a protected metatable");
-    if (metatable_type == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
-        return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
     lua_settop(L, 2);
+    if (metatable_type == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL) {
+            lua_pushliteral(L, "__gc");
+            lua_pushnil(L);
+            lua_rawset(L, 2);
+            lua_pushvalue(L, 2);
+            lua_setmetatable(L, 1);
+            lua_pushliteral(L, "__gc");
+            lua_pushvalue(L, 3);
+            lua_rawset(L, 2);
+            lua_settop(L, 1);
+            return 1;
+        }
+        lua_pop(L, 1);
+    }
     lua_setmetatable(L, 1);
     return 1;
+}
+
+/* The part of the debug library the sandbox keeps when debug is not opened (--allow debug):
+   traceback and getinfo, which read the stack without changing anything, and getmetatable. Left out:
+   sethook and gethook (a script would remove the limits' hook), getlocal, setlocal, getupvalue,
+   setupvalue, upvaluejoin and upvalueid (they reach the values C functions and the host's Lua keep in
+   their frames and upvalues, such as stock `load` inside the sandbox's), setmetatable and
+   getregistry, getuservalue and setuservalue (they reach or replace the host's own objects),
+   setcstacklimit and debug.debug (an interactive prompt on standard input). */
+static int esl_debug_getmetatable(lua_State *L) {
+    luaL_checkany(L, 1);
+    /* A host object's metatable stays behind its __metatable field, as getmetatable answers: its
+       __gc and __index are the host's own. Any other value's is Lua's to see. */
+    if (lua_type(L, 1) == LUA_TUSERDATA && luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) return 1;
+    if (!lua_getmetatable(L, 1)) lua_pushnil(L);
+    return 1;
+}
+
+static void esl_open_debug_subset(lua_State *L) {
+    luaL_requiref(L, LUA_DBLIBNAME, luaopen_debug, 0);
+    lua_createtable(L, 0, 3);
+    lua_getfield(L, -2, "traceback");
+    lua_setfield(L, -2, "traceback");
+    lua_getfield(L, -2, "getinfo");
+    lua_setfield(L, -2, "getinfo");
+    lua_pushcfunction(L, esl_debug_getmetatable);
+    lua_setfield(L, -2, "getmetatable");
+    lua_pushvalue(L, -1);
+    lua_setglobal(L, LUA_DBLIBNAME);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, LUA_DBLIBNAME);
+    lua_pop(L, 3);
+}
+
+/* Binary chunks made here. A binary chunk can break the VM's safety, so `load` refuses them, except the
+   very bytes string.dump answered in this state: bytecode Lua's own dumper wrote for a function Lua
+   compiled is what stock Lua loads back (a serializer's round trip). The registry table below holds
+   them (at most ESL_DUMPS_KEPT; later dumps are not loadable). */
+#define ESL_DUMPS_KEPT 4096
+static const char esl_dumps_key = 0;
+
+static int esl_recording_dump(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &esl_dumps_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &esl_dumps_key);
+    }
+    lua_getfield(L, -1, "n");
+    lua_Integer kept = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (kept < ESL_DUMPS_KEPT) {
+        lua_pushvalue(L, -2);
+        if (lua_rawget(L, -2) == LUA_TNIL) {
+            lua_pushvalue(L, -3);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, -4);
+            lua_pushinteger(L, kept + 1);
+            lua_setfield(L, -3, "n");
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* Whether the string at `index` is a chunk string.dump made in this state. */
+static int esl_is_own_dump(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TSTRING) return 0;
+    index = lua_absindex(L, index);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &esl_dumps_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushvalue(L, index);
+    int own = lua_rawget(L, -2) == LUA_TBOOLEAN;
+    lua_pop(L, 2);
+    return own;
+}
+
+/* dofile over a loadfile (the upvalue): loads the file through it, raising its message, and runs it. */
+static int esl_dofile_through_loadfile(lua_State *L) {
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 2);
+    if (lua_isnil(L, -2)) return lua_error(L);
+    lua_pop(L, 1);
+    lua_callk(L, 0, LUA_MULTRET, 1, esl_finish_dofile);
+    return esl_finish_dofile(L, LUA_OK, 1);
+}
+
+void esl_push_dofile_through(lua_State *L) {
+    lua_pushcclosure(L, esl_dofile_through_loadfile, 1);
 }
 
 /* coroutine.create, with the count hook on the new thread whatever the limits are now: a thread
@@ -315,7 +433,7 @@ static int esl_open_sandbox_protected(lua_State *L) {
     esl_require_library(L, LUA_COLIBNAME, luaopen_coroutine);
     esl_open_package_without_native_code(L);
     if (allowed & ESL_LIB_IO) esl_require_library(L, LUA_IOLIBNAME, luaopen_io);
-    if (allowed & ESL_LIB_DEBUG) esl_require_library(L, LUA_DBLIBNAME, luaopen_debug);
+    if (allowed & ESL_LIB_DEBUG) esl_require_library(L, LUA_DBLIBNAME, luaopen_debug); else esl_open_debug_subset(L);
 
     if (allowed & ESL_LIB_OS) {
         esl_require_library(L, LUA_OSLIBNAME, luaopen_os);
@@ -336,15 +454,18 @@ static int esl_open_sandbox_protected(lua_State *L) {
         lua_pop(L, 3);
     }
 
-    /* Base library: no file access unless io is opened, text chunks only. */
+    /* Base library: with io opened, dofile and loadfile of any file, text chunks only; without it,
+       the host puts in a loadfile that reads only under the script roots (ModuleLoader.swift) and a
+       dofile over it (esl_push_dofile_through). */
     if (allowed & ESL_LIB_IO) lua_pushcfunction(L, esl_text_only_dofile); else lua_pushnil(L);
     lua_setglobal(L, "dofile");
     if (allowed & ESL_LIB_IO) lua_pushcfunction(L, esl_text_only_loadfile); else lua_pushnil(L);
     lua_setglobal(L, "loadfile");
     esl_wrap_global(L, "load", esl_text_only_load);
     esl_wrap_global(L, "xpcall", esl_guarded_xpcall);
-    lua_pushcfunction(L, esl_setmetatable_without_gc);
+    lua_pushcfunction(L, esl_setmetatable_without_finalizer);
     lua_setglobal(L, "setmetatable");
+    esl_wrap_field(L, LUA_STRLIBNAME, "dump", esl_recording_dump);
     esl_wrap_field(L, LUA_COLIBNAME, "create", esl_create_with_hook);
     esl_wrap_field(L, LUA_COLIBNAME, "resume", esl_resume_noting_limits);
     esl_wrap_field(L, LUA_COLIBNAME, "close", esl_close_unless_stopped);

@@ -3,6 +3,7 @@ import Containers
 import EnvScript
 import Foundation
 import LuaBridge
+import Scenarios
 
 /// Turns the errors of the runtime into what `envscript` prints and the status it exits with.
 enum ErrorReport {
@@ -17,7 +18,8 @@ enum ErrorReport {
         case let failure as CommandFailure:
             return failure
         case let lua as LuaError:
-            let text = lua.traceback.map { "\(lua.message)\n\($0)" } ?? lua.message
+            let message = ClosedLibraryHint.annotate(lua.message)
+            let text = lua.traceback.map { "\(message)\n\($0)" } ?? message
             return lua.kind == .syntax ? .usage(text) : .failure(text)
         case HostError.homeUnusable(let path, let reason):
             return .usage("cannot use '\(path)' as the home folder: \(reason); pass another folder with --home")

@@ -32,7 +32,10 @@ extension RunCommand {
         let isProject = files.isEmpty || roots.contains { Self.isFolder($0) }
         let found: [String]
         do {
-            found = try discovery.files(under: roots, describingRoot: files.isEmpty ? (configuration.map { "ROOT of \($0.file)" } ?? "busted's default ROOT") : "argument")
+            // A file named that does not exist is refused where scripts are read, in its words.
+            found = try discovery.files(
+                under: roots, describingRoot: configuration.map { "ROOT of \($0.file)" } ?? "busted's default ROOT",
+                keepsMissing: !files.isEmpty)
         } catch let problem as SpecFileDiscovery.Problem {
             throw CommandFailure.usage(problem.description)
         }

@@ -40,6 +40,64 @@ enum ModuleLoader {
         lua_rawset(thread, -3)
         esl_pop(thread, 1)
         setPath(for: core.scriptRoots, in: core)
+        installFileLoading(in: core)
+    }
+
+    /// Without `io` opened (whose `loadfile` and `dofile` read any file), `loadfile` and `dofile` that
+    /// read Lua files under the script roots as `require` does: a project's specs load their helpers
+    /// with them (`dofile('spec/helper.lua')`).
+    private static func installFileLoading(in core: LuaStateCore) {
+        let thread = core.mainThread
+        guard lua_getglobal(thread, "loadfile") == LUA_TNIL else {
+            esl_pop(thread, 1)
+            return
+        }
+        esl_pop(thread, 1)
+        core.push(LuaFunction("loadfile", body: loadFile), onto: thread)
+        lua_pushvalue(thread, -1)
+        lua_setglobal(thread, "loadfile")
+        esl_push_dofile_through(thread)
+        lua_setglobal(thread, "dofile")
+    }
+
+    /// `loadfile(path [, mode [, env]])` as stock Lua's, for text chunks under the script roots: the
+    /// chunk, or `nil` and why (`cannot open PATH: ...`), never an error for a missing file.
+    private static func loadFile(_ call: LuaCall) throws -> Int32 {
+        let thread = call.thread
+        guard let path = try call.argument(1, as: String?.self) else {
+            return try call.results(.nil, .string("cannot read standard input in the sandbox: give loadfile a file's path"))
+        }
+        let mode = try call.argument(2, as: String?.self) ?? "bt"
+        let roots = RootSet(call.core.scriptRoots)
+        guard !path.utf8.contains(0), roots.containsLexically(path) else {
+            return try call.results(.nil, .string("cannot open \(path): outside the folders scripts load code from (\(roots.listed), as require)"))
+        }
+        let file: String
+        switch roots.lookUp(path) {
+        case .missing: return try call.results(.nil, .string("cannot open \(path): No such file or directory"))
+        case .leadsOut: return try call.results(.nil, .string("cannot open \(path): it leads outside the folders scripts load code from (through a symbolic link)"))
+        case .file(let found): file = found
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return try call.results(.nil, .string("cannot read \(path)"))
+        }
+        if data.first == 0x1B {
+            return try call.results(.nil, .string("attempt to load a binary chunk (binary chunks are not allowed in the sandbox)"))
+        }
+        guard mode.contains("t") else {
+            return try call.results(.nil, .string("attempt to load a text chunk (mode is '\(mode)')"))
+        }
+        let hasEnvironment = lua_gettop(thread) >= 3
+        let status = data.withUnsafeBytes { esl_load_text(thread, $0.baseAddress, $0.count, "@" + path) }
+        if status != LUA_OK {
+            let error = call.core.error(status: status, on: thread)
+            return try call.results(.nil, .string(error.message))
+        }
+        if hasEnvironment {
+            lua_pushvalue(thread, 3)
+            if lua_setupvalue(thread, -2, 1) == nil { esl_pop(thread, 1) }
+        }
+        return 1
     }
 
     /// Sets `package.path` to the `?.lua;?/init.lua` templates of each root, in order.

@@ -213,6 +213,7 @@ package final class ScenarioRunner {
         reporter.runWillStart()
         var summary = ScenarioSummary()
         func report(_ result: ScenarioResult) {
+            let result = result.withClosedLibraryHint()
             summary.add(result)
             reporter.testDidFinish(result)
         }

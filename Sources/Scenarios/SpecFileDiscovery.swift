@@ -29,13 +29,20 @@ package struct SpecFileDiscovery {
 
     /// The spec files under `roots`, in run order.
     ///
-    /// - Parameter describingRoot: how a root is named in the error when it does not exist (the option
-    ///   or file that gave it).
-    package func files(under roots: [String], describingRoot: String = "ROOT") throws -> [String] {
+    /// - Parameters:
+    ///   - describingRoot: how a root is named in the error when it does not exist (the option or file
+    ///     that gave it).
+    ///   - keepsMissing: whether a root that does not exist is kept as a file (whose reading then fails
+    ///     naming it) rather than refused here.
+    package func files(under roots: [String], describingRoot: String = "ROOT", keepsMissing: Bool = false) throws -> [String] {
         var found: [String] = []
         for root in roots {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else {
+                if keepsMissing {
+                    found.append(root)
+                    continue
+                }
                 throw Problem(description: "no file or folder '\(root)' (\(describingRoot)): name the spec files or folders to run, or run from the project's root")
             }
             if !isFolder.boolValue {

@@ -22,9 +22,13 @@ import Testing
     @Test func scriptsThatAreNotFilesSayWhatTheyAre() throws {
         let scratch = try Scratch()
         try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("d"), withIntermediateDirectories: true)
+        // A folder is searched for spec files, as busted's ROOT is.
         let folder = try scratch.run("run", "d")
         #expect(folder.status == 2)
-        #expect(folder.standardError.contains("cannot read script 'd': it is a folder"), "\(folder.standardError)")
+        #expect(folder.standardError.contains("no spec file under d: none is named like '_spec' (--pattern)"), "\(folder.standardError)")
+        let script = try scratch.run("check", "d")
+        #expect(script.status == 2)
+        #expect(script.standardError.contains("cannot read script 'd': it is a folder"), "\(script.standardError)")
         let missing = try scratch.run("run", "gone/script.lua")
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("cannot read script 'gone/script.lua': no such file or folder"))

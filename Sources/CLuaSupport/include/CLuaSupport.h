@@ -77,6 +77,9 @@ static inline esl_runtime *esl_runtime_of(lua_State *L) {
 /* Closes the state (running finalizers) and frees its runtime. */
 void esl_close(lua_State *L);
 
+/* Pops a loadfile function and pushes a dofile that loads through it (raising its message) and runs
+   the chunk: the sandbox's dofile over the host's loadfile. */
+void esl_push_dofile_through(lua_State *L);
 /* Opens the sandboxed standard libraries plus the opted-in ones (ESL_LIB_*). Returns a Lua status;
    on error the message is on the stack. */
 int esl_open_sandbox(lua_State *L, unsigned int allowed);
