@@ -114,16 +114,117 @@ static int esl_guarded_xpcall(lua_State *L) {
     return esl_finish_xpcall(L, LUA_OK, 0);
 }
 
+/* Finalizers (__gc) within the limits.
+   Lua runs finalizers with hooks off, out of reach of every limit: a finalizer that loops would never
+   stop. So the sandbox never lets Lua mark a table for finalization. Instead setmetatable gives a table
+   whose metatable has __gc a sentinel: a userdata of its own (with a C __gc) whose user value is the
+   table, kept in an ephemeron table keyed by the table. The sentinel lives as long as the table does
+   and no longer (an ephemeron's value does not keep its key alive); once the table is garbage, Lua
+   resurrects the sentinel, and the table through it, to run the sentinel's C finalizer, which only
+   queues the table. The queue is drained — each table's __gc, as its metatable has it then, called
+   as an ordinary Lua call under the limits, its errors ignored as Lua ignores a finalizer's — by
+   collectgarbage (after collecting, as stock Lua runs finalizers there) and by setmetatable itself
+   (stock Lua runs them at any allocation). Finalizers still queued when the state closes do not run. */
+static const char esl_sentinels_key = 0;
+static const char esl_finalize_queue_key = 0;
+static const char esl_sentinel_meta_key = 0;
+
+/* Pushes the registry table at `key`, made (with `mode` as its __mode, when given) on first use. */
+static void esl_push_registry_table(lua_State *L, const void *key, const char *mode) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    if (mode != NULL) {
+        lua_createtable(L, 0, 1);
+        lua_pushstring(L, mode);
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+    }
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
+/* The sentinel's finalizer: queues its table, unless the table has another sentinel since (setmetatable
+   was called on it again) or none (its finalizer is already queued). Bounded C work. */
+static int esl_sentinel_finalizer(lua_State *L) {
+    if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) return 0;
+    esl_push_registry_table(L, &esl_sentinels_key, "k");
+    lua_pushvalue(L, 2);
+    lua_rawget(L, -2);
+    int current = lua_rawequal(L, -1, 1);
+    lua_pop(L, 1);
+    if (!current) return 0;
+    lua_pushvalue(L, 2);
+    lua_pushnil(L);
+    lua_rawset(L, -3);
+    esl_push_registry_table(L, &esl_finalize_queue_key, NULL);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    return 0;
+}
+
+/* Gives the table at index 1 a sentinel (replacing any it had). */
+static void esl_add_sentinel(lua_State *L) {
+    esl_push_registry_table(L, &esl_sentinels_key, "k");
+    lua_newuserdatauv(L, 0, 1);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &esl_sentinel_meta_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 2);
+        lua_pushcfunction(L, esl_sentinel_finalizer);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &esl_sentinel_meta_key);
+    }
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    lua_pushvalue(L, 1);
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+/* Runs the queued finalizers, oldest first, each in its own protected call (a limit's error still ends
+   the call into Lua: it is raised again at every instruction). */
+static void esl_run_queued_finalizers(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &esl_finalize_queue_key) != LUA_TTABLE || lua_rawlen(L, -1) == 0) {
+        lua_pop(L, 1);
+        return;
+    }
+    /* A fresh queue for what these finalizers make garbage; this one is drained here. */
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &esl_finalize_queue_key);
+    lua_Integer count = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= count; i++) {
+        lua_rawgeti(L, -1, i);
+        if (lua_getmetatable(L, -1)) {
+            lua_pushliteral(L, "__gc");
+            lua_rawget(L, -2);
+            lua_remove(L, -2);
+            if (lua_isfunction(L, -1)) {
+                lua_insert(L, -2);
+                if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+                if (esl_limit_exceeded(L)) esl_check_limits(L, 1);
+                continue;
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 /* setmetatable as stock Lua's, made here rather than by calling the original: called from a C
    function, an argument error would name '?' and lose the script's file and line.
    A metatable with __gc is accepted, as stock Lua accepts it (class libraries set one for every class
-   that declares it), but the object is not marked for finalization: finalizers run with hooks off, out
-   of reach of every limit, so they never run in the sandbox. Lua marks an object for finalization only
-   when its metatable has __gc at this moment, so the field is taken out around lua_setmetatable and put
-   back: neither rawset allocates (the key's slot stays in the table), and nothing runs in between.
-   To-be-closed handlers (__close) are allowed: the coroutine functions below keep them within the
-   limits. */
-static int esl_setmetatable_without_finalizer(lua_State *L) {
+   that declares it); the table gets a sentinel instead of Lua's own marking (see above). Lua marks an
+   object for finalization only when its metatable has __gc at this moment, so the field is taken out
+   around lua_setmetatable and put back: neither rawset allocates (the key's slot stays in the table),
+   and nothing runs in between. To-be-closed handlers (__close) are allowed: the coroutine functions
+   below keep them within the limits. */
+static int esl_setmetatable_with_sentinel(lua_State *L) {
     int metatable_type = lua_type(L, 2);
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_argexpected(L, metatable_type == LUA_TNIL || metatable_type == LUA_TTABLE, 2, "nil or table");
@@ -142,12 +243,28 @@ static int esl_setmetatable_without_finalizer(lua_State *L) {
             lua_pushvalue(L, 3);
             lua_rawset(L, 2);
             lua_settop(L, 1);
+            esl_add_sentinel(L);
+            esl_run_queued_finalizers(L);
+            lua_settop(L, 1);
             return 1;
         }
         lua_pop(L, 1);
     }
     lua_setmetatable(L, 1);
     return 1;
+}
+
+/* collectgarbage as stock Lua's, then the finalizers a collection queued ("collect", the default, and
+   "step"), as stock Lua runs them there. */
+static int esl_collectgarbage_then_finalize(lua_State *L) {
+    const char *option = luaL_optstring(L, 1, "collect");
+    int finalizes = strcmp(option, "collect") == 0 || strcmp(option, "step") == 0;
+    int nargs = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, nargs, LUA_MULTRET);
+    if (finalizes) esl_run_queued_finalizers(L);
+    return lua_gettop(L);
 }
 
 /* The part of the debug library the sandbox keeps when debug is not opened (--allow debug):
@@ -411,6 +528,10 @@ static void esl_open_package_without_native_code(lua_State *L) {
         lua_pushnil(L);
         lua_setfield(L, -2, removed[i]);
     }
+    /* The templates stock Lua starts with (LUA_PATH_5_4, LUA_PATH or the built-in default): the host
+       puts them after its roots' own, where only those inside the roots are ever looked at. */
+    lua_getfield(L, -1, "path");
+    lua_setfield(L, LUA_REGISTRYINDEX, ESL_SYSTEM_PATH_KEY);
     lua_pushliteral(L, "");
     lua_setfield(L, -2, "path");
     lua_getfield(L, -1, "searchers");
@@ -463,8 +584,9 @@ static int esl_open_sandbox_protected(lua_State *L) {
     lua_setglobal(L, "loadfile");
     esl_wrap_global(L, "load", esl_text_only_load);
     esl_wrap_global(L, "xpcall", esl_guarded_xpcall);
-    lua_pushcfunction(L, esl_setmetatable_without_finalizer);
+    lua_pushcfunction(L, esl_setmetatable_with_sentinel);
     lua_setglobal(L, "setmetatable");
+    esl_wrap_global(L, "collectgarbage", esl_collectgarbage_then_finalize);
     esl_wrap_field(L, LUA_STRLIBNAME, "dump", esl_recording_dump);
     esl_wrap_field(L, LUA_COLIBNAME, "create", esl_create_with_hook);
     esl_wrap_field(L, LUA_COLIBNAME, "resume", esl_resume_noting_limits);

@@ -96,7 +96,10 @@ public final class EnvScriptHost: @unchecked Sendable {
         var attached = false
         defer { if !attached { attaching?.abandon() } }
         secureKeyFile = configuration.secureKeyFile(appID: appID)
-        lua = try LuaState(options: configuration.lua)
+        // Lua files in the folders scripts may read load as libraries (`require`, `loadfile`).
+        var luaOptions = configuration.lua
+        luaOptions.libraryRoots += configuration.permissions.readableFolders.map(\.path)
+        lua = try LuaState(options: luaOptions)
         storeCoordinator = try ContainerStoreCoordinator(containers: containers)
         preferences = PreferencesStore(home: configuration.home, appID: appID, coordinator: storeCoordinator)
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])

@@ -36,7 +36,8 @@ struct BustedProjectOptions: ParsableArguments {
     var configFile: String?
 
     /// The project's `.busted` (or the file given with `--config-file`) with the task in force; nil when
-    /// there is none, or when it is not trusted (another user's, or writable by others: a warning says so).
+    /// there is none, or when it is not trusted (another user's, or writable by anybody: a warning says
+    /// so); a file given with `--config-file` is read whatever its owner.
     func configuration() throws -> BustedConfiguration? {
         let file = configFile ?? ".busted"
         var info = stat()
@@ -45,7 +46,9 @@ struct BustedProjectOptions: ParsableArguments {
             if let task { throw CommandFailure.usage("--run \(task): there is no .busted in the current folder to take the task from") }
             return nil
         }
-        if let problem = ProjectDiscovery.trustProblem(info) {
+        // As git trusts a repository: by its owner. A checkout's files are often group-writable (a umask of
+        // 002, an archive's modes); one that anybody may change is not trusted.
+        if let problem = ProjectDiscovery.trustProblem(info), info.st_uid != geteuid() || info.st_mode & S_IWOTH != 0 {
             printError("warning: \(file) is not read: \(problem); change that (chown, chmod go-w) or pass --config-file \(file)")
             if configFile == nil { return nil }
         }

@@ -18,7 +18,7 @@ enum ErrorReport {
         case let failure as CommandFailure:
             return failure
         case let lua as LuaError:
-            let message = ClosedLibraryHint.annotate(lua.message)
+            let message = SandboxHint.annotate(lua.message)
             let text = lua.traceback.map { "\(message)\n\($0)" } ?? message
             return lua.kind == .syntax ? .usage(text) : .failure(text)
         case HostError.homeUnusable(let path, let reason):

@@ -29,6 +29,9 @@ public struct LuaOptions: Sendable {
     public var libraries: LuaLibraries
     /// Folders where `require` looks for `NAME.lua` and `NAME/init.lua` (after host modules).
     public var scriptRoots: [String]
+    /// Folders `require` and `loadfile` also load Lua files from, after the script roots: libraries
+    /// installed outside the project (`/usr/share/lua/5.4`), which a host grants as readable only.
+    public var libraryRoots: [String] = []
 
     /// The defaults: the sandbox, 256 MiB, 100 million instructions per call, no script roots.
     public init(

@@ -18,6 +18,7 @@ public final class LuaState {
         core = LuaStateCore(mainThread: thread)
         core.runtime.pointee.owner = Unmanaged.passUnretained(core).toOpaque()
         core.scriptRoots = options.scriptRoots
+        core.libraryRoots = options.libraryRoots
         if esl_open_sandbox(thread, options.libraries.rawValue) != LUA_OK {
             let error = core.error(status: LUA_ERRRUN, on: thread)
             core.closeWhenIdle()
@@ -72,7 +73,7 @@ public final class LuaState {
         get { core.scriptRoots }
         set {
             core.scriptRoots = newValue
-            if core.isOpen { ModuleLoader.setPath(for: newValue, in: core) }
+            if core.isOpen { ModuleLoader.setPath(for: core.loadableRoots, in: core) }
         }
     }
 

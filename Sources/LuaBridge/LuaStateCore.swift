@@ -35,6 +35,10 @@ final class LuaStateCore {
     var modules: [String: LuaModule] = [:]
     /// Folders where `require` looks for `.lua` files, in order.
     var scriptRoots: [String] = []
+    /// ``LuaOptions/libraryRoots``.
+    var libraryRoots: [String] = []
+    /// Every folder `require` and `loadfile` load from: the script roots, then the library roots.
+    var loadableRoots: [String] { scriptRoots + libraryRoots }
 
     /// The flag ``LuaInterrupter`` sets; it outlives the state for interrupters still held.
     let interruptFlag = LuaInterruptFlag()

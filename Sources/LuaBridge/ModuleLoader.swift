@@ -10,7 +10,8 @@ import Foundation
 /// `require` returns the loader data second (`:preload:`, `:host:` or the file's path), and
 /// `package.loaded` decides what counts as loaded, as in stock Lua.
 ///
-/// Files are only ever loaded from inside the script roots. The file searcher tries the folder of the
+/// Files are only ever loaded from inside the script roots and the library roots (``LuaOptions/libraryRoots``),
+/// together "the roots" below. The file searcher tries the folder of the
 /// Lua function that called `require` when it lies in a root (`?.lua`, `?/init.lua` there), then the
 /// templates of `package.path` (set to the roots' `?.lua;?/init.lua`; a script may change it). A
 /// candidate outside every root is not even looked at, and a file whose real path leads out of every
@@ -39,7 +40,7 @@ enum ModuleLoader {
         core.push(LuaFunction("searchpath", body: searchPath), onto: thread)
         lua_rawset(thread, -3)
         esl_pop(thread, 1)
-        setPath(for: core.scriptRoots, in: core)
+        setPath(for: core.loadableRoots, in: core)
         installFileLoading(in: core)
     }
 
@@ -68,7 +69,7 @@ enum ModuleLoader {
             return try call.results(.nil, .string("cannot read standard input in the sandbox: give loadfile a file's path"))
         }
         let mode = try call.argument(2, as: String?.self) ?? "bt"
-        let roots = RootSet(call.core.scriptRoots)
+        let roots = RootSet(call.core.loadableRoots)
         guard !path.utf8.contains(0), roots.containsLexically(path) else {
             return try call.results(.nil, .string("cannot open \(path): outside the folders scripts load code from (\(roots.listed), as require)"))
         }
@@ -100,14 +101,20 @@ enum ModuleLoader {
         return 1
     }
 
-    /// Sets `package.path` to the `?.lua;?/init.lua` templates of each root, in order.
+    /// Sets `package.path` to the `?.lua;?/init.lua` templates of each root, in order, then those stock
+    /// Lua starts with (`LUA_PATH` or its default, such as `/usr/share/lua/5.4/?.lua`): of these only the
+    /// ones inside a root are looked at (a library root such as `/usr/share/lua`).
     static func setPath(for roots: [String], in core: LuaStateCore) {
         let thread = core.currentThread
         guard pushPackageTable(thread) else { return }
-        let templates = roots.flatMap { root -> [String] in
+        var templates = roots.flatMap { root -> [String] in
             let base = root.hasSuffix("/") && root != "/" ? String(root.dropLast()) : root
             return ["\(base)/?.lua", "\(base)/?/init.lua"]
         }
+        if lua_getfield(thread, ESL_REGISTRY_INDEX, ESL_SYSTEM_PATH_KEY) == LUA_TSTRING, let system = lua_tolstring(thread, -1, nil) {
+            templates += String(cString: system).split(separator: ";").map(String.init).filter { !templates.contains($0) }
+        }
+        esl_pop(thread, 1)
         LuaStateCore.pushString("path", onto: thread)
         LuaStateCore.pushString(templates.joined(separator: ";"), onto: thread)
         lua_rawset(thread, -3)
@@ -153,7 +160,7 @@ enum ModuleLoader {
         let name: String = try call.argument(1)
         let thread = call.thread
         let core = call.core
-        let roots = RootSet(core.scriptRoots)
+        let roots = RootSet(core.loadableRoots)
         let templates = callerTemplates(thread, roots: roots) + (try pathTemplates(thread))
         switch try search(name.replacingOccurrences(of: ".", with: "/"), templates: templates, roots: roots) {
         case .notFound(let tried):
@@ -184,7 +191,7 @@ enum ModuleLoader {
         let path: String = try call.argument(2)
         let separator = try call.argument(3, as: String?.self) ?? "."
         let replacement = try call.argument(4, as: String?.self) ?? "/"
-        let roots = RootSet(call.core.scriptRoots)
+        let roots = RootSet(call.core.loadableRoots)
         let replaced = separator.isEmpty ? name : name.replacingOccurrences(of: separator, with: replacement)
         switch try search(replaced, templates: try templates(of: path, keepingEmpty: true), roots: roots) {
         case .found(let candidate, _):

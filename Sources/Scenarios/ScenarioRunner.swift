@@ -213,7 +213,7 @@ package final class ScenarioRunner {
         reporter.runWillStart()
         var summary = ScenarioSummary()
         func report(_ result: ScenarioResult) {
-            let result = result.withClosedLibraryHint()
+            let result = result.withSandboxHint()
             summary.add(result)
             reporter.testDidFinish(result)
         }

@@ -77,6 +77,8 @@ static inline esl_runtime *esl_runtime_of(lua_State *L) {
 /* Closes the state (running finalizers) and frees its runtime. */
 void esl_close(lua_State *L);
 
+/* The registry field holding the package.path stock Lua would have started with. */
+#define ESL_SYSTEM_PATH_KEY "envscript.system_path"
 /* Pops a loadfile function and pushes a dofile that loads through it (raising its message) and runs
    the chunk: the sandbox's dofile over the host's loadfile. */
 void esl_push_dofile_through(lua_State *L);

@@ -1,7 +1,8 @@
-/// Lua's words for a use of what the sandbox leaves out (`attempt to index a nil value (global 'io')`)
-/// followed by what to do: the library's name, the option that opens it, and how a project grants it
-/// in its `.busted`.
-package enum ClosedLibraryHint {
+/// Lua's words for a use of what the sandbox leaves out followed by what to do: for a closed library
+/// (`attempt to index a nil value (global 'io')`) its name, the option that opens it and how a project
+/// grants it in its `.busted`; for a module found only outside the folders scripts load from, how to
+/// grant its folder.
+package enum SandboxHint {
     /// The functions each closed library would have had; `os`'s and `debug`'s are those the sandbox
     /// takes out of the part it keeps.
     private static let removedFields: [String: String] = [
@@ -16,6 +17,9 @@ package enum ClosedLibraryHint {
     /// `message` with the hint added when it is Lua's error for a closed library or one of its
     /// functions; `message` itself otherwise.
     package static func annotate(_ message: String) -> String {
+        if message.contains("module '"), message.contains("(outside the script roots)") {
+            return message + "\n(a module outside the project loads once its folder may be read: run with --allow-read FOLDER, or grant it in the project's .busted: envscript = { ['allow-read'] = { 'FOLDER' } })"
+        }
         guard let library = library(in: message) else { return message }
         let what = library.field.map { "if this is \(library.name).\($0): it is not in the sandbox" } ?? "\(library.name) is closed in the sandbox"
         return message + " (\(what); run with --allow \(library.name), or grant it in the project's .busted: envscript = { allow = { '\(library.name)' } })"
@@ -37,16 +41,16 @@ package enum ClosedLibraryHint {
 }
 
 extension ScenarioResult {
-    /// The result with ``ClosedLibraryHint`` added to its message.
-    func withClosedLibraryHint() -> ScenarioResult {
+    /// The result with ``SandboxHint`` added to its message.
+    func withSandboxHint() -> ScenarioResult {
         var result = self
         switch outcome {
         case .failed(let message, let traceback):
-            result.outcome = .failed(message: ClosedLibraryHint.annotate(message), traceback: traceback)
+            result.outcome = .failed(message: SandboxHint.annotate(message), traceback: traceback)
         case .error(let message, let traceback):
-            result.outcome = .error(message: ClosedLibraryHint.annotate(message), traceback: traceback)
+            result.outcome = .error(message: SandboxHint.annotate(message), traceback: traceback)
         case .errored(let message, let traceback, let line):
-            result.outcome = .errored(message: ClosedLibraryHint.annotate(message), traceback: traceback, line: line)
+            result.outcome = .errored(message: SandboxHint.annotate(message), traceback: traceback, line: line)
         case .passed, .skipped:
             break
         }
