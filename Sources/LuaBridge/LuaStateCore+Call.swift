@@ -40,9 +40,10 @@ extension LuaStateCore {
         return LuaError(kind, message: message, traceback: traceback)
     }
 
-    /// Splits what the message handler made into the message and the traceback.
+    /// Splits what the message handler made into the message and the traceback: at the last
+    /// `stack traceback:` line, since a message may hold one of its own (another program's error output).
     static func splitTraceback(_ text: String) -> (String, String?) {
-        guard let range = text.range(of: "\nstack traceback:\n") else { return (text, nil) }
+        guard let range = text.range(of: "\nstack traceback:\n", options: .backwards) else { return (text, nil) }
         return (String(text[..<range.lowerBound]), String(text[text.index(after: range.lowerBound)...]))
     }
 
