@@ -7,6 +7,11 @@
 
 static void esl_count_hook(lua_State *L, lua_Debug *ar);
 
+/* The hook's events: the count, and each new line while coverage is on. */
+static int esl_hook_mask(lua_State *L) {
+    return LUA_MASKCOUNT | (esl_runtime_of(L)->coverage != NULL ? LUA_MASKLINE : 0);
+}
+
 /* Instructions between two calls of the hook: small enough to stop promptly. */
 #define ESL_HOOK_STEP 1000
 
@@ -61,13 +66,16 @@ void esl_spend(lua_State *L, long long steps, int level) {
 /* The hook is installed only while a limit needs it: any hook makes the VM check it at every
    instruction. It spends the budget once per ESL_HOOK_STEP instructions. */
 static void esl_count_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
+    if (ar->event == LUA_HOOKLINE) {
+        esl_coverage_record(L, ar);
+        return;
+    }
     esl_spend(L, lua_gethookcount(L), 0);
-    if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, esl_hook_mask(L), ESL_HOOK_STEP);
 }
 
 void esl_install_count_hook(lua_State *L) {
-    lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    lua_sethook(L, esl_count_hook, esl_hook_mask(L), ESL_HOOK_STEP);
 }
 
 void esl_request_interrupt(int *flag) {
@@ -81,8 +89,8 @@ void esl_clear_passed_time_limit(lua_State *L) {
 
 void esl_install_hook(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
-    if (rt->instruction_limit > 0 || rt->deadline_ns > 0)
-        lua_sethook(L, esl_count_hook, LUA_MASKCOUNT, ESL_HOOK_STEP);
+    if (rt->instruction_limit > 0 || rt->deadline_ns > 0 || rt->coverage != NULL)
+        lua_sethook(L, esl_count_hook, esl_hook_mask(L), ESL_HOOK_STEP);
     else
         lua_sethook(L, NULL, 0, 0);
 }
@@ -99,7 +107,7 @@ void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message) 
              message != NULL && message[0] != '\0' ? message : "time limit exceeded");
     esl_install_hook(L);
     /* A callback runs on the thread that called into Swift, maybe a coroutine. */
-    if (rt->active != NULL && rt->active != L && (rt->instruction_limit > 0 || rt->deadline_ns > 0))
+    if (rt->active != NULL && rt->active != L && (rt->instruction_limit > 0 || rt->deadline_ns > 0 || rt->coverage != NULL))
         esl_install_count_hook(rt->active);
 }
 
@@ -123,7 +131,7 @@ int esl_message_handler(lua_State *L) {
 }
 
 void esl_ensure_budget_hook(lua_State *L) {
-    if (lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
+    if (lua_gethookcount(L) != ESL_HOOK_STEP || lua_gethookmask(L) != esl_hook_mask(L)) esl_install_hook(L);
 }
 
 int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults) {

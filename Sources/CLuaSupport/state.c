@@ -61,5 +61,6 @@ void esl_close(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
     rt->enforcing = 0;
     lua_close(L);
+    esl_coverage_free(rt->coverage);
     free(rt);
 }

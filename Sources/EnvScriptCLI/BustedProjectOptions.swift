@@ -24,6 +24,11 @@ struct BustedProjectOptions: ParsableArguments {
         discussion: "Default: \(SpecFileDiscovery.defaultModulePath), busted's.", valueName: "path"))
     var modulePaths: [String] = []
 
+    @Flag(name: [.customShort("c"), .long], inversion: .prefixedNo, help: ArgumentHelp(
+        "Count the lines that run and write LuaCov's luacov.stats.out and an lcov.info (busted's --coverage).",
+        discussion: "The project's .luacov chooses the files (include, exclude) and names the stats file (statsfile)."))
+    var coverage: Bool?
+
     @Option(help: ArgumentHelp("A script to run before the spec files, outside their insulation (busted's --helper).", valueName: "file"))
     var helper: String?
 

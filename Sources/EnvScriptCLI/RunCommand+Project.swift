@@ -16,6 +16,8 @@ extension RunCommand {
         var helper: String?
         /// Where the per-stage time limit came from, for the message of a stage it stops.
         var testTimeoutLabel: String
+        /// Whether to count the lines that run and write the coverage files (busted's `--coverage`).
+        var coverage: Bool
     }
 
     /// Reads the project's `.busted` (the task in force), applies what it sets where the command line
@@ -52,7 +54,8 @@ extension RunCommand {
             : testTimeout == nil
             ? "--test-timeout's default; raise it with --test-timeout SECONDS, or envscript = { ['test-timeout'] = SECONDS } in .busted (0: no limit)"
             : "test-timeout in \(configuration?.file ?? ".busted")"
-        return Plan(files: found, isProject: isProject, modulePath: modulePath, helper: helper, testTimeoutLabel: label)
+        let coverage = try project.coverage ?? configuration?.flag("coverage", "c") ?? false
+        return Plan(files: found, isProject: isProject, modulePath: modulePath, helper: helper, testTimeoutLabel: label, coverage: coverage)
     }
 
     private static func isFolder(_ path: String) -> Bool {

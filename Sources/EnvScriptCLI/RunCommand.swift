@@ -215,6 +215,19 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// Writes the coverage files of a run (``CoverageReport``) and says where on standard error; the
+    /// problem when they cannot be written.
+    private static func writeCoverage(of host: EnvScriptHost) -> String? {
+        let counted = host.lock.withLock { host.lua.coverage }
+        do {
+            let written = try CoverageReport(counted: counted).write()
+            printError("envscript: coverage written to \(written.joined(separator: " and "))")
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// One run of `plan`'s files: a fresh host (and home, without --home), the report, the exit status
     /// as an error. `interruption`'s target is given the host's interrupter while the host is open.
     private func run(_ plan: Plan, interruption: RunInterruption) throws {
@@ -245,60 +258,75 @@ struct RunCommand: ParsableCommand {
             opened: { host in
                 interrupts.attach(host.lua.interrupter)
                 Self.prepare(host, modulePath: plan.modulePath)
+                // Before the start-up scripts, so that they and their hooks are counted too.
+                if plan.coverage { _ = try? host.lock.withLock { try host.lua.startCoverage() } }
             })
         defer { host.close() }
+        // The coverage files are written whatever the run's outcome, once its tests have run; one that
+        // cannot be written fails a run that did not fail otherwise (status 2, as a report would).
+        var failure: CommandFailure?
         do {
-            let seed = shuffleSeed()
-            if let seed { printError("envscript: tests shuffled with --seed \(seed)") }
-            let runner = try ScenarioRunner(host: host, limits: limits, seed: seed, savesState: true)
-            // Compile everything first, so a syntax error in the last file runs nothing.
-            let helper = try plan.helper.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
-            var compiled = try files.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
-            if let seed {
-                var generator = SeededRandomNumberGenerator(seed: seed)
-                compiled.shuffle(using: &generator)
-            }
-            if let helper {
-                do {
-                    try runner.loadHelper(helper.chunk, file: helper.file)
-                } catch let error as ScenarioRunner.LoadError {
-                    var failure = ErrorReport.failure(for: error.underlying)
-                    failure.status = ExitStatus.usage
-                    failure.message = "in the helper \(helper.file) (--helper): \(failure.message)"
-                    throw failure
-                }
-            }
-            let suite = try runner.load(compiled)
-            // A run reports when it runs a project (its files found in folders), when a file declared
-            // scenarios, when a file is named as busted names specs (one that fails before its first
-            // describe is still reported), or when a report was asked for (--format tap, junit or json,
-            // --output); otherwise its files were plain scripts.
-            let reports = plan.isProject || suite.declaresScenarios || files.contains(where: ScenarioRunner.isSpecFile)
-                || format != .pretty || output != nil
-            guard reports else {
-                // Plain scripts: each error, with its traceback, goes to standard error.
-                let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
-                for failure in failures.dropLast() { printError(failure.message) }
-                if let last = failures.last { throw last }
-                try saveState(of: host)
-                return
-            }
-            if list {
-                for test in runner.list(suite, selection: selection) {
-                    report.write("\(test.file): \(test.names.joined(separator: " "))")
-                }
-                try report.finish()
-                if !suite.loadErrors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
-                try saveState(of: host)
-                return
-            }
-            if format == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
-            let summary = runner.run(suite, selection: selection, reporter: format.reporter(write: report.write))
-            try report.finish()
-            if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }
+            try runFiles(plan, host: host, report: report, limits: limits)
         } catch {
-            throw ErrorReport.failure(for: error)
+            failure = ErrorReport.failure(for: error)
         }
+        if plan.coverage, let problem = Self.writeCoverage(of: host) {
+            if failure == nil { failure = CommandFailure.usage(problem) } else { printError("envscript: \(problem)") }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Runs `plan`'s files in `host`: the report, the exit status as an error.
+    private func runFiles(_ plan: Plan, host: EnvScriptHost, report: ReportOutput, limits: ScenarioTimeLimits) throws {
+        let files = plan.files
+        let seed = shuffleSeed()
+        if let seed { printError("envscript: tests shuffled with --seed \(seed)") }
+        let runner = try ScenarioRunner(host: host, limits: limits, seed: seed, savesState: true)
+        // Compile everything first, so a syntax error in the last file runs nothing.
+        let helper = try plan.helper.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
+        var compiled = try files.map { (file: $0, chunk: try host.compileScript(atPath: $0)) }
+        if let seed {
+            var generator = SeededRandomNumberGenerator(seed: seed)
+            compiled.shuffle(using: &generator)
+        }
+        if let helper {
+            do {
+                try runner.loadHelper(helper.chunk, file: helper.file)
+            } catch let error as ScenarioRunner.LoadError {
+                var failure = ErrorReport.failure(for: error.underlying)
+                failure.status = ExitStatus.usage
+                failure.message = "in the helper \(helper.file) (--helper): \(failure.message)"
+                throw failure
+            }
+        }
+        let suite = try runner.load(compiled)
+        // A run reports when it runs a project (its files found in folders), when a file declared
+        // scenarios, when a file is named as busted names specs (one that fails before its first
+        // describe is still reported), or when a report was asked for (--format tap, junit or json,
+        // --output); otherwise its files were plain scripts.
+        let reports = plan.isProject || suite.declaresScenarios || files.contains(where: ScenarioRunner.isSpecFile)
+            || format != .pretty || output != nil
+        guard reports else {
+            // Plain scripts: each error, with its traceback, goes to standard error.
+            let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
+            for failure in failures.dropLast() { printError(failure.message) }
+            if let last = failures.last { throw last }
+            try saveState(of: host)
+            return
+        }
+        if list {
+            for test in runner.list(suite, selection: selection) {
+                report.write("\(test.file): \(test.names.joined(separator: " "))")
+            }
+            try report.finish()
+            if !suite.loadErrors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
+            try saveState(of: host)
+            return
+        }
+        if format == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
+        let summary = runner.run(suite, selection: selection, reporter: format.reporter(write: report.write))
+        try report.finish()
+        if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }
     }
 
     /// Saves what the run left in the stored state; a save that fails fails the run (status 1). (A run

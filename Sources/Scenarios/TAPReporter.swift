@@ -1,7 +1,7 @@
 /// The Test Anything Protocol (version 13): `ok` / `not ok` lines, with the failure in a YAML block
 /// (`severity: error` for an error that is not an assertion's) and pending tests marked `# SKIP`, then
-/// the plan line `1..N`. A file that failed at its top level is a
-/// `not ok` line of its own, named after the file.
+/// the plan line `1..N`. A file that failed at its top level is a `not ok` line of its own, named after
+/// the file, with `severity: error`.
 ///
 /// Every test is one line whatever its name: in a description a line feed shows as `\n`, a backslash
 /// as `\\`, `#` as `\#` (TAP 14's escapes), and control characters as `\u{…}` (``ReportText``).
@@ -36,7 +36,7 @@ package final class TAPReporter: ScenarioReporter {
         case .errored(let message, let traceback, let line):
             let place = Self.description(result.file) + (line.map { ":\($0)" } ?? "")
             write("not ok \(number) - \(place) (the file failed outside any test; its tests did not run)")
-            writeDiagnostics(message, traceback)
+            writeDiagnostics(message, traceback, severity: "error")
         }
     }
 

@@ -41,6 +41,9 @@ enum {
     ESL_LIB_DEBUG = 1 << 2,  /* the debug library: lets scripts remove the instruction budget */
 };
 
+/* Line counts of coverage (coverage.c). */
+typedef struct esl_coverage esl_coverage;
+
 /* Per-state bookkeeping shared by the allocator, the count hook and the trampoline. */
 typedef struct esl_runtime {
     size_t bytes_in_use;
@@ -64,6 +67,7 @@ typedef struct esl_runtime {
     esl_dispatch_fn dispatch;
     esl_release_fn release;
     void *owner;                  /* the Swift object that owns the state (unretained) */
+    esl_coverage *coverage;       /* line counts while coverage is on; NULL: off */
 } esl_runtime;
 
 /* Creates a state whose allocator accounts into (and is capped by) a new runtime. NULL when out of memory. */
@@ -79,6 +83,17 @@ void esl_close(lua_State *L);
 
 /* The registry field holding the package.path stock Lua would have started with. */
 #define ESL_SYSTEM_PATH_KEY "envscript.system_path"
+/* Turns line coverage on for the state and all its threads (from now on, and for coroutines made
+   later): every line of a chunk loaded from a file counts as it runs. Returns 0 when out of memory. */
+int esl_coverage_start(lua_State *L);
+/* Records a line event (the budget's hook calls it). */
+void esl_coverage_record(lua_State *L, lua_Debug *ar);
+/* The files counted so far, each's chunk name (without '@') and line counts (index = line number). */
+int esl_coverage_file_count(lua_State *L);
+const char *esl_coverage_file_name(lua_State *L, int index);
+int esl_coverage_file_lines(lua_State *L, int index, const unsigned long long **hits);
+/* Frees the counts (when the state closes). */
+void esl_coverage_free(esl_coverage *coverage);
 /* Pops a loadfile function and pushes a dofile that loads through it (raising its message) and runs
    the chunk: the sandbox's dofile over the host's loadfile. */
 void esl_push_dofile_through(lua_State *L);
