@@ -67,7 +67,7 @@ extension RunCommand {
     /// `exclude-tags`, `shuffle`, `seed`, `repeat`, `keep-going`, `list`) and the project's grants and
     /// limits in its `envscript` table.
     private mutating func adopt(_ configuration: BustedConfiguration) throws {
-        if output == nil, format == .pretty, let name = try configuration.text("output", "o") {
+        if format == nil, let name = try configuration.text("output", "o") {
             if let named = ReportFormat(outputName: name) {
                 format = named
             } else {

@@ -51,8 +51,11 @@ struct RunCommand: ParsableCommand {
         discussion: "Default: the ROOT of the project's .busted, else spec.", valueName: "file-or-folder"))
     var files: [String] = []
 
-    @Option(help: "How to report scenarios: pretty, tap, junit or json.")
-    var format: ReportFormat = .pretty
+    @Option(help: ArgumentHelp("How to report scenarios: pretty, tap, junit or json.", discussion: "Default: pretty, or the output of the project's .busted."))
+    var format: ReportFormat?
+
+    /// The format the report is written in.
+    var reportFormat: ReportFormat { format ?? .pretty }
 
     @Option(name: [.short, .long], help: ArgumentHelp(
         "Write the scenario report to this file instead of standard output; or, as busted's -o, a format's name (utfTerminal, plainTerminal, TAP, junit, json).",
@@ -305,7 +308,7 @@ struct RunCommand: ParsableCommand {
         // describe is still reported), or when a report was asked for (--format tap, junit or json,
         // --output); otherwise its files were plain scripts.
         let reports = plan.isProject || suite.declaresScenarios || files.contains(where: ScenarioRunner.isSpecFile)
-            || format != .pretty || output != nil
+            || reportFormat != .pretty || output != nil
         guard reports else {
             // Plain scripts: each error, with its traceback, goes to standard error.
             let failures = suite.loadErrors.map { ErrorReport.failure(for: $0.underlying) }
@@ -323,8 +326,8 @@ struct RunCommand: ParsableCommand {
             try saveState(of: host)
             return
         }
-        if format == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
-        let summary = runner.run(suite, selection: selection, reporter: format.reporter(write: report.write))
+        if reportFormat == .pretty { report.write(runtime.startupScriptsLine(forFiles: files)) }
+        let summary = runner.run(suite, selection: selection, reporter: reportFormat.reporter(write: report.write))
         try report.finish()
         if summary.hasFailures { throw CommandFailure(message: "", status: ExitStatus.failure) }
     }

@@ -50,4 +50,176 @@ import Testing
         #expect(outcome.standardOutput.contains("ERROR a block whose setup fails (setup)"))
         #expect(summary(outcome.standardOutput) == "6 passed, 0 failed, 1 errored")
     }
+
+    /// The names of the tests a run reported as passed, in order.
+    private func passed(_ output: String) -> [String] {
+        output.split(separator: "\n").filter { $0.hasPrefix("PASS ") }.map { line in
+            let name = line.dropFirst(5)
+            return String(name[..<(name.range(of: " (", options: .backwards)?.lowerBound ?? name.endIndex)])
+        }
+    }
+
+    /// A project whose specs each pass one test named after their file.
+    private func project(_ files: [String]) throws -> Scratch {
+        let scratch = try Scratch()
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            try scratch.write(file, "describe('\(name)', function() it('runs', function() end) end)\n")
+        }
+        return scratch
+    }
+
+    @Test func aProjectsSpecsAreFoundAsBustedFindsThem() throws {
+        let scratch = try project([
+            "spec/a_spec.lua", "spec/sub/deeper/b_spec.lua", "spec/.hidden/c_spec.lua", "spec/helper.lua",
+            "spec/sub/d_test.lua", "spec/e_spec.txt",
+        ])
+        let all = try scratch.run("run")
+        #expect(all.status == 0, "\(all.standardOutput)\(all.standardError)")
+        #expect(passed(all.standardOutput) == ["a_spec.lua runs", "b_spec.lua runs"])
+        #expect(passed(try scratch.run("run", "-p", "_test").standardOutput) == ["d_test.lua runs"])
+        #expect(passed(try scratch.run("run", "--exclude-pattern", "^b_").standardOutput) == ["a_spec.lua runs"])
+        #expect(passed(try scratch.run("run", "--no-recursive").standardOutput) == ["a_spec.lua runs"])
+        #expect(passed(try scratch.run("run", "spec/sub").standardOutput) == ["b_spec.lua runs"])
+        // A file named is run whatever its name.
+        #expect(passed(try scratch.run("run", "spec/helper.lua", "spec/a_spec.lua").standardOutput) == ["helper.lua runs", "a_spec.lua runs"])
+        let bad = try scratch.run("run", "-p", "[")
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("a spec file pattern is not a Lua pattern"), "\(bad.standardError)")
+        let none = try Scratch().run("run")
+        #expect(none.status == 2)
+        #expect(none.standardError.contains("no file or folder 'spec' (busted's default ROOT)"), "\(none.standardError)")
+    }
+
+    @Test func theBustedFileGivesTheTaskItsRootPatternModulePathAndTags() throws {
+        let scratch = try Scratch()
+        try scratch.write(".busted", """
+            return {
+              _all = { lpath = 'lib/?.lua' },
+              default = { ROOT = { 'checks' }, pattern = '_check%.lua$', ['exclude-tags'] = 'slow', verbose = true, frobnicate = 1 },
+              other = { ROOT = { 'checks' }, pattern = '_check%.lua$', tags = { 'slow' }, output = 'TAP' },
+            }
+            """)
+        try scratch.write("lib/greeting.lua", "return 'hello'\n")
+        try scratch.write("checks/greeting_check.lua", """
+            local greeting = require 'greeting'
+            describe('greeting', function()
+              it('comes from lib', function() assert.equal('hello', greeting) end)
+              it('takes its time #slow', function() end)
+            end)
+            """)
+        let byDefault = try scratch.run("run")
+        #expect(byDefault.status == 0, "\(byDefault.standardOutput)\(byDefault.standardError)")
+        #expect(passed(byDefault.standardOutput) == ["greeting comes from lib"])
+        #expect(byDefault.standardError.contains(".busted (task 'default'): 'frobnicate' is not an option envscript run knows; it is ignored"))
+        #expect(byDefault.standardError.contains(".busted (task 'default'): 'verbose' has no effect"))
+        let other = try scratch.run("run", "--run", "other")
+        #expect(other.status == 0, "\(other.standardError)")
+        #expect(other.standardOutput.hasPrefix(#"TAP version 13"# + "\n" + #"ok 1 - greeting takes its time \#slow"# + "\n"), "\(other.standardOutput)")
+        // The command line wins over the task.
+        let pretty = try scratch.run("run", "-r", "other", "-o", "utfTerminal")
+        #expect(passed(pretty.standardOutput) == ["greeting takes its time #slow"])
+        let missing = try scratch.run("run", "--run", "nightly")
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("has no task 'nightly' (--run); its tasks: default, other"), "\(missing.standardError)")
+        try scratch.write(".busted", "return 42\n")
+        let notATable = try scratch.run("run")
+        #expect(notATable.status == 2)
+        #expect(notATable.standardError.contains("does not return a table"))
+    }
+
+    @Test func modulesUnderSrcAreFoundWithBustedsDefaultModulePathAndLpath() throws {
+        let scratch = try Scratch()
+        try scratch.write("src/calc.lua", "return { add = function(a, b) return a + b end }\n")
+        try scratch.write("src/shapes/init.lua", "return { sides = 4 }\n")
+        try scratch.write("vendor/extra.lua", "return 'extra'\n")
+        try scratch.write("spec/calc_spec.lua", """
+            describe('modules', function()
+              it('finds src/calc.lua', function() assert.equal(3, require('calc').add(1, 2)) end)
+              it('finds src/shapes/init.lua', function() assert.equal(4, require('shapes').sides) end)
+              it('finds vendor with --lpath', function()
+                local ok, extra = pcall(require, 'extra')
+                assert.is_true(ok and extra == 'extra')
+              end)
+            end)
+            """)
+        let byDefault = try scratch.run("run")
+        #expect(summary(byDefault.standardOutput) == "2 passed, 1 failed", "\(byDefault.standardOutput)")
+        let withPath = try scratch.run("run", "-m", "./src/?.lua;./src/?/init.lua", "--lpath", "./vendor/?.lua")
+        #expect(summary(withPath.standardOutput) == "3 passed, 0 failed", "\(withPath.standardOutput)")
+    }
+
+    @Test func theHelperRunsFirstOutsideInsulationAndArgIsSet() throws {
+        let scratch = try Scratch()
+        try scratch.write("spec/helper.lua", """
+            shared_fixture = { ready = true }
+            assert:register('assertion', 'even', function(_, args) return args[1] % 2 == 0 end, 'even', 'odd')
+            """)
+        try scratch.write("spec/first_spec.lua", """
+            describe('helper', function()
+              it('set a global', function() assert.is_true(shared_fixture.ready) end)
+              it('registered an assertion', function() assert.is_even(4) end)
+              it('has arg', function()
+                assert.is_table(arg)
+                assert.is_string(arg[0])
+                assert.equal('--helper', arg[1])
+              end)
+            end)
+            """)
+        let outcome = try scratch.run("run", "--helper", "spec/helper.lua")
+        #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
+        #expect(summary(outcome.standardOutput) == "3 passed, 0 failed")
+        try scratch.write("spec/broken.lua", "error('no fixture')\n")
+        let broken = try scratch.run("run", "--helper", "spec/broken.lua")
+        #expect(broken.status == 2)
+        #expect(broken.standardError.contains("in the helper spec/broken.lua (--helper): spec/broken.lua:1: no fixture"), "\(broken.standardError)")
+    }
+
+    @Test func outputTakesBustedsFormatNames() throws {
+        let scratch = try project(["spec/a_spec.lua"])
+        try scratch.write("spec/b_spec.lua", """
+            describe('b', function()
+              it('fails', function() assert.equal(1, 2) end)
+              pending('later')
+            end)
+            """)
+        let tap = try scratch.run("run", "-o", "TAP")
+        #expect(tap.standardOutput.hasPrefix("TAP version 13\n"), "\(tap.standardOutput)")
+        let json = try scratch.run("run", "-o", "json")
+        #expect(json.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect((document?["successes"] as? [[String: Any]])?.first?["name"] as? String == "a_spec.lua runs")
+        let failure = (document?["failures"] as? [[String: Any]])?.first
+        #expect(failure?["name"] as? String == "b fails")
+        #expect((failure?["trace"] as? [String: Any])?["currentline"] as? Int == 2)
+        #expect((document?["pendings"] as? [[String: Any]])?.count == 1)
+        #expect((document?["errors"] as? [[String: Any]])?.isEmpty == true)
+        let gtest = try scratch.run("run", "-o", "gtest")
+        #expect(gtest.status == 2)
+        #expect(gtest.standardError.contains("busted's gtest output has no counterpart"))
+        // Any other value is still the report's file.
+        let file = try scratch.run("run", "-o", "report.xml", "--format", "junit")
+        #expect(file.standardOutput.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("report.xml").path))
+    }
+
+    @Test func aTestWithoutLimitsBustedDoesNotHaveRunsAndALimitSaysHowToRaiseIt() throws {
+        let scratch = try Scratch()
+        // About 300 million instructions: past the old default budget of 100 million, within seconds.
+        try scratch.write("spec/slow_spec.lua", """
+            describe('honest', function()
+              it('computes long', function()
+                local x = 0
+                for i = 1, 6e7 do x = x + i % 7 end
+                assert.is_true(x > 0)
+              end)
+            end)
+            """)
+        let honest = try scratch.run("run")
+        #expect(honest.status == 0, "\(honest.standardOutput)")
+        try scratch.write(".busted", "return { default = { envscript = { ['test-timeout'] = 0.5 } } }\n")
+        let stopped = try scratch.run("run")
+        #expect(stopped.status == 1)
+        #expect(stopped.standardOutput.contains("time limit exceeded: the test took longer than 0.5 s (test-timeout in .busted)"), "\(stopped.standardOutput)")
+    }
 }
