@@ -119,8 +119,15 @@ local function format_table(value, extra)
   return table_heading(value) .. body(value, 1, true)
 end
 
+-- Taken when the part loads: a script may change the global later.
+local getinfo = debug.getinfo
+
 local function format_function(value)
-  if type(value) == "function" then return tostring(value) end
+  if type(value) == "function" then
+    -- As luassert shows a function: where it was defined (the sandbox keeps debug.getinfo).
+    local info = getinfo(value, "S")
+    return string.format("%s @ line %s in %s", tostring(value), tostring(info.linedefined), tostring(info.source))
+  end
 end
 
 local function format_userdata(value)
