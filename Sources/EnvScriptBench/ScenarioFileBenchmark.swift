@@ -2,7 +2,7 @@ import Foundation
 
 /// A 10,000-test scenario file run by `envscript run` against Debian's `busted` 2.1.1 on stock Lua 5.4
 /// (`busted --lua=lua5.4`), both as their users start them, in the same run: the speed-up busted's
-/// users get. Both report in TAP, so they write the same lines; the figure is the best wall time of a
+/// users get; and what finding a 1,000-file project's specs adds to a run. Both report in TAP, so they write the same lines; the figure is the best wall time of a
 /// whole run (start-up included) over a few runs taken in alternation. busted must be installed
 /// (scripts/bootstrap installs lua-busted); without it the group fails rather than skip.
 enum ScenarioFileBenchmark {
@@ -77,6 +77,53 @@ enum ScenarioFileBenchmark {
         report.figure("scenarios.busted_lua54", bustedTime / 1e6, "ms (\(tests) tests)")
         report.figure("scenarios.envscript_run", envscriptTime / 1e6, "ms (\(tests) tests)")
         report.speedup("scenarios.busted_over_envscript", bustedTime / envscriptTime, target: 5)
+        try measureDiscovery(envscript, report)
+    }
+
+    /// Spec files in the discovery tree: `discoveryFolders` folders nested two deep, each with its share
+    /// of spec files and one helper file that the default pattern leaves out.
+    static let discoveryFiles = 1_000
+    static let discoveryFolders = 20
+
+    /// What finding the spec files of a 1,000-file project costs: `envscript run --list` from the
+    /// project's root (busted's discovery: every folder walked, every name matched against the
+    /// pattern) against the same files named on the command line, best of a few runs in alternation.
+    private static func measureDiscovery(_ envscript: String, _ report: BenchReport) throws {
+        let folder = try benchFolder("discovery")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [String] = []
+        for index in 0..<discoveryFolders {
+            let subfolder = "spec/part\(index % 4)/group\(index)"
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)
+            try "return {}\n".write(to: folder.appendingPathComponent("\(subfolder)/helper.lua"), atomically: true, encoding: .utf8)
+            for file in 0..<discoveryFiles / discoveryFolders {
+                let path = "\(subfolder)/case\(file)_spec.lua"
+                try "describe('\(path)', function() it('runs', function() end) end)\n"
+                    .write(to: folder.appendingPathComponent(path), atomically: true, encoding: .utf8)
+                files.append(path)
+            }
+        }
+        files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let discovered = ChildProgram(arguments: [envscript, "run", "--no-init", "--list"])
+        let named = ChildProgram(arguments: [envscript, "run", "--no-init", "--list"] + files)
+        benchProgress("scenarios", "discovery of \(discoveryFiles) spec files against the same files named, \(repeats * 2) runs each")
+        let (discoveryTime, namedTime) = try bestOfAlternating(repeats * 2, measured: {
+            try listedRun(discovered, in: folder, what: "envscript run --list (discovery)")
+        }, baseline: {
+            try listedRun(named, in: folder, what: "envscript run --list FILES")
+        })
+        report.figure("scenarios.discovery_list", discoveryTime / 1e6, "ms (\(discoveryFiles) spec files found)")
+        report.figure("scenarios.named_list", namedTime / 1e6, "ms (the same files named)")
+        report.atMost("scenarios.discovery_adds", max(0, discoveryTime - namedTime) / 1e6, "ms", target: 50)
+    }
+
+    /// One `--list` run's wall time; it must list every spec file's test.
+    private static func listedRun(_ program: ChildProgram, in folder: URL, what: String) throws -> Double {
+        let run = try program.runChecked(in: folder, what: what)
+        let listed = run.output.split(separator: "\n").count
+        guard listed == discoveryFiles else { throw BenchFailure("\(what) listed \(listed) tests, not \(discoveryFiles)") }
+        return run.nanoseconds
     }
 
     /// One run's wall time; every test must have passed (TAP: `tests` lines `ok`, none `not ok`).
