@@ -41,6 +41,9 @@ import FoundationXML
         #expect(lines.contains { $0.hasPrefix("not ok 2 - b_late.lua:3 ") })
         #expect(lines.contains("ok 3 - good passes"))
         #expect(lines.contains("    b_late.lua:3: no fixtures"))
+        // A file that failed outside any test is an error, as TAP's readers tell errors from failures.
+        let afterFirst = lines.drop { !$0.hasPrefix("not ok 1 - ") }.dropFirst()
+        #expect(Array(afterFirst.prefix(2)) == ["  ---", "  severity: error"], "\(outcome.standardOutput)")
     }
 
     @Test func junitIsWrittenWithAnErrorForEachErroredFile() throws {
