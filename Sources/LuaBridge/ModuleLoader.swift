@@ -71,12 +71,13 @@ enum ModuleLoader {
         let mode = try call.argument(2, as: String?.self) ?? "bt"
         let roots = RootSet(call.core.loadableRoots)
         guard !path.utf8.contains(0), roots.containsLexically(path) else {
-            return try call.results(.nil, .string("cannot open \(path): outside the folders scripts load code from (\(roots.listed), as require)"))
+            let folders = roots.listed.isEmpty ? "no folder" : roots.listed
+            return try call.results(.nil, .string("cannot open \(path): scripts load code only from \(folders), as require does"))
         }
         let file: String
         switch roots.lookUp(path) {
         case .missing: return try call.results(.nil, .string("cannot open \(path): No such file or directory"))
-        case .leadsOut: return try call.results(.nil, .string("cannot open \(path): it leads outside the folders scripts load code from (through a symbolic link)"))
+        case .leadsOut: return try call.results(.nil, .string("cannot open \(path): it leads out of the folders scripts load code from (through a symbolic link)"))
         case .file(let found): file = found
         }
         guard let data = FileManager.default.contents(atPath: file) else {

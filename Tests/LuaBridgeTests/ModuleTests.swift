@@ -133,7 +133,8 @@ import Testing
         try "return 'from src'".write(toFile: root + "/src/deep/mod.lua", atomically: true, encoding: .utf8)
         try "return 'leaked'".write(toFile: outside + "/secret.lua", atomically: true, encoding: .utf8)
         let lua = try LuaState(options: LuaOptions(scriptRoots: [root]))
-        #expect(try lua.execute("return package.path") == [.string("\(root)/?.lua;\(root)/?/init.lua")])
+        // The roots' templates first, then stock Lua's own (looked at only inside a root).
+        #expect(try lua.execute("return package.path").first?.stringValue?.hasPrefix("\(root)/?.lua;\(root)/?/init.lua;") == true)
         let answer = try lua.execute("""
             package.path = '\(root)/src/?.lua;' .. package.path
             return require('deep.mod')
