@@ -1,5 +1,5 @@
 import Foundation
-@testable import LuaBridge
+import LuaBridge
 import Testing
 
 /// Line coverage in the bridge: the line events of chunks loaded from files, counted in C beside the
