@@ -1,13 +1,14 @@
 /* Line coverage: how many times each line of each file's code ran, counted by the line events of the
-   hook that spends the budget (budget.c) while coverage is on. Only chunks loaded from files count
-   (their source starts with '@'). The counts live outside the Lua heap, bounded by ESL_COVERAGE_FILES
-   files of at most ESL_COVERAGE_LINES lines each. */
+   hook that spends the budget (budget.c) while coverage is on. Only chunks the host loaded from files
+   count (esl_coverage_note_file: a script's files, required modules, loadfile): a chunk name a script
+   gives `load` ("@anything") names no file of its own. The counts live outside the Lua heap, bounded by
+   ESL_COVERAGE_FILES files (each one the host read) of at most ESL_COVERAGE_LINES lines. */
 #include "CLuaSupport.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define ESL_COVERAGE_FILES 100000
-#define ESL_COVERAGE_LINES 10000000
+#define ESL_COVERAGE_LINES 1000000
 
 typedef struct esl_coverage_file {
     char *name;          /* the chunk's source without its '@' */
@@ -45,8 +46,9 @@ static int esl_grow_slots(esl_coverage *coverage) {
     return 1;
 }
 
-/* The index of `name`'s file, added when new; -1 when it cannot be (out of memory, too many files). */
-static int esl_coverage_index(esl_coverage *coverage, const char *name) {
+/* The index of `name`'s file, added when new and `adds`; -1 when it is not there or cannot be (out of
+   memory, too many files). */
+static int esl_coverage_index(esl_coverage *coverage, const char *name, int adds) {
     if (coverage->slot_count == 0 && !esl_grow_slots(coverage)) return -1;
     unsigned long mask = (unsigned long)(coverage->slot_count - 1);
     unsigned long at = esl_hash(name) & mask;
@@ -55,7 +57,7 @@ static int esl_coverage_index(esl_coverage *coverage, const char *name) {
         if (strcmp(coverage->files[index].name, name) == 0) return index;
         at = (at + 1) & mask;
     }
-    if (coverage->count >= ESL_COVERAGE_FILES) return -1;
+    if (!adds || coverage->count >= ESL_COVERAGE_FILES) return -1;
     if (coverage->count == coverage->capacity) {
         int capacity = coverage->capacity ? coverage->capacity * 2 : 16;
         esl_coverage_file *files = realloc(coverage->files, (size_t)capacity * sizeof *files);
@@ -81,7 +83,7 @@ void esl_coverage_record(lua_State *L, lua_Debug *ar) {
     if (ar->source == coverage->last_source && strcmp(coverage->files[coverage->last_index].name, name) == 0) {
         index = coverage->last_index;
     } else {
-        index = esl_coverage_index(coverage, name);
+        index = esl_coverage_index(coverage, name, 0);
         if (index < 0) return;
         coverage->last_source = ar->source;
         coverage->last_index = index;
@@ -97,6 +99,14 @@ void esl_coverage_record(lua_State *L, lua_Debug *ar) {
         file->size = size;
     }
     file->hits[ar->currentline]++;
+}
+
+void esl_coverage_note_file(lua_State *L, const char *name) {
+    esl_coverage *coverage = esl_runtime_of(L)->coverage;
+    if (coverage == NULL) return;
+    /* A name with a control character would break the files that list them, line by line. */
+    for (const char *c = name; *c; c++) if ((unsigned char)*c < 0x20 || *c == 0x7F) return;
+    esl_coverage_index(coverage, name, 1);
 }
 
 int esl_coverage_start(lua_State *L) {

@@ -154,12 +154,14 @@ static int esl_sentinel_finalizer(lua_State *L) {
     int current = lua_rawequal(L, -1, 1);
     lua_pop(L, 1);
     if (!current) return 0;
-    lua_pushvalue(L, 2);
-    lua_pushnil(L);
-    lua_rawset(L, -3);
+    /* Queued first: should queueing fail (the memory cap), the entry stays and nothing is half done. */
     esl_push_registry_table(L, &esl_finalize_queue_key, NULL);
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushnil(L);
+    lua_rawset(L, -3);
     return 0;
 }
 
@@ -206,7 +208,16 @@ static void esl_run_queued_finalizers(lua_State *L) {
             if (lua_isfunction(L, -1)) {
                 lua_insert(L, -2);
                 if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
-                if (esl_limit_exceeded(L)) esl_check_limits(L, 1);
+                if (esl_limit_exceeded(L)) {
+                    /* The ones not run yet wait for the next drain; this call into Lua ends here. */
+                    esl_push_registry_table(L, &esl_finalize_queue_key, NULL);
+                    for (lua_Integer j = i + 1; j <= count; j++) {
+                        lua_rawgeti(L, -2, j);
+                        lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+                    }
+                    lua_pop(L, 1);
+                    esl_check_limits(L, 1);
+                }
                 continue;
             }
             lua_pop(L, 1);
@@ -232,15 +243,20 @@ static int esl_setmetatable_with_sentinel(lua_State *L) {
         return luaL_error(L, "cannot change a protected metatable");
     lua_settop(L, 2);
     if (metatable_type == LUA_TTABLE) {
+        /* The key is pushed once, before anything changes: pushing a string may run a step of the
+           collector, which could turn the emptied slot into a dead key, and putting it back would then
+           allocate (and could fail under the memory cap). lua_pushvalue runs none. */
         lua_pushliteral(L, "__gc");
+        lua_pushvalue(L, 3);
         if (lua_rawget(L, 2) != LUA_TNIL) {
-            lua_pushliteral(L, "__gc");
+            /* 1 table, 2 metatable, 3 "__gc", 4 the finalizer */
+            lua_pushvalue(L, 3);
             lua_pushnil(L);
             lua_rawset(L, 2);
             lua_pushvalue(L, 2);
             lua_setmetatable(L, 1);
-            lua_pushliteral(L, "__gc");
             lua_pushvalue(L, 3);
+            lua_pushvalue(L, 4);
             lua_rawset(L, 2);
             lua_settop(L, 1);
             esl_add_sentinel(L);
@@ -248,7 +264,7 @@ static int esl_setmetatable_with_sentinel(lua_State *L) {
             lua_settop(L, 1);
             return 1;
         }
-        lua_pop(L, 1);
+        lua_settop(L, 2);
     }
     lua_setmetatable(L, 1);
     return 1;
@@ -268,7 +284,8 @@ static int esl_collectgarbage_then_finalize(lua_State *L) {
 }
 
 /* The part of the debug library the sandbox keeps when debug is not opened (--allow debug):
-   traceback and getinfo, which read the stack without changing anything, and getmetatable. Left out:
+   traceback and getinfo (without C functions, below), which read the stack without changing
+   anything, and getmetatable. Left out:
    sethook and gethook (a script would remove the limits' hook), getlocal, setlocal, getupvalue,
    setupvalue, upvaluejoin and upvalueid (they reach the values C functions and the host's Lua keep in
    their frames and upvalues, such as stock `load` inside the sandbox's), setmetatable and
@@ -283,12 +300,44 @@ static int esl_debug_getmetatable(lua_State *L) {
     return 1;
 }
 
+/* debug.getinfo without the functions that run in C: the `func` of a level where a C function runs
+   would hand the script the stock functions the sandbox wraps (stock load inside a reader, stock xpcall
+   and coroutine.resume, which keep no limit) and the host's functions under their trampolines. A Lua
+   function's own stays. */
+static int esl_debug_getinfo_without_c_functions(lua_State *L) {
+    /* A level of this thread counts from the caller: this function is one more level under it. */
+    int level_at = lua_type(L, 1) == LUA_TTHREAD ? 2 : 1;
+    if ((level_at == 1 || lua_tothread(L, 1) == L) && lua_type(L, level_at) == LUA_TNUMBER) {
+        lua_Integer level = lua_tointeger(L, level_at);
+        if (level >= 0 && level < LUA_MAXINTEGER) {
+            lua_pushinteger(L, level + 1);
+            lua_replace(L, level_at);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushliteral(L, "func");
+        if (lua_rawget(L, -2) == LUA_TFUNCTION && lua_iscfunction(L, -1)) {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "func");
+            lua_pushnil(L);
+            lua_rawset(L, -3);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    return 1;
+}
+
 static void esl_open_debug_subset(lua_State *L) {
     luaL_requiref(L, LUA_DBLIBNAME, luaopen_debug, 0);
     lua_createtable(L, 0, 3);
     lua_getfield(L, -2, "traceback");
     lua_setfield(L, -2, "traceback");
     lua_getfield(L, -2, "getinfo");
+    lua_pushcclosure(L, esl_debug_getinfo_without_c_functions, 1);
     lua_setfield(L, -2, "getinfo");
     lua_pushcfunction(L, esl_debug_getmetatable);
     lua_setfield(L, -2, "getmetatable");
@@ -522,14 +571,17 @@ static void esl_budget_pattern_functions(lua_State *L) {
    luaopen_package makes comes from the environment (LUA_PATH). */
 static void esl_open_package_without_native_code(lua_State *L) {
     static const char *const removed[] = {"loadlib", "cpath", "searchpath", NULL};
+    /* The built-in default path, never the environment's LUA_PATH: scripts do not read the environment. */
+    lua_pushboolean(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
     esl_require_library(L, LUA_LOADLIBNAME, luaopen_package);
     lua_getglobal(L, LUA_LOADLIBNAME);
     for (int i = 0; removed[i] != NULL; i++) {
         lua_pushnil(L);
         lua_setfield(L, -2, removed[i]);
     }
-    /* The templates stock Lua starts with (LUA_PATH_5_4, LUA_PATH or the built-in default): the host
-       puts them after its roots' own, where only those inside the roots are ever looked at. */
+    /* The templates stock Lua starts with (its built-in default: /usr/share/lua/5.4/?.lua and the like):
+       the host puts them after its roots' own, where only those inside the roots are ever looked at. */
     lua_getfield(L, -1, "path");
     lua_setfield(L, LUA_REGISTRYINDEX, ESL_SYSTEM_PATH_KEY);
     lua_pushliteral(L, "");

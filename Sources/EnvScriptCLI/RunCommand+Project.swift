@@ -21,8 +21,17 @@ extension RunCommand {
     }
 
     /// Reads the project's `.busted` (the task in force), applies what it sets where the command line
-    /// set nothing, and finds the files to run.
+    /// set nothing, and finds the files to run. A value of the wrong kind in `.busted` is an input error
+    /// (status 2) that names the file, the task and the key.
     mutating func plan() throws -> Plan {
+        do {
+            return try planFromProject()
+        } catch let problem as BustedConfiguration.Problem {
+            throw CommandFailure.usage(problem.description)
+        }
+    }
+
+    private mutating func planFromProject() throws -> Plan {
         let configuration = try project.configuration()
         let testTimeoutGiven = testTimeout != nil
         if let configuration { try adopt(configuration) }
@@ -79,10 +88,16 @@ extension RunCommand {
         if !shuffle, try configuration.flag("shuffle") ?? configuration.flag("shuffle-files") ?? configuration.flag("shuffle-tests") == true {
             shuffle = true
         }
-        if seed == nil, shuffle, let number = try configuration.number("seed"), number >= 0, number == number.rounded() {
+        if seed == nil, shuffle, let number = try configuration.number("seed") {
+            guard number >= 0, number <= 9e15, number == number.rounded() else {
+                throw CommandFailure.usage("\(configuration.file): 'seed' must be a whole number from 0, not \(number)")
+            }
             seed = UInt64(number)
         }
-        if repetitions == 1, let number = try configuration.number("repeat"), number >= 1, number == number.rounded() {
+        if repetitions == 1, let number = try configuration.number("repeat") {
+            guard number >= 1, number <= 1_000_000, number == number.rounded() else {
+                throw CommandFailure.usage("\(configuration.file): 'repeat' must be a whole number from 1 to 1000000, not \(number)")
+            }
             repetitions = Int(number)
         }
         if !failFast, try configuration.flag("keep-going", "k") == false { failFast = true }

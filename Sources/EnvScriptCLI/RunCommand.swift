@@ -108,6 +108,9 @@ struct RunCommand: ParsableCommand {
     mutating func validate() throws {
         // busted's -o names a format; any other value is the report's file.
         if let output, let named = ReportFormat(outputName: output) {
+            if let format, format != named {
+                throw ValidationError("--format \(format.rawValue) and -o \(output) name two formats; give one")
+            }
             format = named
             self.output = nil
         } else if let output, ReportFormat.bustedHandlersWithoutCounterpart.contains(output.lowercased()) {
@@ -220,10 +223,11 @@ struct RunCommand: ParsableCommand {
 
     /// Writes the coverage files of a run (``CoverageReport``) and says where on standard error; the
     /// problem when they cannot be written.
-    private static func writeCoverage(of host: EnvScriptHost) -> String? {
+    private func writeCoverage(of host: EnvScriptHost) -> String? {
         let counted = host.lock.withLock { host.lua.coverage }
         do {
-            let written = try CoverageReport(counted: counted).write()
+            let written = try CoverageReport(counted: counted).write(
+                within: [FileManager.default.currentDirectoryPath] + runtime.writableFolders)
             printError("envscript: coverage written to \(written.joined(separator: " and "))")
             return nil
         } catch {
@@ -262,7 +266,13 @@ struct RunCommand: ParsableCommand {
                 interrupts.attach(host.lua.interrupter)
                 Self.prepare(host, modulePath: plan.modulePath)
                 // Before the start-up scripts, so that they and their hooks are counted too.
-                if plan.coverage { _ = try? host.lock.withLock { try host.lua.startCoverage() } }
+                if plan.coverage {
+                    do {
+                        try host.lock.withLock { try host.lua.startCoverage() }
+                    } catch {
+                        printError("envscript: coverage is not counted: \(error)")
+                    }
+                }
             })
         defer { host.close() }
         // The coverage files are written whatever the run's outcome, once its tests have run; one that
@@ -273,7 +283,7 @@ struct RunCommand: ParsableCommand {
         } catch {
             failure = ErrorReport.failure(for: error)
         }
-        if plan.coverage, let problem = Self.writeCoverage(of: host) {
+        if plan.coverage, let problem = writeCoverage(of: host) {
             if failure == nil { failure = CommandFailure.usage(problem) } else { printError("envscript: \(problem)") }
         }
         if let failure { throw failure }
@@ -318,11 +328,16 @@ struct RunCommand: ParsableCommand {
             return
         }
         if list {
-            for test in runner.list(suite, selection: selection) {
+            let (tests, errors) = runner.list(suite, selection: selection)
+            for test in tests {
                 report.write("\(test.file): \(test.names.joined(separator: " "))")
             }
             try report.finish()
-            if !suite.loadErrors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
+            // A block whose body failed hides its tests: said on standard error, and the run fails.
+            for error in errors {
+                if case .error(let message, _) = error.outcome { printError("\(error.file): \(error.fullName): \(message)") }
+            }
+            if !suite.loadErrors.isEmpty || !errors.isEmpty { throw CommandFailure(message: "", status: ExitStatus.failure) }
             try saveState(of: host)
             return
         }

@@ -94,7 +94,9 @@ public final class LuaState {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LuaError(.syntax, message: "cannot read '\(path)': \(Self.readProblem(path))")
         }
-        return try load(bytes: Array(data), chunkName: "@" + path)
+        let chunk = try load(bytes: Array(data), chunkName: "@" + path)
+        esl_coverage_note_file(core.mainThread, path)
+        return chunk
     }
 
     /// `lua_ident` of the Lua library the process runs with: its release and copyright line.

@@ -95,6 +95,7 @@ enum ModuleLoader {
             let error = call.core.error(status: status, on: thread)
             return try call.results(.nil, .string(error.message))
         }
+        esl_coverage_note_file(thread, path)
         if hasEnvironment {
             lua_pushvalue(thread, 3)
             if lua_setupvalue(thread, -2, 1) == nil { esl_pop(thread, 1) }
@@ -179,6 +180,7 @@ enum ModuleLoader {
                 let error = core.error(status: status, on: thread)
                 throw LuaError(.runtime, message: "error loading module '\(name)' from file '\(candidate)':\n\t\(error.message)")
             }
+            esl_coverage_note_file(thread, candidate)
             LuaStateCore.pushString(candidate, onto: thread)
             return 2
         }

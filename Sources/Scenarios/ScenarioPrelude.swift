@@ -18,12 +18,13 @@ enum ScenarioPrelude {
         /// `collect(seed?)`: ends the file just loaded, answering its root block's id; the next file
         /// starts afresh.
         var collect: LuaFunctionRef
-        /// `walk(id)` starts walking the file whose root block is `id`; `step()` answers its next entry
-        /// (a test, a block's error, a block to enter and leave, or `{expand = id}`), nil at the end.
+        /// `walk(id, pass)` starts walking the file whose root block is `id` in a pass of the run;
+        /// `step()` answers its next entry (a test, a block to enter and leave, or `{expand = id}`), nil
+        /// at the end.
         var walk: LuaFunctionRef
         var step: LuaFunctionRef
-        /// `expand(id)` runs the body of the block `step` asked for; `abandon(id, message)` after it
-        /// failed; `skip()` passes over it without running its body.
+        /// `expand(id)` runs the body of the block `step` asked for; `abandon(id)` after it failed;
+        /// `skip()` passes over it without running its body.
         var expand: LuaFunctionRef
         var abandon: LuaFunctionRef
         var skip: LuaFunctionRef

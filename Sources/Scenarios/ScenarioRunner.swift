@@ -7,8 +7,7 @@ import LuaBridge
 /// reaches it, after the tests before it — and each body, hook and test is called from Swift as its own
 /// entry into Lua, so each has the full instruction budget and a runaway test cannot starve the rest.
 package final class ScenarioRunner {
-    /// A test met while walking a file, ready to run; or a block without tests to enter and leave, or a
-    /// block whose body failed, which runs as its error.
+    /// A test met while walking a file, ready to run; or a block without tests to enter and leave.
     package struct Test {
         package var file: String
         package var names: [String]
@@ -26,12 +25,9 @@ package final class ScenarioRunner {
         /// Set for the entry of a block without tests: the runner enters and leaves it (its strict
         /// setups and teardowns run, as in busted) and reports nothing for it.
         var isBlockOnly = false
-        /// Set for the entry of a block whose body failed on an earlier pass (busted's error of that
-        /// block): its tests were not collected.
-        var blockError: String?
 
-        /// Whether the entry is a test (rather than a block without tests, or a block whose body failed).
-        package var isTest: Bool { !isBlockOnly && blockError == nil }
+        /// Whether the entry is a test (rather than a block without tests).
+        package var isTest: Bool { !isBlockOnly }
     }
 
     /// A file failed at its top level: while its scenarios were being declared (an error in a
@@ -157,8 +153,7 @@ package final class ScenarioRunner {
             blocks: blocks,
             beforeDepths: entry["before_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
             afterDepths: entry["after_depths"].tableValue?.array.compactMap(\.intValue) ?? [],
-            isBlockOnly: entry["block_only"].boolValue ?? false,
-            blockError: Self.text(entry["body_error"])))
+            isBlockOnly: entry["block_only"].boolValue ?? false))
     }
 
     /// What walking a file answers next.
@@ -170,24 +165,27 @@ package final class ScenarioRunner {
     }
 
     /// The tests of `suite`, without running them, in the order a run meets them (each block's body
-    /// runs, as busted's `--list` runs them): `run --list`.
-    package func list(_ suite: ScenarioSuite, selection: ScenarioSelection) -> [Test] {
+    /// runs, as busted's `--list` runs them): `run --list`. A body that fails is an entry of `errors`
+    /// named after its block.
+    package func list(_ suite: ScenarioSuite, selection: ScenarioSelection) -> (tests: [Test], errors: [ScenarioResult]) {
         var found: [Test] = []
+        var errors: [ScenarioResult] = []
         for file in suite.files {
             guard let root = file.root else { continue }
-            _ = try? host.lock.withLock { try prelude.walk.call([.integer(root)]) }
+            _ = try? host.lock.withLock { try prelude.walk.call([.integer(root), .integer(1)]) }
             while let entry = nextEntry(file: file.path) {
                 switch entry {
                 case .expand(let id, _):
                     if let error = call(prelude.expand, [.integer(id)]).error {
-                        _ = call(prelude.abandon, [.integer(id), .string(error.message)])
+                        _ = call(prelude.abandon, [.integer(id)])
+                        errors.append(hookError(error, file: file.path, names: blockNames(id)).withSandboxHint())
                     }
                 case .test(let test):
                     if test.isTest && selection.selects(names: test.names) { found.append(test) }
                 }
             }
         }
-        return found
+        return (found, errors)
     }
 
     /// Runs the tests of `suite` whose full name contains `filter` (all without one), reporting each
@@ -201,8 +199,8 @@ package final class ScenarioRunner {
     /// the selection (their tests might have been picked), once whatever the number of passes.
     ///
     /// Each file's tree is walked as busted executes it: a block's body runs when the walk reaches it,
-    /// inside the blocks around it (entered first, their setups done), after the tests before it; a body
-    /// that fails is an entry named after its block, whose tests are not collected. Blocks are entered
+    /// inside the blocks around it (entered first, their setups done), after the tests before it, once
+    /// each pass; a body that fails is an entry named after its block, whose tests are not collected. Blocks are entered
     /// before the first of their tests and left after the last (setups, teardowns and insulation, see
     /// `busted.lua`). Hooks fail as busted's do, each an error of its own: a setup (or lazy setup) that
     /// fails is an entry named after its block, and its block's tests do not run and are not reported; a
@@ -226,7 +224,7 @@ package final class ScenarioRunner {
                     continue
                 }
                 guard let root = file.root else { continue }
-                _ = try? host.lock.withLock { try prelude.walk.call([.integer(root)]) }
+                _ = try? host.lock.withLock { try prelude.walk.call([.integer(root), .integer(pass + 1)]) }
                 while let entry = nextEntry(file: file.path) {
                     switch entry {
                     case .expand(let id, let chain):
@@ -244,11 +242,11 @@ package final class ScenarioRunner {
                             continue
                         }
                         if let error = call(prelude.expand, [.integer(id)]).error {
-                            _ = call(prelude.abandon, [.integer(id), .string(error.message)])
+                            _ = call(prelude.abandon, [.integer(id)])
                             report(hookError(error, file: file.path, names: blockNames(id)))
                         }
                     case .test(let test):
-                        guard test.isBlockOnly || test.blockError != nil || selection.selects(names: test.names) else { continue }
+                        guard test.isBlockOnly || selection.selects(names: test.names) else { continue }
                         // Once the run's time is up (or, with --fail-fast, a test failed) no test starts;
                         // the one running then has failed naming the limit.
                         if let reason = stopReason(summary, selection) {
@@ -381,10 +379,6 @@ package final class ScenarioRunner {
             return [result]
         }
         if setupFailed || test.isBlockOnly { return [] }
-        if let message = test.blockError {
-            result.outcome = .error(message: message, traceback: nil)
-            return [result]
-        }
         let clock = ContinuousClock()
         let start = clock.now
         // Once the run's limit has passed, nothing more of the test runs, its after_each hooks included;

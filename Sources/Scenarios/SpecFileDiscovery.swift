@@ -5,7 +5,8 @@ import LuaBridge
 /// default) is a file, run as it is, or a folder searched — with its subfolders unless `recursive` is
 /// off — for `.lua` files whose name (without the folder) matches one of `patterns` (Lua patterns,
 /// `_spec` by default) and none of `excludedPatterns`; files and folders whose name starts with a dot
-/// are left out. Each root's files come sorted by path, the roots in the order given.
+/// are left out; a folder reached again through a symbolic link is walked once. Each root's files come
+/// sorted by path, the roots in the order given.
 package struct SpecFileDiscovery {
     /// busted's default root, pattern and module path.
     package static let defaultRoot = "spec"
@@ -61,8 +62,11 @@ package struct SpecFileDiscovery {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         var files: [String] = []
         var pending = [base]
+        // Each folder once, by its real path: a link back up (`spec/loop -> .`) is not walked again.
+        var walked: Set<String> = []
         while let current = pending.popLast() {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
+            guard walked.insert(URL(fileURLWithPath: current).resolvingSymlinksInPath().path).inserted,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: current) else { continue }
             for name in names where !name.hasPrefix(".") {
                 let path = current + "/" + name
                 var isFolder: ObjCBool = false

@@ -222,4 +222,44 @@ import Testing
         #expect(stopped.status == 1)
         #expect(stopped.standardOutput.contains("time limit exceeded: the test took longer than 0.5 s (test-timeout in .busted)"), "\(stopped.standardOutput)")
     }
+
+    @Test func insulationHoldsWhenTheSelectionLeavesABlockOutAndBodiesRunEachPass() throws {
+        let scratch = try Scratch()
+        try scratch.write("spec/leak_spec.lua", """
+            insulate('left out', function()
+              _G.LEAK = 'leaked'
+              it('is not selected', function() end)
+            end)
+            describe('chosen', function()
+              _G.CONFIG = (_G.CONFIG or 0) + 1
+              it('sees no leak and its body ran this pass #sel', function()
+                assert.is_nil(_G.LEAK)
+                assert.is_number(_G.CONFIG)
+              end)
+            end)
+            """)
+        let selected = try scratch.run("run", "--tags", "sel", "--repeat", "2")
+        #expect(selected.status == 0, "\(selected.standardOutput)")
+        #expect(summary(selected.standardOutput) == "2 passed, 0 failed")
+    }
+
+    @Test func listSaysABodyThatFailsAndBadBustedValuesAreInputErrors() throws {
+        let scratch = try Scratch()
+        try scratch.write("spec/a_spec.lua", """
+            describe('fine', function() it('listed', function() end) end)
+            describe('broken', function() error('no fixture') end)
+            """)
+        let list = try scratch.run("run", "--list")
+        #expect(list.status == 1)
+        #expect(list.standardOutput == "spec/a_spec.lua: fine listed\n")
+        #expect(list.standardError.contains("spec/a_spec.lua: broken: spec/a_spec.lua:2: no fixture"), "\(list.standardError)")
+        try scratch.write(".busted", "return { default = { ['keep-going'] = 'no' } }\n")
+        let wrongType = try scratch.run("run")
+        #expect(wrongType.status == 2)
+        #expect(wrongType.standardError.contains("'keep-going' must be true or false"), "\(wrongType.standardError)")
+        try scratch.write(".busted", "return { default = { ['repeat'] = 0 } }\n")
+        #expect(try scratch.run("run").standardError.contains("'repeat' must be a whole number from 1"))
+        let twoFormats = try scratch.run("run", "--format", "junit", "-o", "json")
+        #expect(twoFormats.status == 2)
+    }
 }

@@ -69,6 +69,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("lcov.info").path))
     }
 
+    @Test func onlyFilesTheHostLoadedCountAndTheStatsFileStaysInTheProject() throws {
+        let scratch = try Scratch()
+        try scratch.write("spec/a_spec.lua", """
+            -- A chunk name a script makes up is no file: not counted, not read again, not listed.
+            load('return 1', '@/etc/hostname')()
+            load('return 1', '@x\\nINJECTED LINE\\n')()
+            describe('a', function() it('runs', function() end) end)
+            """)
+        let outcome = try scratch.run("run", "--coverage")
+        #expect(outcome.status == 0, "\(outcome.standardOutput)\(outcome.standardError)")
+        let stats = try String(contentsOf: scratch.url.appendingPathComponent("luacov.stats.out"), encoding: .utf8)
+        #expect(stats.hasPrefix("4:spec/a_spec.lua\n"), "\(stats)")
+        #expect(!stats.contains("hostname") && !stats.contains("INJECTED"))
+        let outside = try Scratch()
+        try scratch.write(".luacov", "statsfile = '\(outside.url.path)/stats.out'\n")
+        let refused = try scratch.run("run", "--coverage")
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("lies outside the project's folder and the folders granted with --allow-write"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("stats.out").path))
+        #expect(try scratch.run("run", "--coverage", "--allow-write", outside.url.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("stats.out").path))
+    }
+
     @Test func aCoverageFileThatCannotBeWrittenFailsTheRun() throws {
         let scratch = try Scratch()
         try scratch.write("spec/a_spec.lua", "describe('a', function() it('runs', function() end) end)\n")

@@ -154,16 +154,49 @@ import Testing
         try library.write("share/lua/5.4/outside.lua", "return 'from outside'\n")
         let scratch = try Scratch()
         try scratch.write("spec/outside_spec.lua", """
+            package.path = package.path .. ';\(library.url.path)/share/lua/5.4/?.lua'
             describe('outside', function()
               it('loads', function() assert.equal('from outside', require('outside')) end)
             end)
             """)
-        let environment = ["LUA_PATH": library.url.path + "/share/lua/5.4/?.lua;;"]
-        let refused = try scratch.run(["run"], environment: environment)
+        let refused = try scratch.run("run")
         #expect(refused.status == 1)
         #expect(refused.standardOutput.contains("(outside the script roots)"), "\(refused.standardOutput)")
         #expect(refused.standardOutput.contains("run with --allow-read FOLDER"))
-        let granted = try scratch.run(["run", "--allow-read", library.url.path + "/share"], environment: environment)
+        let granted = try scratch.run("run", "--allow-read", library.url.path + "/share")
         #expect(granted.status == 0, "\(granted.standardOutput)\(granted.standardError)")
+        // The environment's LUA_PATH is not read (scripts do not read the environment): the default is.
+        try scratch.write("path.lua", "print(package.path)\n")
+        let path = try scratch.run(["run", "--no-init", "path.lua"], environment: ["LUA_PATH": "/secret-place/?.lua", "LUA_PATH_5_4": "/secret-place/?.lua"])
+        #expect(!path.standardOutput.contains("secret-place"), "\(path.standardOutput)")
+        #expect(path.standardOutput.contains("/usr/share/lua/5.4/?.lua"))
+    }
+
+    @Test func getinfoHandsOutNoFunctionThatRunsInC() throws {
+        let scratch = try Scratch()
+        try scratch.write("getinfo.lua", """
+            -- Inside a reader, the level above is the sandbox's load calling stock load.
+            local seen = {}
+            load(function()
+              for level = 1, 4 do
+                local info = debug.getinfo(level, 'fS')
+                if info then seen[#seen + 1] = info.what .. ':' .. tostring(info.func ~= nil) end
+              end
+              return nil
+            end)
+            print(table.concat(seen, ' '))
+            -- Inside an xpcall'd function, and a Lua function's own is kept.
+            xpcall(function()
+              print(debug.getinfo(2, 'f').func == nil, debug.getinfo(1, 'f').func ~= nil)
+            end, function() end)
+            print(debug.getinfo(print, 'f').func == nil)
+            """)
+        let outcome = try scratch.run("run", "--no-init", "getinfo.lua")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("C:true") == false, "\(outcome.standardOutput)")
+        #expect(lines.first?.contains("Lua:true") == true)
+        #expect(lines.dropFirst().first == "true\ttrue")
+        #expect(lines.last == "true")
     }
 }

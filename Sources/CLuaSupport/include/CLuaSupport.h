@@ -84,8 +84,11 @@ void esl_close(lua_State *L);
 /* The registry field holding the package.path stock Lua would have started with. */
 #define ESL_SYSTEM_PATH_KEY "envscript.system_path"
 /* Turns line coverage on for the state and all its threads (from now on, and for coroutines made
-   later): every line of a chunk loaded from a file counts as it runs. Returns 0 when out of memory. */
+   later): every line of a chunk the host loaded from a file after this counts as it runs. Returns 0 when out of memory. */
 int esl_coverage_start(lua_State *L);
+/* Notes a chunk the host loaded from the file `name` (its chunk name without '@'): only such chunks'
+   lines count. Does nothing while coverage is off. */
+void esl_coverage_note_file(lua_State *L, const char *name);
 /* Records a line event (the budget's hook calls it). */
 void esl_coverage_record(lua_State *L, lua_Debug *ar);
 /* The files counted so far, each's chunk name (without '@') and line counts (index = line number). */

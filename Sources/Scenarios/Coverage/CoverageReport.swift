@@ -92,7 +92,8 @@ package struct CoverageReport {
     }
 
     /// The lcov tracefile: each file's lines that hold code (from its bytecode) with their counts;
-    /// a file that cannot be read again or compiled lists the lines that ran.
+    /// a file that cannot be read again or compiled lists the lines that ran. The files are those the
+    /// host itself loaded (``LuaState/coverage`` counts no other), read again from the same paths.
     package func lcov() -> String {
         var text = ""
         let state = try? LuaState(options: LuaOptions(memoryLimit: 256 << 20, instructionLimit: nil))
@@ -116,8 +117,17 @@ package struct CoverageReport {
 
     /// Writes the stats file and, beside it, the lcov tracefile, each replaced whole (written beside and
     /// renamed, as a report is). Returns the paths written.
-    package func write() throws -> [String] {
+    ///
+    /// - Parameter writableFolders: where the files may go (the project's folder, the folders granted
+    ///   for writing): a `.luacov` comes with the project, and its `statsfile` may not name a place
+    ///   outside them.
+    package func write(within writableFolders: [String]) throws -> [String] {
         let folder = (statsFile as NSString).deletingLastPathComponent
+        let target = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.resolvingSymlinksInPath().path
+        let allowed = writableFolders.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        guard allowed.contains(where: { target == $0 || target.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            throw Problem(description: "the coverage file \(statsFile) (statsfile in \(Self.configurationFile)) lies outside the project's folder and the folders granted with --allow-write")
+        }
         let lcovFile = folder.isEmpty ? Self.lcovFileName : (folder as NSString).appendingPathComponent(Self.lcovFileName)
         for (path, text) in [(statsFile, luacovStats), (lcovFile, lcov())] {
             do {

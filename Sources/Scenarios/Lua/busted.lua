@@ -394,7 +394,6 @@ end
 --     and those around it run, as in busted;
 --   * `expand`: a block whose body has not run yet; the runner enters the blocks around it and calls
 --     `expand(id)` (or `skip()` when it must not run), then steps again;
---   * a block whose body failed (`body_error`), reported as that block's error;
 --   * a block without entries (`block_only`) that must still be entered and left: for its strict
 --     setups and teardowns (busted enters every block) or its insulation.
 local walk_stack = {}
@@ -430,8 +429,12 @@ local function needs_entering(block)
   return #block.setup > 0 or #block.teardown > 0 or block.kind == "insulate" or block.kind == "expose"
 end
 
---- Starts walking the file whose root block is `id`.
-function api.walk(id)
+-- The pass of the run (`--repeat`): a block's body runs once a pass, as busted runs it each time.
+local current_pass = 0
+
+--- Starts walking the file whose root block is `id`, in pass `pass` of the run.
+function api.walk(id, pass)
+  current_pass = pass or 1
   walk_stack = { frame_for(blocks[id], nil) }
 end
 
@@ -444,6 +447,13 @@ function api.step()
     local child = top.children[top.index]
     if child == nil then
       walk_stack[#walk_stack] = nil
+      -- An insulated block whose body ran but that was never entered (every test in it left out by the
+      -- selection): what its body changed is undone here, as leaving it would.
+      local done = top.block
+      if done.run_snapshot and not done.entered then
+        restore_snapshot(done.run_snapshot)
+        done.run_snapshot = nil
+      end
       local parent = walk_stack[#walk_stack]
       if parent then parent.entries = parent.entries + top.entries end
       if top.entries == 0 and needs_entering(top.block) then
@@ -462,10 +472,7 @@ function api.step()
       }
     elseif child.block then
       local block = child.block
-      if block.body_error then
-        top.entries = top.entries + 1
-        return { names = block.names, body_error = block.body_error, blocks = top.ids, before = {}, after = {} }
-      elseif block.expanded then
+      if block.expanded == current_pass then
         walk_stack[#walk_stack + 1] = frame_for(block, top)
       else
         -- Come back to this child once its body has run.
@@ -494,6 +501,11 @@ end
 --- An error goes to the runner, which reports it as the block's and calls `abandon`.
 function api.expand(id)
   local block = blocks[id]
+  -- What the body declared on an earlier pass is declared again.
+  block.children, block.seed = {}, nil
+  for _, list in ipairs({ "before", "after", "setup", "teardown", "lazy_setup", "lazy_teardown" }) do
+    block[list] = {}
+  end
   running = false
   collector.expanding = true
   collector.current = block
@@ -508,18 +520,15 @@ function api.expand(id)
     use(reads(block), writes(block))
   end
   block.body()
-  -- Kept for a later pass (--repeat), which enters the block without running its body again.
-  if shot then block.load_changes = changes_since(shot) end
-  block.expanded = true
+  block.expanded = current_pass
   end_expansion()
 end
 
---- Block `id`'s body failed with `message`: the block is an error and its tests are not collected;
---- what its body changed is undone when insulated.
-function api.abandon(id, message)
+--- Block `id`'s body failed (the runner reports it): its tests are not collected this pass; what its
+--- body changed is undone when insulated.
+function api.abandon(id)
   local block = blocks[id]
   end_expansion()
-  block.body_error = message == nil and "nil" or tostring(message)
   if block.run_snapshot then
     restore_snapshot(block.run_snapshot)
     block.run_snapshot = nil
@@ -576,12 +585,13 @@ function api.enter(id)
   running = true
   local block = blocks[id]
   if block.kind == "file" and block.scenario then layer.assert = luassert end
-  -- A block whose body ran just now (`expand`) took its snapshot before it; a file, or a block on a
-  -- later pass, takes it here and applies again what its body (or top level) set.
+  -- A block whose body ran just now (`expand`) took its snapshot before it; a file takes it here and
+  -- applies again what its top level set.
   if is_insulated(block) and not block.run_snapshot then
     block.run_snapshot = snapshot()
     if block.load_changes then apply_changes(block.load_changes) end
   end
+  block.entered = true
   block.started = false
   block.lazy_failed = false
   run_all(block, block.setup, "setup")
@@ -613,6 +623,7 @@ function api.leave(id)
   local ok2, err2 = pcall(run_all, block, block.teardown, "teardown")
   local shot = block.run_snapshot
   block.run_snapshot = nil
+  block.entered = false
   if shot then
     restore_snapshot(shot)
   elseif block.kind == "expose" then
