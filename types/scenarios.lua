@@ -2,7 +2,7 @@
 -- Scenario globals of `envscript run`: busted's declarations, luassert's assert, spies, stubs,
 -- mocks and matchers (see "Scenarios: busted and luassert" in the command-line guide, CommandLineTool.md).
 
---- Declares a group of tests; its body runs at once.
+--- Declares a group of tests; its body runs when the run reaches it, after the tests before it (as in busted).
 ---@param name string
 ---@param body fun()
 function describe(name, body) end
