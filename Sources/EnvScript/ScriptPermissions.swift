@@ -8,7 +8,7 @@ import Foundation
 public struct ScriptPermissions: Sendable, Equatable {
     /// Folders, besides the project folders, whose files scripts may read (`tweak.json`,
     /// `tweak.cipher{key_file=}`, `container.import`, `container.diff` of an archive), and whose Lua
-    /// files they may load as libraries (`require`, `loadfile`: ``LuaOptions/libraryRoots``).
+    /// files they may load as libraries (`require`, `loadfile`: `LuaOptions.libraryRoots`).
     public var readableFolders: [URL]
     /// Folders, besides the project folders, where scripts may write files (`container.export`).
     public var writableFolders: [URL]
