@@ -60,17 +60,9 @@ package final class JSONReporter: ScenarioReporter {
             case .skipped:
                 document.pendings.append(entry)
             case .failed(let message, let traceback):
-                entry.message = message
-                entry.isError = false
-                entry.trace.traceback = traceback
-                entry.trace.currentline = Self.line(of: message, in: result.file)
-                document.failures.append(entry)
+                document.failures.append(Self.problem(entry, message, traceback, isError: false, in: result.file))
             case .error(let message, let traceback):
-                entry.message = message
-                entry.isError = true
-                entry.trace.traceback = traceback
-                entry.trace.currentline = Self.line(of: message, in: result.file)
-                document.errors.append(entry)
+                document.errors.append(Self.problem(entry, message, traceback, isError: true, in: result.file))
             case .errored(let message, let traceback, let line):
                 entry.name = result.file
                 entry.message = message
@@ -90,6 +82,16 @@ package final class JSONReporter: ScenarioReporter {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
         write(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `entry` as a failure or an error: its message, traceback and the line the message names.
+    private static func problem(_ entry: Entry, _ message: String, _ traceback: String?, isError: Bool, in file: String) -> Entry {
+        var entry = entry
+        entry.message = message
+        entry.isError = isError
+        entry.trace.traceback = traceback
+        entry.trace.currentline = line(of: message, in: file)
+        return entry
     }
 
     /// The line a Lua message (`file.lua:12: ...`) names in `file`.

@@ -137,9 +137,8 @@ local function refuse(fname)
   error(("'%s' not supported inside current context block"):format(fname), 3)
 end
 
-local function open(block)
-  if is_insulated(block) then block.load_snapshot = snapshot() end
-  collector.current = block
+-- Sends the globals of the code running now to `block`'s: its body and what it declares.
+local function use_block(block)
   if block.kind == "expose" then
     -- busted's expose writes two blocks up: past the block around it.
     local target = block.parent and block.parent.parent
@@ -147,6 +146,12 @@ local function open(block)
   else
     use(reads(block), writes(block))
   end
+end
+
+local function open(block)
+  if is_insulated(block) then block.load_snapshot = snapshot() end
+  collector.current = block
+  use_block(block)
 end
 
 local function close(block)
@@ -510,15 +515,8 @@ function api.expand(id)
   collector.expanding = true
   collector.current = block
   -- Insulation: what the body and the block's tests change is undone when the block is left.
-  local shot = is_insulated(block) and snapshot() or nil
-  block.run_snapshot = shot
-  if block.kind == "expose" then
-    -- busted's expose writes two blocks up: past the block around it.
-    local target = block.parent and block.parent.parent
-    use(reads(block), target and writes(target) or layer)
-  else
-    use(reads(block), writes(block))
-  end
+  block.run_snapshot = is_insulated(block) and snapshot() or nil
+  use_block(block)
   block.body()
   block.expanded = current_pass
   end_expansion()
