@@ -207,19 +207,23 @@ final class OFREPServer {
         #expect(try ofrep.tweak(feature: "checkout", variable: "layout")?.value == .string("new"))
         ofrep.close()
 
-        // An HTTP date, and a caller's refresh during the pause: refused without a request.
-        let dated = Self.provider(server, folder: try Self.temporaryFolder())
+        await server.stop()
+
+        // An HTTP date, and a caller's refresh during the pause: refused without a request. A server of
+        // its own, so that a request of the closed provider still under way cannot take its answer.
+        let datedServer = try OFREPServer()
+        let dated = Self.provider(datedServer, folder: try Self.temporaryFolder())
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        server.script([.init(status: 429, retryAfter: formatter.string(from: Date().addingTimeInterval(60)))])
+        datedServer.script([.init(status: 429, retryAfter: formatter.string(from: Date().addingTimeInterval(60)))])
         await #expect(throws: TweakError.self) { try await dated.refresh() }
-        let count = server.seen.count
+        let count = datedServer.seen.count
         await #expect(throws: TweakError.self) { try await dated.refresh() }
-        #expect(server.seen.count == count, "a request went out before the Retry-After date")
+        #expect(datedServer.seen.count == count, "a request went out before the Retry-After date")
         dated.close()
-        await server.stop()
+        await datedServer.stop()
     }
 
     @Test func aLookupInAnotherContextAnswersStaticFlagsAndStaleForTheOthersWithoutWaiting() async throws {
