@@ -84,7 +84,7 @@ enum LuaHeavyBenchmark {
     static let loopMarker = "envscript-bench-loop-seconds: "
 
     /// Runs a driver and returns the loop's time in nanoseconds, as the driver printed it.
-    private static func loopTime(_ program: ChildProgram, in folder: URL, what: String) throws -> Double {
+    static func loopTime(_ program: ChildProgram, in folder: URL, what: String) throws -> Double {
         let run = try program.runChecked(in: folder, what: what)
         guard let line = run.output.split(separator: "\n").last(where: { $0.hasPrefix(loopMarker) }),
               let seconds = Double(line.dropFirst(loopMarker.count))

@@ -18,6 +18,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("startup", StartupBenchmark.run),
     ("scenarios", ScenarioFileBenchmark.run),
     ("lua-heavy", LuaHeavyBenchmark.run),
+    ("lua-vm", LuaVMBenchmark.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
