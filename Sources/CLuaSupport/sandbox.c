@@ -300,6 +300,18 @@ static int esl_debug_getmetatable(lua_State *L) {
     return 1;
 }
 
+/* With the table of the part the sandbox keeps of library `name` on top of the stack, and the whole
+   library (opened, not made global) below it: makes the part the global and what `require(name)`
+   answers, and pops both. */
+static void esl_publish_part(lua_State *L, const char *name) {
+    lua_pushvalue(L, -1);
+    lua_setglobal(L, name);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 3);
+}
+
 /* debug.getinfo without the functions that run in C: the `func` of a level where a C function runs
    would hand the script the stock functions the sandbox wraps (stock load inside a reader, stock xpcall
    and coroutine.resume, which keep no limit) and the host's functions under their trampolines. A Lua
@@ -341,12 +353,7 @@ static void esl_open_debug_subset(lua_State *L) {
     lua_setfield(L, -2, "getinfo");
     lua_pushcfunction(L, esl_debug_getmetatable);
     lua_setfield(L, -2, "getmetatable");
-    lua_pushvalue(L, -1);
-    lua_setglobal(L, LUA_DBLIBNAME);
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, LUA_DBLIBNAME);
-    lua_pop(L, 3);
+    esl_publish_part(L, LUA_DBLIBNAME);
 }
 
 /* Binary chunks made here. A binary chunk can break the VM's safety, so `load` refuses them, except the
@@ -619,12 +626,7 @@ static int esl_open_sandbox_protected(lua_State *L) {
             lua_getfield(L, -2, kept[i]);
             lua_setfield(L, -2, kept[i]);
         }
-        lua_pushvalue(L, -1);
-        lua_setglobal(L, LUA_OSLIBNAME);
-        luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_pushvalue(L, -2);
-        lua_setfield(L, -2, LUA_OSLIBNAME);
-        lua_pop(L, 3);
+        esl_publish_part(L, LUA_OSLIBNAME);
     }
 
     /* Base library: with io opened, dofile and loadfile of any file, text chunks only; without it,

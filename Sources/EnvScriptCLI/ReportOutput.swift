@@ -22,12 +22,12 @@ final class ReportOutput {
     init(path: String?) throws {
         self.path = path
         guard let path else { return }
-        if Self.isFolder(path) {
+        if isFolder(path) {
             let example = (path as NSString).appendingPathComponent("report.xml")
             throw CommandFailure.usage("--output \(path) is a folder; give the path of a file, such as \(example)")
         }
         let folder = folderPart(of: path)
-        if !folder.isEmpty && !Self.isFolder(folder) {
+        if !folder.isEmpty && !isFolder(folder) {
             let problem = FileManager.default.fileExists(atPath: folder) ? "is not a folder" : "does not exist"
             throw CommandFailure.usage("--output \(path): '\(folder)' \(problem); create the folder first or give another path")
         }
@@ -87,11 +87,6 @@ final class ReportOutput {
             }
             return nil
         }
-    }
-
-    private static func isFolder(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Whether `path` is there and is not a regular file: a device or a pipe, to write in place.

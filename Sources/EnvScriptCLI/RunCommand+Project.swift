@@ -40,7 +40,7 @@ extension RunCommand {
         let excluded = try project.excludedPatterns.isEmpty ? (configuration?.texts("exclude-pattern") ?? []) : project.excludedPatterns
         let recursive = try project.recursive ?? configuration?.flag("recursive", "R") ?? true
         let discovery = SpecFileDiscovery(patterns: patterns, excludedPatterns: excluded, recursive: recursive)
-        let isProject = files.isEmpty || roots.contains { Self.isFolder($0) }
+        let isProject = files.isEmpty || roots.contains { isFolder($0) }
         let found: [String]
         do {
             // A file named that does not exist is refused where scripts are read, in its words.
@@ -65,11 +65,6 @@ extension RunCommand {
             : "test-timeout in \(configuration?.file ?? ".busted")"
         let coverage = try project.coverage ?? configuration?.flag("coverage", "c") ?? false
         return Plan(files: found, isProject: isProject, modulePath: modulePath, helper: helper, testTimeoutLabel: label, coverage: coverage)
-    }
-
-    private static func isFolder(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Takes from `configuration` each option the command line left unset: busted's (`output`, `tags`,

@@ -165,21 +165,35 @@ struct RunCommand: ParsableCommand {
         let signals = interruption.handleSignals()
         defer { signals.cancel() }
         guard watch else { return try runStoppable(interruption) }
+        // The project is read once a pass: the files watched are those the pass runs (and .busted's
+        // warnings are said once).
+        var planned: Result<(command: RunCommand, plan: Plan), any Error> = .failure(CancellationError())
         try ScenarioWatchLoop(
-            files: { watchedFiles() },
+            files: {
+                planned = Result { try self.planned() }
+                return watchedFiles(for: try? planned.get().plan)
+            },
             interruption: interruption,
-            pass: { try runOnce(interruption: interruption) }
+            pass: {
+                let (command, plan) = try planned.get()
+                try command.run(plan, interruption: interruption)
+            }
         ).run()
     }
 
-    /// What watch mode watches: the files a run would run now (found afresh), the project's `.busted`,
-    /// the helper and the start-up scripts.
-    private func watchedFiles() -> [String] {
-        var command = self
-        let plan = try? command.plan()
+    /// What watch mode watches: the files of `plan` (the files named when the project could not be
+    /// read), the project's `.busted`, the helper and the start-up scripts.
+    private func watchedFiles(for plan: Plan?) -> [String] {
         let files = plan?.files ?? self.files
         return files + [project.configFile ?? ".busted"] + (plan?.helper.map { [$0] } ?? [])
             + runtime.watchedStartupPaths(forFiles: files)
+    }
+
+    /// The command with the project's `.busted` applied, and what it runs.
+    private func planned() throws -> (command: RunCommand, plan: Plan) {
+        var command = self
+        let plan = try command.plan()
+        return (command, plan)
     }
 
     /// One run that Ctrl-C or SIGTERM may stop: the run ends as at any end (its report written, its
@@ -197,8 +211,7 @@ struct RunCommand: ParsableCommand {
 
     /// One run: the project's `.busted` read and the files found afresh, then run.
     private func runOnce(interruption: RunInterruption) throws {
-        var command = self
-        let plan = try command.plan()
+        let (command, plan) = try planned()
         try command.run(plan, interruption: interruption)
     }
 

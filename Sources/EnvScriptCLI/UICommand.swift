@@ -50,20 +50,15 @@ struct UICommand: ParsableCommand {
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be a number of seconds above 0 and at most 86400, got \(idleTimeout)")
         }
-        if let scenarios, !Self.isFolder(scenarios) {
+        if let scenarios, !isFolder(scenarios) {
             throw ValidationError("--scenarios: \(scenarios) is not a folder; give the folder that holds the scenario files")
         }
     }
 
     /// The scenario folder given, or `scenarios/` when it exists; nil for none.
     private func scenarioFolder() -> URL? {
-        guard let path = scenarios ?? (Self.isFolder("scenarios") ? "scenarios" : nil) else { return nil }
+        guard let path = scenarios ?? (isFolder("scenarios") ? "scenarios" : nil) else { return nil }
         return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
-    }
-
-    private static func isFolder(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     func run() throws {
