@@ -1,5 +1,7 @@
-/* The limits on a call into Lua: an instruction budget spent by a count hook, and a wall-clock deadline
-   checked by the same hook, both stopping a runaway script even inside its own pcall. */
+/* The limits on a call into Lua: an instruction budget spent by a count hook, a wall-clock deadline and
+   interrupts, all stopping a runaway script even inside its own pcall. The hook is installed only while
+   the budget or coverage needs it (any hook makes the VM trap at every instruction); a deadline or an
+   interrupt arms it for one instruction when it fires (watchdog.c). */
 #include "CLuaSupport.h"
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +12,11 @@ static void esl_count_hook(lua_State *L, lua_Debug *ar);
 /* The hook's events: the count, and each new line while coverage is on. */
 static int esl_hook_mask(lua_State *L) {
     return LUA_MASKCOUNT | (esl_runtime_of(L)->coverage != NULL ? LUA_MASKLINE : 0);
+}
+
+/* Whether the hook must stay on: for the budget, or for coverage. Deadlines and interrupts arm it. */
+static int esl_needs_hook(esl_runtime *rt) {
+    return rt->instruction_limit > 0 || rt->coverage != NULL;
 }
 
 /* Instructions between two calls of the hook: small enough to stop promptly. */
@@ -64,22 +71,24 @@ void esl_spend(lua_State *L, long long steps, int level) {
 }
 
 /* The hook is installed only while a limit needs it: any hook makes the VM check it at every
-   instruction. It spends the budget once per ESL_HOOK_STEP instructions. */
+   instruction. It spends the budget once per ESL_HOOK_STEP instructions; armed for one instruction by
+   the watchdog, it raises the limit that passed, or (a stale alarm) puts the usual hook back. */
 static void esl_count_hook(lua_State *L, lua_Debug *ar) {
     if (ar->event == LUA_HOOKLINE) {
         esl_coverage_record(L, ar);
         return;
     }
     esl_spend(L, lua_gethookcount(L), 0);
-    if (lua_gethookcount(L) != ESL_HOOK_STEP) lua_sethook(L, esl_count_hook, esl_hook_mask(L), ESL_HOOK_STEP);
+    if (lua_gethookcount(L) != ESL_HOOK_STEP) esl_install_hook(L);
 }
 
-void esl_install_count_hook(lua_State *L) {
-    lua_sethook(L, esl_count_hook, esl_hook_mask(L), ESL_HOOK_STEP);
+void esl_arm_hook(lua_State *L) {
+    lua_sethook(L, esl_count_hook, esl_hook_mask(L), 1);
 }
 
 void esl_request_interrupt(int *flag) {
-    __atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+    esl_watch_interrupt_asked();
 }
 
 void esl_clear_passed_time_limit(lua_State *L) {
@@ -88,27 +97,26 @@ void esl_clear_passed_time_limit(lua_State *L) {
 }
 
 void esl_install_hook(lua_State *L) {
-    esl_runtime *rt = esl_runtime_of(L);
-    if (rt->instruction_limit > 0 || rt->deadline_ns > 0 || rt->coverage != NULL)
+    if (esl_needs_hook(esl_runtime_of(L)))
         lua_sethook(L, esl_count_hook, esl_hook_mask(L), ESL_HOOK_STEP);
     else
         lua_sethook(L, NULL, 0, 0);
 }
 
 void esl_set_instruction_limit(lua_State *L, long long limit) {
-    esl_runtime_of(L)->instruction_limit = limit > 0 ? limit : 0;
+    esl_runtime *rt = esl_runtime_of(L);
+    rt->instruction_limit = limit > 0 ? limit : 0;
     esl_install_hook(L);
+    /* A callback runs on the thread that called into Swift, maybe a coroutine. */
+    if (rt->active != NULL && rt->active != L) esl_install_hook(rt->active);
 }
 
 void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message) {
     esl_runtime *rt = esl_runtime_of(L);
-    rt->deadline_ns = deadline_ns > 0 ? deadline_ns : 0;
     snprintf(rt->time_limit_message, sizeof rt->time_limit_message, "%s",
              message != NULL && message[0] != '\0' ? message : "time limit exceeded");
-    esl_install_hook(L);
-    /* A callback runs on the thread that called into Swift, maybe a coroutine. */
-    if (rt->active != NULL && rt->active != L && (rt->instruction_limit > 0 || rt->deadline_ns > 0 || rt->coverage != NULL))
-        esl_install_count_hook(rt->active);
+    __atomic_store_n(&rt->deadline_ns, deadline_ns > 0 ? deadline_ns : 0, __ATOMIC_RELEASE);
+    esl_watch_deadline_set(rt);
 }
 
 int esl_limit_exceeded(lua_State *L) {
@@ -130,8 +138,12 @@ int esl_message_handler(lua_State *L) {
     return 1;
 }
 
-void esl_ensure_budget_hook(lua_State *L) {
-    if (lua_gethookcount(L) != ESL_HOOK_STEP || lua_gethookmask(L) != esl_hook_mask(L)) esl_install_hook(L);
+void esl_ensure_hook(lua_State *L) {
+    if (esl_needs_hook(esl_runtime_of(L))) {
+        if (lua_gethookcount(L) != ESL_HOOK_STEP || lua_gethookmask(L) != esl_hook_mask(L)) esl_install_hook(L);
+    } else if (lua_gethookmask(L) != 0) {
+        lua_sethook(L, NULL, 0, 0);
+    }
 }
 
 int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults) {

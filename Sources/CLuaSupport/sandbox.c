@@ -421,9 +421,8 @@ void esl_push_dofile_through(lua_State *L) {
     lua_pushcclosure(L, esl_dofile_through_loadfile, 1);
 }
 
-/* coroutine.create, with the count hook on the new thread whatever the limits are now: a thread
-   copies its creator's hook only when it is made, so one made while no limit was set would escape a
-   deadline set later. With no limit the hook does nothing, once per 1000 instructions. */
+/* coroutine.create, with the hook the limits need now (esl_install_hook) rather than a copy of its
+   creator's, which may be armed for one instruction by the watchdog. */
 static int esl_create_with_hook(lua_State *L) {
     /* Checked here, where an argument error names the function and the script's line. */
     luaL_checktype(L, 1, LUA_TFUNCTION);
@@ -431,8 +430,21 @@ static int esl_create_with_hook(lua_State *L) {
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     lua_State *thread = lua_tothread(L, -1);
-    if (thread != NULL) esl_install_count_hook(thread);
+    if (thread != NULL) esl_install_hook(thread);
     return 1;
+}
+
+/* Runs the function below its `nargs` arguments (protected) as Lua code on `thread`: the watchdog arms
+   the thread running Lua code now, so it must know when a coroutine runs (resumed, or closed with its
+   __close handlers). A thread made while the budget was off is given the hook it needs now. Raises
+   the function's error once the running thread is put back. */
+static void esl_call_running(lua_State *L, lua_State *thread, int nargs, int nresults) {
+    esl_runtime *rt = esl_runtime_of(L);
+    esl_ensure_hook(thread);
+    __atomic_store_n(&rt->running, thread, __ATOMIC_RELEASE);
+    int status = lua_pcall(L, nargs, nresults, 0);
+    __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
+    if (status != LUA_OK) lua_error(L);
 }
 
 /* To-be-closed variables and limits.
@@ -460,7 +472,7 @@ static int esl_resume_noting_limits(lua_State *L) {
     lua_insert(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 2);
-    lua_call(L, lua_gettop(L) - 2, LUA_MULTRET);
+    esl_call_running(L, thread, lua_gettop(L) - 2, LUA_MULTRET);
     if (!lua_toboolean(L, 2)) esl_note_if_stopped_by_limit(L, thread);
     return lua_gettop(L) - 1;
 }
@@ -481,7 +493,7 @@ static int esl_close_unless_stopped(lua_State *L) {
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    esl_call_running(L, thread, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
 }
 
@@ -489,6 +501,7 @@ static int esl_close_unless_stopped(lua_State *L) {
    with the caller's position; a failed coroutine closed), except that a coroutine a limit stopped is
    not closed. */
 static int esl_wrapped_resume(lua_State *L) {
+    esl_runtime *rt = esl_runtime_of(L);
     lua_State *thread = lua_tothread(L, lua_upvalueindex(1));
     int nargs = lua_gettop(L);
     if (!lua_checkstack(thread, nargs)) {
@@ -496,7 +509,10 @@ static int esl_wrapped_resume(lua_State *L) {
     } else {
         lua_xmove(L, thread, nargs);
         int nresults;
+        esl_ensure_hook(thread);
+        __atomic_store_n(&rt->running, thread, __ATOMIC_RELEASE);
         int status = lua_resume(thread, L, nargs, &nresults);
+        __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
         if (status == LUA_OK || status == LUA_YIELD) {
             if (lua_checkstack(L, nresults + 1)) {
                 lua_xmove(thread, L, nresults);
@@ -515,7 +531,9 @@ static int esl_wrapped_resume(lua_State *L) {
             esl_note_if_stopped_by_limit(L, thread);
             return lua_error(L);
         }
+        __atomic_store_n(&rt->running, thread, __ATOMIC_RELEASE);
         status = lua_resetthread(thread); /* closes its to-be-closed variables */
+        __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
         lua_xmove(thread, L, 1);
     }
     if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
@@ -526,12 +544,12 @@ static int esl_wrapped_resume(lua_State *L) {
     return lua_error(L);
 }
 
-/* coroutine.wrap: a coroutine with the count hook (as coroutine.create) resumed by the function
-   above. */
+/* coroutine.wrap: a coroutine with the hook the limits need (as coroutine.create) resumed by the
+   function above. */
 static int esl_wrap_with_hook(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_State *thread = lua_newthread(L);
-    esl_install_count_hook(thread);
+    esl_install_hook(thread);
     lua_pushvalue(L, 1);
     lua_xmove(L, thread, 1);
     lua_pushcclosure(L, esl_wrapped_resume, 1);

@@ -16,6 +16,8 @@ static void *esl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
        may catch the memory error, but it cannot go on allocating. */
     if (rt->memory_limit && rt->enforcing && nsize > old &&
         (rt->memory_exceeded || rt->bytes_in_use - old + nsize + rt->host_kept_bytes > rt->memory_limit)) {
+        /* A script that catches the memory error stops at its next instruction. */
+        if (!rt->memory_exceeded && rt->running != NULL) esl_arm_hook(rt->running);
         rt->memory_exceeded = 1;
         return NULL; /* Lua raises a memory error inside its own protected call */
     }
@@ -51,6 +53,11 @@ lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release) {
         free(rt);
         return NULL;
     }
+    if (!esl_watch_register(rt)) {
+        lua_close(L);
+        free(rt);
+        return NULL;
+    }
     /* Threads created later copy the main thread's extra space, so every thread finds the runtime. */
     *(esl_runtime **)lua_getextraspace(L) = rt;
     lua_atpanic(L, esl_panic);
@@ -59,8 +66,9 @@ lua_State *esl_newstate(esl_dispatch_fn dispatch, esl_release_fn release) {
 
 void esl_close(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
-    rt->enforcing = 0;
+    __atomic_store_n(&rt->enforcing, 0, __ATOMIC_RELEASE);
     lua_close(L);
+    esl_watch_unregister(rt);
     esl_coverage_free(rt->coverage);
     free(rt);
 }

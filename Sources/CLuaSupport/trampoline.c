@@ -26,10 +26,11 @@ static int esl_trampoline(lua_State *L) {
     lua_State *saved_active = rt->active;
     int was_enforcing = rt->enforcing;
     rt->active = L;
-    rt->enforcing = 0;
+    /* Atomic: the watchdog reads it to leave Swift code alone (watchdog.c). */
+    __atomic_store_n(&rt->enforcing, 0, __ATOMIC_RELEASE);
     int results = rt->dispatch(L, box);
     rt->active = saved_active;
-    rt->enforcing = was_enforcing;
+    __atomic_store_n(&rt->enforcing, was_enforcing, __ATOMIC_RELEASE);
     if (results >= 0) {
         /* A limit that passed while Swift ran is raised as control returns into Lua. */
         esl_check_limits(L, 1);

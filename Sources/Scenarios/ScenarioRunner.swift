@@ -303,6 +303,12 @@ package final class ScenarioRunner {
     /// Leaves the blocks `chain` is not in (innermost first) and enters those it adds (outermost
     /// first). Returns an error entry for each teardown and each setup that failed.
     private func move(_ walk: inout BlockWalk, to chain: [Int], file: String) -> [ScenarioResult] {
+        // A stopped run (its time up, Ctrl-C) runs no more Lua code, teardowns included: each would
+        // stop at its first instruction and report the limit again. Its host is closed next.
+        if limits.runHasExpired {
+            walk = BlockWalk()
+            return []
+        }
         let common = zip(walk.open, chain).prefix { $0 == $1 }.count
         var failures: [ScenarioResult] = []
         for id in walk.open[common...].reversed() {

@@ -68,6 +68,9 @@ typedef struct esl_runtime {
     esl_release_fn release;
     void *owner;                  /* the Swift object that owns the state (unretained) */
     esl_coverage *coverage;       /* line counts while coverage is on; NULL: off */
+    lua_State *running;           /* the thread (maybe a coroutine) running Lua code now, while in a call
+                                     from Swift: the one the watchdog's signal arms (atomic) */
+    struct esl_watch *watch;      /* the watchdog's record of the state (watchdog.c) */
 } esl_runtime;
 
 /* Creates a state whose allocator accounts into (and is capped by) a new runtime. NULL when out of memory. */
@@ -108,8 +111,20 @@ int esl_open_sandbox(lua_State *L, unsigned int allowed);
 void esl_set_instruction_limit(lua_State *L, long long limit);
 /* Installs the count hook on a thread when an instruction limit or a deadline is set, removes it otherwise. */
 void esl_install_hook(lua_State *L);
-/* Installs the count hook on a thread whatever the limits are (it does nothing while none is set). */
-void esl_install_count_hook(lua_State *L);
+/* Arms the limits' hook on a thread for its next instruction: it raises a limit that has passed, or
+   puts the thread's usual hook back. Safe in a signal handler on the thread running `L` (lua_sethook). */
+void esl_arm_hook(lua_State *L);
+/* The watchdog (watchdog.c): time limits and interrupts without a hook until they fire. A state is
+   registered as it is made and unregistered as it closes; 0 when out of memory. */
+int esl_watch_register(esl_runtime *rt);
+void esl_watch_unregister(esl_runtime *rt);
+/* Tells the watchdog the state's deadline changed (after rt->deadline_ns is set). */
+void esl_watch_deadline_set(esl_runtime *rt);
+/* Tells the watchdog an interrupt flag was set. */
+void esl_watch_interrupt_asked(void);
+/* The start and end of an outermost call into Lua from Swift on the current thread. */
+void esl_watch_enter(lua_State *L);
+void esl_watch_leave(lua_State *L);
 /* Forgets that a time limit was exceeded when the deadline now set (an outer one, restored after an
    inner limit fired) has not passed: the outer caller goes on. */
 void esl_clear_passed_time_limit(lua_State *L);
@@ -121,9 +136,9 @@ long long esl_now_ns(void);
    cut at 199 bytes), and installs or removes the count hook as needed. */
 void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message);
 /* Asks the Lua code running now to stop as if its time limit had passed, with the error "interrupted":
-   safe from any thread (Ctrl-C in the REPL). It takes effect at the count hook's next step, so only
-   while a limit is set (an instruction limit or a deadline); a call into Lua that starts afterwards
-   forgets it. */
+   safe from any thread (Ctrl-C in the REPL). The watchdog stops the Lua code at its next instruction
+   (after the C call running now, if any), or as Swift code it called returns; a call into Lua that
+   starts afterwards forgets it. */
 void esl_request_interrupt(int *flag);
 /* Spends `steps` of the instruction budget and checks the other limits (memory, time); raises the
    limit's error, with the position of the Lua function `level` levels up, once one is exceeded. Called
@@ -144,8 +159,9 @@ void esl_bound_long_calls(lua_State *L);
 
 /* The message handler of every call from Swift: adds a traceback to the message. */
 int esl_message_handler(lua_State *L);
-/* Makes sure the count hook that spends the instruction budget is installed on `L`. */
-void esl_ensure_budget_hook(lua_State *L);
+/* Makes sure `L` has the hook the limits need (for the instruction budget or coverage) and no other:
+   none at all when neither is on, so the VM runs at full speed. */
+void esl_ensure_hook(lua_State *L);
 /* Starts an outermost call into Lua: a fresh instruction budget, limit flags cleared. Inline: it runs
    on every call from Swift. */
 static inline void esl_enter_outermost(lua_State *L) {
@@ -156,7 +172,7 @@ static inline void esl_enter_outermost(lua_State *L) {
     rt->time_exceeded = 0;
     rt->interrupted = 0;
     if (rt->interrupt_flag != NULL) __atomic_store_n(rt->interrupt_flag, 0, __ATOMIC_RELAXED);
-    if (rt->instruction_limit > 0 || rt->deadline_ns > 0) esl_ensure_budget_hook(L);
+    esl_ensure_hook(L);
 }
 /* Turns a call that returned after a script's pcall swallowed a limit error into that error: drops
    the results (those above `msgh` when it is an absolute index, else the last `nresults`) and pushes
@@ -169,13 +185,24 @@ int esl_fail_swallowed_limit(lua_State *L, int msgh, int nresults);
    it sits on the path of every call from Swift. */
 static inline int esl_pcall(lua_State *L, int nargs, int nresults, int msgh) {
     esl_runtime *rt = esl_runtime_of(L);
-    if (rt->depth == 0) esl_enter_outermost(L);
+    int outermost = rt->depth == 0;
+    lua_State *was_running = rt->running;
+    if (outermost) {
+        esl_enter_outermost(L);
+        esl_watch_enter(L);
+    } else {
+        __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
+    }
     int was_enforcing = rt->enforcing;
-    rt->enforcing = 1;
+    __atomic_store_n(&rt->enforcing, 1, __ATOMIC_RELEASE);
     rt->depth++;
     int status = lua_pcall(L, nargs, nresults, msgh);
     rt->depth--;
-    rt->enforcing = was_enforcing;
+    __atomic_store_n(&rt->enforcing, was_enforcing, __ATOMIC_RELEASE);
+    if (outermost)
+        esl_watch_leave(L);
+    else
+        __atomic_store_n(&rt->running, was_running, __ATOMIC_RELEASE);
     if (status == LUA_OK && (rt->instruction_exceeded | rt->memory_exceeded | rt->time_exceeded))
         status = esl_fail_swallowed_limit(L, msgh, nresults);
     return status;
