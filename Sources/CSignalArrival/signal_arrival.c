@@ -8,6 +8,9 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 static atomic_int first_signal;
 /* The pipe's end the handler writes to, -1 when none. */
@@ -92,4 +95,16 @@ void esa_uninstall(const int *signals, int count) {
 
 int esa_first_signal(void) {
     return atomic_load(&first_signal);
+}
+
+int esa_end_with_parent(int signal, int parent) {
+#ifdef __linux__
+    if (prctl(PR_SET_PDEATHSIG, (unsigned long)signal) != 0) return -1;
+    /* The parent may have ended before the request: the signal would then never come. */
+    return getppid() == parent ? 1 : 0;
+#else
+    (void)signal;
+    (void)parent;
+    return -1;
+#endif
 }

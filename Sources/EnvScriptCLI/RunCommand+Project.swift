@@ -64,7 +64,8 @@ extension RunCommand {
             ? "--test-timeout's default; raise it with --test-timeout SECONDS, or envscript = { ['test-timeout'] = SECONDS } in .busted (0: no limit)"
             : "test-timeout in \(configuration?.file ?? ".busted")"
         let coverage = try project.coverage ?? configuration?.flag("coverage", "c") ?? false
-        return Plan(files: found, isProject: isProject, modulePath: modulePath, helper: helper, testTimeoutLabel: label, coverage: coverage)
+        // A shard may be empty (more shards than files): it runs nothing, and passes.
+        return Plan(files: shard.map { $0.files(of: found) } ?? found, isProject: isProject, modulePath: modulePath, helper: helper, testTimeoutLabel: label, coverage: coverage)
     }
 
     /// Takes from `configuration` each option the command line left unset: busted's (`output`, `tags`,

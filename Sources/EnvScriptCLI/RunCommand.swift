@@ -105,6 +105,26 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run again whenever a script given or a start-up script changes, clearing the screen before each report; Ctrl-C stops.")
     var watch = false
 
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "Run the spec files in this many worker processes at once, each with a temporary home of its own (1: all in this process).",
+        discussion: "Default: the number of cores. Only spec files run apart (a project's, or files named *_spec.lua); plain scripts, --list, --watch and --home run in one process.",
+        valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp(
+        "Run only the K-th of N shares of the spec files (1/3, 2/3, 3/3 on three CI machines run each file once).",
+        discussion: "The split is by file, the K-th of every N in the order the files are found: the same on every machine and every run.",
+        valueName: "k/n"), transform: RunShard.parse)
+    var shard: RunShard?
+
+    /// Set in the worker processes of `--jobs` to the run's pid: the files come from the run on
+    /// standard input.
+    @Option(help: .hidden)
+    var workerOf: Int32?
+
+    /// Whether this process is a worker of a run with `--jobs`.
+    var worker: Bool { workerOf != nil }
+
     mutating func validate() throws {
         // busted's -o names a format; any other value is the report's file.
         if let output, let named = ReportFormat(outputName: output) {
@@ -115,6 +135,12 @@ struct RunCommand: ParsableCommand {
             self.output = nil
         } else if let output, ReportFormat.bustedHandlersWithoutCounterpart.contains(output.lowercased()) {
             throw ValidationError("-o \(output): busted's \(output) output has no counterpart in envscript; use -o utfTerminal, TAP, junit or json (or --output FILE for a report file)")
+        }
+        if let jobs, !(1...256).contains(jobs) {
+            throw ValidationError("--jobs must be a whole number from 1 to 256, not \(jobs)")
+        }
+        if let jobs, jobs > 1, runtime.home != nil {
+            throw ValidationError("--home runs every file in one home, which --jobs \(jobs) would share between processes; give --jobs 1, or leave --home out (each worker then has a temporary home of its own)")
         }
         if let timeout { try RuntimeOptions.validateSeconds(timeout, option: "--timeout") }
         if let testTimeout { try RuntimeOptions.validateSeconds(testTimeout, option: "--test-timeout", zeroTurnsItOff: true) }
@@ -135,14 +161,14 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The tests to run: filter, tags, fail-fast and repetitions.
-    private var selection: ScenarioSelection {
+    var selection: ScenarioSelection {
         ScenarioSelection(
             filter: filter, tags: Self.tagSet(tags), excludedTags: Self.tagSet(excludeTags), failFast: failFast,
             repetitions: repetitions)
     }
 
     /// The shuffle's seed: the one given, a new one with --shuffle, none otherwise.
-    private func shuffleSeed() -> UInt64? {
+    func shuffleSeed() -> UInt64? {
         if let seed { return seed }
         return shuffle ? UInt64.random(in: 1...UInt64(UInt32.max)) : nil
     }
@@ -234,10 +260,9 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// Writes the coverage files of a run (``CoverageReport``) and says where on standard error; the
-    /// problem when they cannot be written.
-    private func writeCoverage(of host: EnvScriptHost) -> String? {
-        let counted = host.lock.withLock { host.lua.coverage }
+    /// Writes the coverage files of a run (``CoverageReport``) from the lines `counted`, and says where on
+    /// standard error; the problem when they cannot be written.
+    func writeCoverage(_ counted: [String: [Int: Int]]) -> String? {
         do {
             let written = try CoverageReport(counted: counted).write(
                 within: [FileManager.default.currentDirectoryPath] + runtime.writableFolders)
@@ -249,13 +274,28 @@ struct RunCommand: ParsableCommand {
     }
 
     /// One run of `plan`'s files: a fresh host (and home, without --home), the report, the exit status
-    /// as an error. `interruption`'s target is given the host's interrupter while the host is open.
+    /// as an error; or, with several jobs, the same run by worker processes (``JobCoordinator``).
     private func run(_ plan: Plan, interruption: RunInterruption) throws {
+        if worker { return try serve(plan, interruption: interruption) }
+        let jobs = jobCount(for: plan)
+        if jobs > 1 { return try runInParallel(plan, jobs: jobs, interruption: interruption) }
+        // A report that cannot be written is refused before anything runs.
+        let report = try ReportOutput(path: output)
+        try withRunHost(plan, interruption: interruption, writesCoverage: true) { host, limits in
+            try runFiles(plan, host: host, report: report, limits: limits)
+        }
+    }
+
+    /// Opens the host of a run of `plan` (over a fresh temporary home, without --home), runs `body`,
+    /// writes the coverage files when `writesCoverage`, and closes the host (removing the temporary
+    /// home). `interruption`'s target is given the host's interrupter while the host is open.
+    func withRunHost(
+        _ plan: Plan, interruption: RunInterruption, writesCoverage: Bool,
+        _ body: (EnvScriptHost, ScenarioTimeLimits) throws -> Void
+    ) throws {
         let files = plan.files
         let interrupts = interruption.target
         let limits = timeLimits(interruption: interruption, testTimeoutLabel: plan.testTimeoutLabel)
-        // A report that cannot be written is refused before anything runs.
-        let report = try ReportOutput(path: output)
         // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
         let temporaryRoot = runtime.home == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent("envscript-run-\(UUID().uuidString)")
@@ -292,11 +332,11 @@ struct RunCommand: ParsableCommand {
         // cannot be written fails a run that did not fail otherwise (status 2, as a report would).
         var failure: CommandFailure?
         do {
-            try runFiles(plan, host: host, report: report, limits: limits)
+            try body(host, limits)
         } catch {
             failure = ErrorReport.failure(for: error)
         }
-        if plan.coverage, let problem = writeCoverage(of: host) {
+        if plan.coverage, writesCoverage, let problem = writeCoverage(host.lock.withLock { host.lua.coverage }) {
             if failure == nil { failure = CommandFailure.usage(problem) } else { printError("envscript: \(problem)") }
         }
         if let failure { throw failure }
@@ -362,7 +402,7 @@ struct RunCommand: ParsableCommand {
 
     /// Saves what the run left in the stored state; a save that fails fails the run (status 1). (A run
     /// with a report saves in its runner, so that the report shows the failure.)
-    private func saveState(of host: EnvScriptHost) throws {
+    func saveState(of host: EnvScriptHost) throws {
         if let failure = RunStateSave.failure(saving: host) { throw CommandFailure.failure(failure) }
     }
 }

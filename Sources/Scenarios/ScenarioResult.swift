@@ -2,7 +2,7 @@ import EnvScript
 import Foundation
 
 /// How one scenario test ended.
-package enum ScenarioOutcome: Sendable, Equatable {
+package enum ScenarioOutcome: Sendable, Equatable, Codable {
     case passed
     /// An assertion failed in the test's body (luassert's, or busted's `fail`): the message names the
     /// file and line; the traceback is Lua's.
@@ -19,7 +19,7 @@ package enum ScenarioOutcome: Sendable, Equatable {
 }
 
 /// One finished scenario test, or a file that failed at its top level (``ScenarioOutcome/errored(message:traceback:line:)``).
-package struct ScenarioResult: Sendable, Equatable {
+package struct ScenarioResult: Sendable, Equatable, Codable {
     /// The script that declared it.
     package var file: String
     /// The names of its `describe` blocks, then its own (none for an errored file).
@@ -27,13 +27,23 @@ package struct ScenarioResult: Sendable, Equatable {
     package var outcome: ScenarioOutcome
     /// Time taken by its hooks and its body.
     package var duration: Duration
+    /// The pass of the run it came from (`--repeat`), from 0.
+    package var pass = 0
+
+    package init(file: String, names: [String], outcome: ScenarioOutcome, duration: Duration, pass: Int = 0) {
+        self.file = file
+        self.names = names
+        self.outcome = outcome
+        self.duration = duration
+        self.pass = pass
+    }
 
     /// The names joined, as reports show them: `login keeps the session`.
     package var fullName: String { names.joined(separator: " ") }
 }
 
 /// The counts of a run.
-package struct ScenarioSummary: Sendable, Equatable {
+package struct ScenarioSummary: Sendable, Equatable, Codable {
     package var passed = 0
     package var failed = 0
     package var skipped = 0
@@ -45,6 +55,8 @@ package struct ScenarioSummary: Sendable, Equatable {
     /// Why the run was stopped before its end, in the report's words; `nil` when it ran to the end.
     package var stopReason: String?
     package var duration: Duration = .zero
+
+    package init() {}
 
     /// The number of results reported: tests, and errored files.
     package var total: Int { passed + failed + skipped + errored }
@@ -60,7 +72,7 @@ package struct ScenarioSummary: Sendable, Equatable {
             + (stopReason.map { " (\($0))" } ?? "")
     }
 
-    mutating func add(_ result: ScenarioResult) {
+    package mutating func add(_ result: ScenarioResult) {
         switch result.outcome {
         case .passed: passed += 1
         case .failed: failed += 1

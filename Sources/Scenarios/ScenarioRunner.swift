@@ -66,10 +66,12 @@ package final class ScenarioRunner {
     }
 
     /// Runs already compiled files' top levels in order. A file that fails at its top level does not
-    /// stop the others: it becomes an entry of the suite that reports its error.
-    package func load(_ files: [(file: String, chunk: LuaFunctionRef)]) throws -> ScenarioSuite {
+    /// stop the others: it becomes an entry of the suite that reports its error. The helper's tests
+    /// (``loadHelper(_:file:)``) come first unless `includingHelper` is false (a worker of a run with
+    /// `--jobs` given its second file).
+    package func load(_ files: [(file: String, chunk: LuaFunctionRef)], includingHelper: Bool = true) throws -> ScenarioSuite {
         var suite = ScenarioSuite()
-        if let helperRoot { suite.files.append(ScenarioSuite.File(path: helperRoot.file, root: helperRoot.root)) }
+        if includingHelper, let helperRoot { suite.files.append(ScenarioSuite.File(path: helperRoot.file, root: helperRoot.root)) }
         for (file, chunk) in files {
             // Once the run's time is up, the files left are not loaded.
             if limits.runHasExpired { break }
@@ -210,12 +212,15 @@ package final class ScenarioRunner {
     package func run(_ suite: ScenarioSuite, selection: ScenarioSelection, reporter: any ScenarioReporter) -> ScenarioSummary {
         reporter.runWillStart()
         var summary = ScenarioSummary()
+        var pass = 0
         func report(_ result: ScenarioResult) {
-            let result = result.withSandboxHint()
+            var result = result.withSandboxHint()
+            result.pass = pass
             summary.add(result)
             reporter.testDidFinish(result)
         }
-        for pass in 0..<max(selection.repetitions, 1) {
+        for currentPass in 0..<max(selection.repetitions, 1) {
+            pass = currentPass
             // Each pass enters and leaves its blocks, so setups and teardowns run again.
             var blocks = BlockWalk()
             for file in suite.files {
@@ -285,7 +290,9 @@ package final class ScenarioRunner {
 
     private func stopReason(_ summary: ScenarioSummary, _ selection: ScenarioSelection) -> String? {
         if limits.runHasExpired { return limits.runStopReason }
-        if selection.failFast, summary.failed + summary.errored > 0 { return "stopped by --fail-fast after the first failure" }
+        if selection.failFast, summary.failed + summary.errored > 0 || selection.failedElsewhere() {
+            return "stopped by --fail-fast after the first failure"
+        }
         return nil
     }
 

@@ -10,6 +10,9 @@ package struct ScenarioSelection: Sendable {
     package var failFast = false
     /// How many times the selected tests run, one whole pass after another.
     package var repetitions = 1
+    /// With ``failFast``, whether a test failed where this runner cannot see it (another worker of a
+    /// run with `--jobs`): no test starts once it answers true.
+    package var failedElsewhere: @Sendable () -> Bool = { false }
 
     package init(
         filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], failFast: Bool = false,

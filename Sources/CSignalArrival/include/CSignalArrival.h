@@ -22,4 +22,9 @@ void esa_uninstall(const int *signals, int count);
 /* The number of the first signal that arrived since esa_install, 0 for none. */
 int esa_first_signal(void);
 
+/* Asks the kernel to send `signal` to the calling process when the thread that started it ends (Linux's
+   PR_SET_PDEATHSIG): a worker process ends with its run. Returns 0 if the parent was already gone,
+   1 otherwise (-1 where the kernel cannot). `parent` is the parent's pid as the worker was started. */
+int esa_end_with_parent(int signal, int parent);
+
 #endif

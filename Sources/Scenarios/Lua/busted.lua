@@ -547,6 +547,13 @@ end
 --- like busted's specs (`*_spec.lua`) enters the scope, and reads luassert's `assert`, from its first
 --- line; any other from its first declaration.
 function api.open_file(is_spec, enter_scope)
+  -- A file loaded after a run (a worker of `run --jobs` loads each file as it is sent) starts afresh,
+  -- its globals measured from now.
+  if running then
+    running = false
+    use(layer, _G)
+    start_file()
+  end
   collector.root.enter_scope = enter_scope
   if is_spec then declares() end
 end

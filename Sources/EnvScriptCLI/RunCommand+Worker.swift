@@ -1,0 +1,134 @@
+import CSignalArrival
+import EnvScript
+import Foundation
+import Locking
+import LuaBridge
+import Scenarios
+
+extension RunCommand {
+    /// A worker of `envscript run --jobs N` (``JobCoordinator``): opens its host as a run does, compiles
+    /// every file (a syntax error ends it before any file runs), then runs each file the run sends and
+    /// answers its results, what it printed, and at the end the lines counted. Its standard input is
+    /// then /dev/null and its output is captured per file, so specs that read or print see what they
+    /// would in one process. It ends when the run does (Linux's parent-death signal).
+    func serve(_ plan: Plan, interruption: RunInterruption) throws {
+        // A worker whose run has already gone ends at once.
+        if let workerOf, esa_end_with_parent(SIGTERM, workerOf) == 0 {
+            throw CommandFailure(message: "", status: ExitStatus.failure)
+        }
+        signal(SIGPIPE, SIG_IGN)
+        let channel = dup(1)
+        let requests = dup(0)
+        let nothing = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if nothing >= 0 { dup2(nothing, 0); close(nothing) }
+        let capture = try OutputCapture()
+        defer { capture.remove() }
+        let inbox = WorkerInbox(descriptor: requests)
+        do {
+            try withRunHost(plan, interruption: interruption, writesCoverage: false) { host, limits in
+                let runner = try ScenarioRunner(host: host, limits: limits, seed: shuffleSeed(), savesState: true)
+                var compiled: [String: LuaFunctionRef] = [:]
+                for file in plan.files { compiled[file] = try host.compileScript(atPath: file) }
+                if let helper = plan.helper {
+                    do {
+                        try runner.loadHelper(try host.compileScript(atPath: helper), file: helper)
+                    } catch let error as ScenarioRunner.LoadError {
+                        var failure = ErrorReport.failure(for: error.underlying)
+                        failure.status = ExitStatus.usage
+                        failure.message = "in the helper \(helper) (--helper): \(failure.message)"
+                        throw failure
+                    }
+                }
+                let startup = capture.take()
+                WorkerMessage.ready(output: startup.output, errorOutput: startup.errorOutput).send(to: channel)
+                var selection = self.selection
+                selection.failedElsewhere = { inbox.stopAsked }
+                while !interruption.isStopped, let request = inbox.next() {
+                    let chunk = try compiled[request.file] ?? host.compileScript(atPath: request.file)
+                    let suite = try runner.load([(request.file, chunk)], includingHelper: request.includingHelper)
+                    let summary = runner.run(suite, selection: selection, reporter: WorkerReporter(index: request.index, channel: channel))
+                    let printed = capture.take()
+                    WorkerMessage.finished(
+                        index: request.index, output: printed.output, errorOutput: printed.errorOutput,
+                        notRun: summary.notRun, stopReason: summary.stopReason
+                    ).send(to: channel)
+                }
+                if plan.coverage { WorkerMessage.coverage(host.lock.withLock { host.lua.coverage }).send(to: channel) }
+            }
+        } catch {
+            let failure = ErrorReport.failure(for: error)
+            WorkerMessage.fatal(message: failure.message, status: failure.status).send(to: channel)
+            throw CommandFailure(message: "", status: failure.status)
+        }
+    }
+}
+
+/// The files a worker is sent, read from the run on a thread of its own so that a stop (`--fail-fast`)
+/// is heard while a file runs.
+final class WorkerInbox: Sendable {
+    struct Request {
+        var index: Int
+        var file: String
+        var includingHelper: Bool
+    }
+
+    private let state = Locked<(requests: [Request], ended: Bool, stopAsked: Bool)>(([], false, false))
+    private let arrived = DispatchSemaphore(value: 0)
+
+    init(descriptor: Int32) {
+        let thread = Thread { [self] in
+            var buffer = LineBuffer()
+            var bytes = [UInt8](repeating: 0, count: 1 << 12)
+            reading: while true {
+                let count = read(descriptor, &bytes, bytes.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                for line in buffer.lines(adding: Data(bytes[0..<count])) {
+                    switch try? WorkerMessage(line: line) {
+                    case .run(let index, let file, let includingHelper)?:
+                        state.withLock { $0.requests.append(Request(index: index, file: file, includingHelper: includingHelper)) }
+                        arrived.signal()
+                    case .stop?:
+                        state.withLock { $0.stopAsked = true }
+                    default:
+                        break reading
+                    }
+                }
+            }
+            state.withLock { $0.ended = true }
+            arrived.signal()
+        }
+        thread.name = "envscript.run.worker.inbox"
+        thread.start()
+    }
+
+    /// Whether the run asked every worker to stop.
+    var stopAsked: Bool { state.withLock { $0.stopAsked } }
+
+    /// The next file to run; nil once the run has nothing more.
+    func next() -> Request? {
+        while true {
+            let (request, ended): (Request?, Bool) = state.withLock { state in
+                state.requests.isEmpty ? (nil, state.ended) : (state.requests.removeFirst(), false)
+            }
+            if let request { return request }
+            if ended { return nil }
+            arrived.wait()
+        }
+    }
+}
+
+/// Sends each result of a file to the run as it ends.
+final class WorkerReporter: ScenarioReporter {
+    let index: Int
+    let channel: Int32
+
+    init(index: Int, channel: Int32) {
+        self.index = index
+        self.channel = channel
+    }
+
+    func runWillStart() {}
+    func testDidFinish(_ result: ScenarioResult) { WorkerMessage.result(index: index, result).send(to: channel) }
+    func runDidFinish(_ summary: ScenarioSummary) {}
+}
