@@ -187,7 +187,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let interruption = RunInterruption()
+        let interruption = RunInterruption(announcesStop: !worker)
         let signals = interruption.handleSignals()
         defer { signals.cancel() }
         guard watch else { return try runStoppable(interruption) }
@@ -305,6 +305,11 @@ struct RunCommand: ParsableCommand {
         defer {
             interruption.temporaryFolder = nil
             if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) }
+        }
+        // Made here, 0700 whatever the umask: the home inside is made by the host, the folder around it
+        // (and the key of secure state beside it) is this run's.
+        if let temporaryRoot {
+            try FileManager.default.createDirectory(at: temporaryRoot, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
         // A fresh temporary home is this run's alone: no other process can switch it or open it later, so

@@ -24,6 +24,14 @@ final class RunInterruption: Sendable {
 
     static let signals: [Int32] = [SIGINT, SIGTERM]
 
+    /// Whether the first signal says on standard error that the run is stopping (not in a worker of
+    /// `run --jobs`, whose run says it once).
+    private let announcesStop: Bool
+
+    init(announcesStop: Bool = true) {
+        self.announcesStop = announcesStop
+    }
+
     /// Handles the signals from now on, until the returned handling is cancelled.
     func handleSignals() -> SignalArrival.Handling {
         SignalArrival.handle(Self.signals, label: "envscript.run.signals") { [self] in signalArrived($0) }
@@ -39,7 +47,9 @@ final class RunInterruption: Sendable {
             // Written straight to the descriptor: flushing C's streams first (printError) could wait
             // for the lock of one the run is blocked reading (io.popen), and the second signal,
             // handled on this thread, would wait behind it.
-            FileHandle.standardError.write(Data("envscript: stopping on \(label); \(label) again ends at once\n".utf8))
+            if announcesStop {
+                FileHandle.standardError.write(Data("envscript: stopping on \(label); \(label) again ends at once\n".utf8))
+            }
             return
         }
         if let folder = temporaryFolder { try? FileManager.default.removeItem(at: folder) }
