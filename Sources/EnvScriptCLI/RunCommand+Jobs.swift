@@ -4,11 +4,23 @@ import Scenarios
 extension RunCommand {
     /// How many worker processes run `plan`: one (this process) for plain scripts (they share one
     /// state, a later one using what an earlier one set), `--list`, `--watch`, `--home` (one home) and a
-    /// worker itself; otherwise `--jobs`, by default the number of cores, at most one a file.
+    /// worker itself; otherwise `--jobs`, by default the number of cores — or one when a file uses
+    /// busted's `expose` (its globals reach the files after it) — at most one a file.
     func jobCount(for plan: Plan) -> Int {
-        if worker || list || watch || runtime.home != nil { return 1 }
+        if worker || list || watch || runtime.home != nil || plan.files.count < 2 { return 1 }
         guard plan.isProject || plan.files.allSatisfy(ScenarioRunner.isSpecFile) else { return 1 }
-        return max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, plan.files.count))
+        if let jobs { return min(jobs, plan.files.count) }
+        if let exposing = plan.files.first(where: Self.usesExpose) {
+            printError("envscript: \(exposing) uses expose, whose globals reach the files after it: the files run in one process (give --jobs N to run them apart)")
+            return 1
+        }
+        return min(ProcessInfo.processInfo.activeProcessorCount, plan.files.count)
+    }
+
+    /// Whether the file's text names busted's `expose` (a word of its own).
+    private static func usesExpose(_ file: String) -> Bool {
+        guard let text = FileManager.default.contents(atPath: file) else { return false }
+        return String(decoding: text, as: UTF8.self).contains(/(^|[^A-Za-z0-9_.:])expose([^A-Za-z0-9_]|$)/)
     }
 
     /// Runs `plan`'s files in `jobs` worker processes (``JobCoordinator``): the same report, in file

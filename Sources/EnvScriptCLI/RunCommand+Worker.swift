@@ -43,14 +43,18 @@ extension RunCommand {
                 WorkerMessage.ready(output: startup.output, errorOutput: startup.errorOutput).send(to: channel)
                 var selection = self.selection
                 selection.failedElsewhere = { inbox.stopAsked }
+                // --fail-fast: a failure elsewhere interrupts the test running here too.
+                let interrupter = host.lua.interrupter
+                inbox.onStop { interrupter.interrupt() }
                 while !interruption.isStopped, let request = inbox.next() {
                     let chunk = try compiled[request.file] ?? host.compileScript(atPath: request.file)
                     let suite = try runner.load([(request.file, chunk)], includingHelper: request.includingHelper)
-                    let summary = runner.run(suite, selection: selection, reporter: WorkerReporter(index: request.index, channel: channel))
+                    let reporter = WorkerReporter(index: request.index, channel: channel, inbox: inbox)
+                    let summary = runner.run(suite, selection: selection, reporter: reporter)
                     let printed = capture.take()
                     WorkerMessage.finished(
                         index: request.index, output: printed.output, errorOutput: printed.errorOutput,
-                        notRun: summary.notRun, stopReason: summary.stopReason
+                        notRun: summary.notRun + reporter.leftOut, stopReason: summary.stopReason
                     ).send(to: channel)
                 }
                 if plan.coverage { WorkerMessage.coverage(host.lock.withLock { host.lua.coverage }).send(to: channel) }
@@ -72,7 +76,7 @@ final class WorkerInbox: Sendable {
         var includingHelper: Bool
     }
 
-    private let state = Locked<(requests: [Request], ended: Bool, stopAsked: Bool)>(([], false, false))
+    private let state = Locked<(requests: [Request], ended: Bool, stopAsked: Bool, onStop: (@Sendable () -> Void)?)>(([], false, false, nil))
     private let arrived = DispatchSemaphore(value: 0)
 
     init(descriptor: Int32) {
@@ -89,7 +93,10 @@ final class WorkerInbox: Sendable {
                         state.withLock { $0.requests.append(Request(index: index, file: file, includingHelper: includingHelper)) }
                         arrived.signal()
                     case .stop?:
-                        state.withLock { $0.stopAsked = true }
+                        state.withLock { state in
+                            state.stopAsked = true
+                            state.onStop?()
+                        }
                     default:
                         break reading
                     }
@@ -105,6 +112,14 @@ final class WorkerInbox: Sendable {
     /// Whether the run asked every worker to stop.
     var stopAsked: Bool { state.withLock { $0.stopAsked } }
 
+    /// What a stop does beyond ``stopAsked`` (interrupt the Lua code running); at once if one came.
+    func onStop(_ action: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            state.onStop = action
+            if state.stopAsked { action() }
+        }
+    }
+
     /// The next file to run; nil once the run has nothing more.
     func next() -> Request? {
         while true {
@@ -118,17 +133,31 @@ final class WorkerInbox: Sendable {
     }
 }
 
-/// Sends each result of a file to the run as it ends.
+/// Sends each result of a file to the run as it ends. Once a failure elsewhere stopped the run
+/// (`--fail-fast`), a test its stop interrupted is left out and counted as not run: in one process it
+/// would not have started.
 final class WorkerReporter: ScenarioReporter {
     let index: Int
     let channel: Int32
+    let inbox: WorkerInbox
+    /// The results left out so.
+    private(set) var leftOut = 0
 
-    init(index: Int, channel: Int32) {
+    init(index: Int, channel: Int32, inbox: WorkerInbox) {
         self.index = index
         self.channel = channel
+        self.inbox = inbox
     }
 
     func runWillStart() {}
-    func testDidFinish(_ result: ScenarioResult) { WorkerMessage.result(index: index, result).send(to: channel) }
+
+    func testDidFinish(_ result: ScenarioResult) {
+        if inbox.stopAsked, case .error(let message, _) = result.outcome, message.hasSuffix("interrupted") {
+            leftOut += 1
+            return
+        }
+        WorkerMessage.result(index: index, result).send(to: channel)
+    }
+
     func runDidFinish(_ summary: ScenarioSummary) {}
 }
