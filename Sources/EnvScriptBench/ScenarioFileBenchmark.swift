@@ -76,8 +76,10 @@ enum ScenarioFileBenchmark {
         })
         report.figure("scenarios.busted_lua54", bustedTime / 1e6, "ms (\(tests) tests)")
         report.figure("scenarios.envscript_run", envscriptTime / 1e6, "ms (\(tests) tests)")
-        report.speedup("scenarios.busted_over_envscript", bustedTime / envscriptTime, target: 5)
+        report.speedup("scenarios.busted_over_envscript", bustedTime / envscriptTime, target: 10)
         try measureDiscovery(envscript, report)
+        try ScenarioComputeBenchmark.run(report)
+        try ScenarioJobsBenchmark.run(report)
     }
 
     /// Spec files in the discovery tree: `discoveryFolders` folders nested two deep, each with its share
