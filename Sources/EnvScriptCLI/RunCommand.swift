@@ -179,7 +179,6 @@ struct RunCommand: ParsableCommand {
         var limits = ScenarioTimeLimits(
             run: timeout.map { .seconds($0) }, runLabel: "--timeout",
             perTest: perTest == 0 ? nil : .seconds(perTest), perTestLabel: testTimeoutLabel)
-        limits.isInterruptible = true
         // From the moment the signal arrives, not from when a thread hears of it.
         limits.isStopped = { interruption.isStopped }
         limits.stopLabel = { interruption.label }

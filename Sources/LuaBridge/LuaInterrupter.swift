@@ -4,10 +4,10 @@ import CLuaSupport
 /// `envscript run --watch`.
 ///
 /// The code stops as a passed time limit stops it: with a ``LuaError/Kind/timeLimit`` error reading
-/// `interrupted`, which its own `pcall` cannot catch, nor the end of an inner limit forget. The request
-/// takes effect at the next step of the count hook, so only while a limit is in force — an
-/// instruction limit, or a call inside ``LuaState/withTimeLimit(seconds:reason:_:)``. A call into Lua
-/// that starts after the request forgets it.
+/// `interrupted`, which its own `pcall` cannot catch, nor the end of an inner limit forget. It stops at
+/// its next instruction — after the C function running now returns, if one is (a long `string.rep`
+/// or `collectgarbage`) — whatever the limits, or, if a host function is running, as it returns into
+/// Lua. A call into Lua that starts after the request forgets it.
 ///
 /// An interrupter may outlive its state: once the state is closed, interrupting does nothing.
 public struct LuaInterrupter: Sendable {
@@ -23,7 +23,7 @@ public struct LuaInterrupter: Sendable {
     }
 }
 
-/// The word an interrupter sets and the count hook reads (atomically, on both sides), kept apart from
+/// The word an interrupter sets and the watchdog and the limits' hook read (atomically), kept apart from
 /// the state's runtime so that it lives as long as anyone holds it.
 final class LuaInterruptFlag: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Int32>

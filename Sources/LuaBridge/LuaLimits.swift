@@ -24,6 +24,12 @@ public struct LuaOptions: Sendable {
     public var memoryLimit: Int?
     /// The most VM instructions one call into Lua from Swift may run; `nil` for no budget.
     /// Default: 100 million.
+    ///
+    /// A budget is a stop that comes at the same place on every run, but it costs: while it is on, Lua's
+    /// VM calls a hook and takes its slow path at every instruction, about twice the time of VM-bound
+    /// code (``LuaState/withTimeLimit(seconds:reason:_:)`` costs nothing until its deadline passes). A
+    /// state with no other limit keeps it by default; `envscript run` and `envscript repl`, whose every
+    /// stage has a time limit, leave it off unless asked for.
     public var instructionLimit: Int?
     /// Libraries opened beyond the sandbox.
     public var libraries: LuaLibraries

@@ -8,6 +8,12 @@ extension LuaState {
     /// Limits nest: inside another limit, the earlier deadline wins (with its own reason). Swift code
     /// that Lua called is not interrupted, but the deadline is checked again as it returns into Lua.
     ///
+    /// The limit costs the Lua code nothing until it passes: a watchdog thread waits for the deadline,
+    /// then has the thread running Lua (even inside a coroutine, a `__close` or `__gc` handler, or one
+    /// long C function such as `utf8.len` over a large string) stop at its next instruction. It does so
+    /// with `SIGURG`, which each thread that runs Lua code unblocks; a handler of the host's own for
+    /// `SIGURG` still gets the signals not sent by the watchdog.
+    ///
     /// - Parameters:
     ///   - seconds: how long the Lua code may run, from now; at least a nanosecond.
     ///   - reason: what the limit is, in the user's words; the error reads

@@ -69,11 +69,8 @@ package final class ReplSession {
                 }
             }
             do {
-                // A deadline that never comes installs the count hook, so Ctrl-C can stop the statement
-                // even with no instruction limit.
-                let values = try host.lua.withTimeLimit(seconds: 1e9, reason: "the REPL") {
-                    try run.call(.function(chunk))
-                }
+                // Ctrl-C interrupts it (LuaInterrupter), limits or none.
+                let values = try run.call(.function(chunk))
                 guard case .string(let text) = values else { return .shown(nil) }
                 return .shown(text)
             } catch let error as LuaError {

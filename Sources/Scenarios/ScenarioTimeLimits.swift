@@ -16,11 +16,8 @@ package struct ScenarioTimeLimits: Sendable {
     /// When the run's limit started counting.
     package var start: ContinuousClock.Instant
     /// Whether someone stopped the run (Ctrl-C, SIGTERM): it then stops as at its time limit, with
-    /// ``stopLabel`` as the reason. Stopping also interrupts the Lua code running (``LuaInterrupter``),
-    /// which needs the count hook: with ``isInterruptible`` set, every stage runs under a limit.
+    /// ``stopLabel`` as the reason. Stopping also interrupts the Lua code running (``LuaInterrupter``).
     package var isStopped: @Sendable () -> Bool = { false }
-    /// Whether the Lua code may be interrupted, so every stage must run under a limit.
-    package var isInterruptible = false
     /// What stopped the run, for the report (`Ctrl-C`, `SIGTERM`), asked once it has stopped.
     package var stopLabel: @Sendable () -> String = { "Ctrl-C" }
 
@@ -66,7 +63,6 @@ package struct ScenarioTimeLimits: Sendable {
         if applies, let perTest, chosen.map({ perTest.inSeconds < $0.seconds }) ?? true {
             chosen = (perTest.inSeconds, "the test took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
         }
-        if chosen == nil && isInterruptible { chosen = (1e9, "no limit") }
         return chosen
     }
 
