@@ -14,9 +14,11 @@ static int esl_hook_mask(lua_State *L) {
     return LUA_MASKCOUNT | (esl_runtime_of(L)->coverage != NULL ? LUA_MASKLINE : 0);
 }
 
-/* Whether the hook must stay on: for the budget, or for coverage. Deadlines and interrupts arm it. */
+/* Whether the hook must stay on: for the budget, or for coverage. Deadlines and interrupts arm it,
+   unless the watchdog could not be started. */
 static int esl_needs_hook(esl_runtime *rt) {
-    return rt->instruction_limit > 0 || rt->coverage != NULL;
+    return rt->instruction_limit > 0 || rt->coverage != NULL ||
+           (esl_watch_unavailable() && (rt->deadline_ns > 0 || rt->interrupt_flag != NULL));
 }
 
 /* Instructions between two calls of the hook: small enough to stop promptly. */
@@ -51,7 +53,8 @@ void esl_check_limits(lua_State *L, int level) {
     if (rt->depth == 0) return; /* not inside a call made by the bridge */
     if (rt->memory_exceeded) esl_raise_limit(L, level, "memory limit exceeded");
     if (rt->instruction_exceeded) esl_raise_instruction_limit(L, level);
-    if (rt->interrupt_flag != NULL && __atomic_exchange_n(rt->interrupt_flag, 0, __ATOMIC_RELAXED)) rt->interrupted = 1;
+    if (rt->interrupt_flag != NULL && __atomic_exchange_n(rt->interrupt_flag, 0, __ATOMIC_RELAXED))
+        __atomic_store_n(&rt->interrupted, 1, __ATOMIC_RELEASE); /* the watchdog reads it */
     /* Unlike a passed deadline, no inner limit's end forgets it (esl_clear_passed_time_limit). */
     if (rt->interrupted) esl_raise_limit(L, level, "interrupted");
     if (rt->time_exceeded || (rt->deadline_ns > 0 && esl_now_ns() >= rt->deadline_ns)) {

@@ -434,16 +434,30 @@ static int esl_create_with_hook(lua_State *L) {
     return 1;
 }
 
+/* The coroutine `thread` starts running Lua code for its resumer `L` (resumed, or closed with its
+   __close handlers): the watchdog's signal arms the thread running now. */
+static void esl_enter_thread(lua_State *L, lua_State *thread) {
+    __atomic_store_n(&esl_runtime_of(L)->running, thread, __ATOMIC_RELEASE);
+}
+
+/* Back in `L` from the coroutine `thread`: a limit the coroutine met (an interrupt, the memory cap,
+   taken as an error that ended it) stops `L` at its next instruction too. */
+static void esl_leave_thread(lua_State *L, lua_State *thread) {
+    (void)thread;
+    __atomic_store_n(&esl_runtime_of(L)->running, L, __ATOMIC_RELEASE);
+    if (esl_limit_exceeded(L)) esl_arm_hook(L);
+}
+
 /* Runs the function below its `nargs` arguments (protected) as Lua code on `thread`: the watchdog arms
    the thread running Lua code now, so it must know when a coroutine runs (resumed, or closed with its
    __close handlers). A thread made while the budget was off is given the hook it needs now. Raises
    the function's error once the running thread is put back. */
 static void esl_call_running(lua_State *L, lua_State *thread, int nargs, int nresults) {
-    esl_runtime *rt = esl_runtime_of(L);
+    esl_check_limits(L, 1);
     esl_ensure_hook(thread);
-    __atomic_store_n(&rt->running, thread, __ATOMIC_RELEASE);
+    esl_enter_thread(L, thread);
     int status = lua_pcall(L, nargs, nresults, 0);
-    __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
+    esl_leave_thread(L, thread);
     if (status != LUA_OK) lua_error(L);
 }
 
@@ -501,18 +515,18 @@ static int esl_close_unless_stopped(lua_State *L) {
    with the caller's position; a failed coroutine closed), except that a coroutine a limit stopped is
    not closed. */
 static int esl_wrapped_resume(lua_State *L) {
-    esl_runtime *rt = esl_runtime_of(L);
     lua_State *thread = lua_tothread(L, lua_upvalueindex(1));
     int nargs = lua_gettop(L);
+    esl_check_limits(L, 1);
     if (!lua_checkstack(thread, nargs)) {
         lua_pushliteral(L, "too many arguments to resume");
     } else {
         lua_xmove(L, thread, nargs);
         int nresults;
         esl_ensure_hook(thread);
-        __atomic_store_n(&rt->running, thread, __ATOMIC_RELEASE);
+        esl_enter_thread(L, thread);
         int status = lua_resume(thread, L, nargs, &nresults);
-        __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
+        esl_leave_thread(L, thread);
         if (status == LUA_OK || status == LUA_YIELD) {
             if (lua_checkstack(L, nresults + 1)) {
                 lua_xmove(thread, L, nresults);
@@ -531,9 +545,9 @@ static int esl_wrapped_resume(lua_State *L) {
             esl_note_if_stopped_by_limit(L, thread);
             return lua_error(L);
         }
-        __atomic_store_n(&rt->running, thread, __ATOMIC_RELEASE);
+        esl_enter_thread(L, thread);
         status = lua_resetthread(thread); /* closes its to-be-closed variables */
-        __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
+        esl_leave_thread(L, thread);
         lua_xmove(thread, L, 1);
     }
     if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {

@@ -18,7 +18,7 @@ static void *esl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         (rt->memory_exceeded || rt->bytes_in_use - old + nsize + rt->host_kept_bytes > rt->memory_limit)) {
         /* A script that catches the memory error stops at its next instruction. */
         if (!rt->memory_exceeded && rt->running != NULL) esl_arm_hook(rt->running);
-        rt->memory_exceeded = 1;
+        __atomic_store_n(&rt->memory_exceeded, 1, __ATOMIC_RELEASE); /* the watchdog reads it */
         return NULL; /* Lua raises a memory error inside its own protected call */
     }
     void *block = realloc(ptr, nsize);

@@ -35,7 +35,7 @@ static int esl_trampoline(lua_State *L) {
         /* A limit that passed while Swift ran is raised as control returns into Lua. */
         esl_check_limits(L, 1);
         if (was_enforcing && rt->memory_limit && rt->bytes_in_use + rt->host_kept_bytes > rt->memory_limit) {
-            rt->memory_exceeded = 1;
+            __atomic_store_n(&rt->memory_exceeded, 1, __ATOMIC_RELEASE);
             return luaL_error(L, "not enough memory (memory limit reached by a host function)");
         }
         return results;

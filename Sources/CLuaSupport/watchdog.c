@@ -10,7 +10,10 @@
  * so, from a signal handler: Lua's own lua.c stops a script on Ctrl-C that way. The hook then raises
  * the limit's error at the next instruction, so a long C call is stopped as it returns. Until the
  * limit is raised the watchdog signals again every ESL_RESIGNAL_NS (a signal that came as a coroutine
- * yielded armed the wrong thread; one that came while Swift code ran found no Lua code to stop).
+ * yielded armed the wrong thread; one that came while Swift code ran found no Lua code to stop). A
+ * limit that a coroutine met and that ended it is passed on to its resumer as the resume returns
+ * (sandbox.c). If the watchdog thread cannot be started, the hook stays on as it used to (every 1,000
+ * instructions) while a deadline or an interrupt flag is set.
  *
  * The signal is SIGURG: ignored by default, so a stray one harms no one, and used by almost nothing.
  * A thread unblocks it the first time it runs Lua code (Dispatch's worker threads start with it
@@ -47,16 +50,17 @@ static pthread_once_t esl_watch_once = PTHREAD_ONCE_INIT;
 static int esl_watch_started;             /* under the lock */
 static struct sigaction esl_previous_action;
 
-/* The state whose outermost call the current thread runs. */
-static __thread esl_runtime *esl_thread_runtime;
-static __thread int esl_thread_unblocked;
+/* The state whose outermost call the current thread runs. Initial-exec: read in the signal handler,
+   never through a lazy allocation. */
+static __thread esl_runtime *esl_thread_runtime __attribute__((tls_model("initial-exec")));
+static __thread int esl_thread_unblocked __attribute__((tls_model("initial-exec")));
 
 static void esl_alarm_handler(int signal, siginfo_t *info, void *context) {
     int saved_errno = errno;
-    if (info != NULL && info->si_code == SI_TKILL && info->si_pid == getpid()) {
-        esl_runtime *rt = esl_thread_runtime;
-        lua_State *running = rt != NULL ? __atomic_load_n(&rt->running, __ATOMIC_ACQUIRE) : NULL;
-        if (running != NULL) esl_arm_hook(running);
+    esl_runtime *rt = esl_thread_runtime;
+    lua_State *running = rt != NULL ? __atomic_load_n(&rt->running, __ATOMIC_ACQUIRE) : NULL;
+    if (info != NULL && info->si_code == SI_TKILL && info->si_pid == getpid() && running != NULL) {
+        esl_arm_hook(running);
     } else if (esl_previous_action.sa_flags & SA_SIGINFO) {
         if (esl_previous_action.sa_sigaction != NULL) esl_previous_action.sa_sigaction(signal, info, context);
     } else if (esl_previous_action.sa_handler != SIG_DFL && esl_previous_action.sa_handler != SIG_IGN) {
@@ -78,10 +82,12 @@ static void esl_watch_setup(void) {
     sigaction(ESL_ALARM_SIGNAL, &action, &esl_previous_action);
 }
 
-/* Whether a limit of the state has passed (a deadline) or been asked for (an interrupt). */
+/* Whether a limit of the state has passed (a deadline), been asked for (an interrupt) or been met
+   already in this call (taken, and kept, by the code that ran into it). */
 static int esl_watch_due(esl_runtime *rt, long long now, long long *deadline) {
     *deadline = __atomic_load_n(&rt->deadline_ns, __ATOMIC_ACQUIRE);
     if (*deadline > 0 && now >= *deadline) return 1;
+    if (__atomic_load_n(&rt->interrupted, __ATOMIC_ACQUIRE) || __atomic_load_n(&rt->memory_exceeded, __ATOMIC_ACQUIRE)) return 1;
     return rt->interrupt_flag != NULL && __atomic_load_n(rt->interrupt_flag, __ATOMIC_ACQUIRE) != 0;
 }
 
@@ -127,6 +133,9 @@ static void *esl_watchdog_main(void *unused) {
     return NULL;
 }
 
+/* 1 once the watchdog could not be started (no thread left): the limits' hook then stays on (atomic). */
+static int esl_watch_failed;
+
 /* Starts the watchdog once, under the lock. */
 static void esl_watch_start_locked(void) {
     if (esl_watch_started) return;
@@ -135,8 +144,15 @@ static void esl_watch_start_locked(void) {
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attributes, 64 * 1024);
-    if (pthread_create(&thread, &attributes, esl_watchdog_main, NULL) == 0) esl_watch_started = 1;
+    if (pthread_create(&thread, &attributes, esl_watchdog_main, NULL) == 0)
+        esl_watch_started = 1;
+    else
+        __atomic_store_n(&esl_watch_failed, 1, __ATOMIC_RELEASE);
     pthread_attr_destroy(&attributes);
+}
+
+int esl_watch_unavailable(void) {
+    return __atomic_load_n(&esl_watch_failed, __ATOMIC_ACQUIRE);
 }
 
 int esl_watch_register(esl_runtime *rt) {

@@ -5,7 +5,7 @@ import Scenarios
 /// Runs spec files in worker processes (`envscript run --jobs N`) and hands their results on in file
 /// order, as one process would have reported them.
 ///
-/// Each worker takes the next file as it finishes one, so a long file does not hold the others back.
+/// Each worker is sent the next file as it finishes one, so a long file does not hold the others back.
 /// A file's results and what it printed are kept until every file before it has ended, then handed
 /// on together; with `--repeat`, the passes after the first come at the end, pass by pass, in file
 /// order, as one process runs them. With `--fail-fast`, the first failure stops every worker at its
@@ -51,15 +51,16 @@ final class JobCoordinator {
         self.failFast = failFast
     }
 
-    /// Runs every file; `deliver` gets each result in order, `print` each file's output (standard output,
-    /// then standard error) just before its results. `interruption`'s stop reaches every worker.
-    func run(
-        interruption: RunInterruption, print: (Data, Data) -> Void, deliver: (ScenarioResult) -> Void
-    ) throws -> Outcome {
-        var workers: [WorkerProcess] = []
+    /// The workers, once started.
+    private var workers: [WorkerProcess] = []
+
+    /// Starts the workers; they read the project and open their hosts while this process goes on (it
+    /// checks that every file compiles meanwhile). No file runs before ``run(interruption:print:deliver:)``.
+    func start() throws {
         do {
             for _ in 0..<jobs { workers.append(try WorkerProcess(arguments: workerArguments)) }
         } catch {
+            // No reader runs yet: each is waited for here.
             for worker in workers {
                 worker.finishInput()
                 worker.signal(SIGTERM)
@@ -73,6 +74,32 @@ final class JobCoordinator {
                 arrived.signal()
             }
         }
+    }
+
+    /// Ends the workers started, before any file runs.
+    func abandon() {
+        for worker in workers {
+            worker.finishInput()
+            worker.signal(SIGTERM)
+        }
+        // Each worker's output ends as it does: its reader says so with nil.
+        var ended = 0
+        while ended < workers.count {
+            arrived.wait()
+            ended += events.withLock { events in
+                defer { events.removeAll() }
+                return events.filter { $0.message == nil }.count
+            }
+        }
+        for worker in workers { _ = worker.wait() }
+    }
+
+    /// Runs every file in the workers started; `deliver` gets each result in order, `print` each file's
+    /// output (standard output, then standard error) just before its results. `interruption`'s stop
+    /// reaches every worker.
+    func run(
+        interruption: RunInterruption, print: (Data, Data) -> Void, deliver: (ScenarioResult) -> Void
+    ) throws -> Outcome {
         let everyWorker = workers
         interruption.target.attach { everyWorker.forEach { $0.signal(SIGINT) } }
         defer { interruption.target.detach() }
@@ -98,11 +125,15 @@ final class JobCoordinator {
             stopping = true
             for worker in workers { worker.send(message) }
         }
-        func deliverFinished() {
-            while delivered < states.count, states[delivered].finished {
+        /// Hands on the files finished in order so far; at the end (`skippingUnfinished`), also those
+        /// after a file that never finished (the run stopped).
+        func deliverFinished(skippingUnfinished: Bool = false) {
+            while delivered < states.count, states[delivered].finished || skippingUnfinished {
                 let state = states[delivered]
-                print(state.output, state.errorOutput)
-                state.results.filter { $0.pass == 0 }.forEach(deliver)
+                if state.finished {
+                    print(state.output, state.errorOutput)
+                    state.results.filter { $0.pass == 0 }.forEach(deliver)
+                }
                 delivered += 1
             }
         }
@@ -119,12 +150,13 @@ final class JobCoordinator {
                 case nil:
                     running -= 1
                     let status = worker.wait()
-                    if let file = worker.current {
-                        // Ended before its file did: a crash, or a signal from outside.
+                    // Ended before its file did: a crash, or a signal from outside (not a stop of the
+                    // run's, after which a file not finished is one not run, as in one process).
+                    if let file = worker.current, !interruption.isStopped, outcome.fatal == nil {
                         states[file].results.append(Self.endedEarly(files[file], status: status))
                         states[file].finished = true
-                        worker.current = nil
                     }
+                    worker.current = nil
                 case .ready(let output, let errorOutput)?:
                     if !startupPrinted { print(output, errorOutput) }
                     startupPrinted = true
@@ -159,11 +191,7 @@ final class JobCoordinator {
             }
             deliverFinished()
         }
-        // Files after one that never finished (the run stopped), then the later passes.
-        for state in states[delivered...] where state.finished {
-            print(state.output, state.errorOutput)
-            state.results.filter { $0.pass == 0 }.forEach(deliver)
-        }
+        deliverFinished(skippingUnfinished: true)
         let later = states.flatMap { $0.results.filter { $0.pass > 0 } }
         for pass in Set(later.map(\.pass)).sorted() { later.filter { $0.pass == pass }.forEach(deliver) }
         outcome.stopReason = states.lazy.compactMap(\.stopReason).first

@@ -7,14 +7,14 @@ import Foundation
 final class OutputCapture {
     static let limit = 16 << 20
 
-    private let folder: URL
+    /// The folder of the capture files.
+    let folder: URL
     private let output: Int32
     private let errorOutput: Int32
 
     /// Points standard output and standard error at the capture files.
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-worker-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        folder = try PrivateTemporaryFolder.make(prefix: "envscript-worker-")
         output = try Self.open(folder.appendingPathComponent("stdout"))
         errorOutput = try Self.open(folder.appendingPathComponent("stderr"))
         fflush(nil)

@@ -1,4 +1,6 @@
+import EnvScript
 import Foundation
+import LuaBridge
 import Scenarios
 
 extension RunCommand {
@@ -37,10 +39,26 @@ extension RunCommand {
             var generator = SeededRandomNumberGenerator(seed: seed)
             files.shuffle(using: &generator)
         }
-        let arguments = Array(CommandLine.arguments.dropFirst()) + ["--worker-of", String(getpid())] + (seed.map { ["--seed", String($0)] } ?? [])
+        // The worker's own options right after `run`, before any `--` the command line has (past it,
+        // every word is a file).
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let afterRun = (arguments.firstIndex(of: "run") ?? -1) + 1
+        arguments.insert(contentsOf: ["--worker-of", String(getpid())] + (seed.map { ["--seed", String($0)] } ?? []), at: afterRun)
         let reporter = reportFormat.reporter(write: report.write)
         var summary = ScenarioSummary()
         let coordinator = JobCoordinator(files: files, workerArguments: arguments, jobs: jobs, failFast: failFast)
+        try coordinator.start()
+        // While the workers start: a file that does not compile ends the run before any test runs, with
+        // the message one process gives.
+        do {
+            let lua = try LuaState(options: LuaOptions(memoryLimit: nil, instructionLimit: nil))
+            defer { try? lua.close() }
+            for file in files { _ = try ScriptFile.compile(atPath: file, in: lua) }
+            if let helper = plan.helper { _ = try ScriptFile.compile(atPath: helper, in: lua) }
+        } catch {
+            coordinator.abandon()
+            throw error
+        }
         // The report starts with the first file's output or result: a run that cannot start (a file
         // that does not compile) writes none, as one process does.
         var started = false

@@ -2,13 +2,12 @@ import CSignalArrival
 import EnvScript
 import Foundation
 import Locking
-import LuaBridge
 import Scenarios
 
 extension RunCommand {
-    /// A worker of `envscript run --jobs N` (``JobCoordinator``): opens its host as a run does, compiles
-    /// every file (a syntax error ends it before any file runs), then runs each file the run sends and
-    /// answers its results, what it printed, and at the end the lines counted. Its standard input is
+    /// A worker of `envscript run --jobs N` (``JobCoordinator``): opens its host as a run does (the run
+    /// has checked that every file compiles), then runs each file the run sends and answers its results,
+    /// what it printed, and at the end the lines counted. Its standard input is
     /// then /dev/null and its output is captured per file, so specs that read or print see what they
     /// would in one process. It ends when the run does (Linux's parent-death signal).
     func serve(_ plan: Plan, interruption: RunInterruption) throws {
@@ -16,19 +15,22 @@ extension RunCommand {
         if let workerOf, esa_end_with_parent(SIGTERM, workerOf) == 0 {
             throw CommandFailure(message: "", status: ExitStatus.failure)
         }
-        signal(SIGPIPE, SIG_IGN)
-        let channel = dup(1)
-        let requests = dup(0)
+        // Kept from the processes the specs start (close-on-exec): one left running in the background
+        // would otherwise hold the run's pipes open.
+        let channel = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        let requests = fcntl(0, F_DUPFD_CLOEXEC, 3)
         let nothing = open("/dev/null", O_RDONLY | O_CLOEXEC)
         if nothing >= 0 { dup2(nothing, 0); close(nothing) }
         let capture = try OutputCapture()
-        defer { capture.remove() }
+        interruption.removesOnExit(capture.folder)
+        defer {
+            interruption.forget(capture.folder)
+            capture.remove()
+        }
         let inbox = WorkerInbox(descriptor: requests)
         do {
             try withRunHost(plan, interruption: interruption, writesCoverage: false) { host, limits in
                 let runner = try ScenarioRunner(host: host, limits: limits, seed: shuffleSeed(), savesState: true)
-                var compiled: [String: LuaFunctionRef] = [:]
-                for file in plan.files { compiled[file] = try host.compileScript(atPath: file) }
                 if let helper = plan.helper {
                     do {
                         try runner.loadHelper(try host.compileScript(atPath: helper), file: helper)
@@ -47,7 +49,7 @@ extension RunCommand {
                 let interrupter = host.lua.interrupter
                 inbox.onStop { interrupter.interrupt() }
                 while !interruption.isStopped, let request = inbox.next() {
-                    let chunk = try compiled[request.file] ?? host.compileScript(atPath: request.file)
+                    let chunk = try host.compileScript(atPath: request.file)
                     let suite = try runner.load([(request.file, chunk)], includingHelper: request.includingHelper)
                     let reporter = WorkerReporter(index: request.index, channel: channel, inbox: inbox)
                     let summary = runner.run(suite, selection: selection, reporter: reporter)
@@ -81,25 +83,20 @@ final class WorkerInbox: Sendable {
 
     init(descriptor: Int32) {
         let thread = Thread { [self] in
-            var buffer = LineBuffer()
-            var bytes = [UInt8](repeating: 0, count: 1 << 12)
-            reading: while true {
-                let count = read(descriptor, &bytes, bytes.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                for line in buffer.lines(adding: Data(bytes[0..<count])) {
-                    switch try? WorkerMessage(line: line) {
-                    case .run(let index, let file, let includingHelper)?:
-                        state.withLock { $0.requests.append(Request(index: index, file: file, includingHelper: includingHelper)) }
-                        arrived.signal()
-                    case .stop?:
-                        state.withLock { state in
-                            state.stopAsked = true
-                            state.onStop?()
-                        }
-                    default:
-                        break reading
+            readLines(from: descriptor) { line in
+                switch try? WorkerMessage(line: line) {
+                case .run(let index, let file, let includingHelper)?:
+                    state.withLock { $0.requests.append(Request(index: index, file: file, includingHelper: includingHelper)) }
+                    arrived.signal()
+                    return true
+                case .stop?:
+                    state.withLock { state in
+                        state.stopAsked = true
+                        state.onStop?()
                     }
+                    return true
+                default:
+                    return false
                 }
             }
             state.withLock { $0.ended = true }
@@ -152,7 +149,7 @@ final class WorkerReporter: ScenarioReporter {
     func runWillStart() {}
 
     func testDidFinish(_ result: ScenarioResult) {
-        if inbox.stopAsked, case .error(let message, _) = result.outcome, message.hasSuffix("interrupted") {
+        if inbox.stopAsked, case .error(let message, _) = result.outcome, message == "interrupted" || message.hasSuffix(": interrupted") {
             leftOut += 1
             return
         }

@@ -295,20 +295,16 @@ struct RunCommand: ParsableCommand {
         let files = plan.files
         let interrupts = interruption.target
         let limits = timeLimits(interruption: interruption, testTimeoutLabel: plan.testTimeoutLabel)
-        // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given.
-        let temporaryRoot = runtime.home == nil
-            ? FileManager.default.temporaryDirectory.appendingPathComponent("envscript-run-\(UUID().uuidString)")
-            : nil
+        // A fresh home (and, beside it, the key of secure state) for each run, unless --home is given, in
+        // a folder of its own (0700).
+        let temporaryRoot = runtime.home == nil ? try PrivateTemporaryFolder.make(prefix: "envscript-run-") : nil
         // A second Ctrl-C, which ends the process at once, removes it too.
-        interruption.temporaryFolder = temporaryRoot
+        if let temporaryRoot { interruption.removesOnExit(temporaryRoot) }
         defer {
-            interruption.temporaryFolder = nil
-            if let temporaryRoot { try? FileManager.default.removeItem(at: temporaryRoot) }
-        }
-        // Made here, 0700 whatever the umask: the home inside is made by the host, the folder around it
-        // (and the key of secure state beside it) is this run's.
-        if let temporaryRoot {
-            try FileManager.default.createDirectory(at: temporaryRoot, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            if let temporaryRoot {
+                interruption.forget(temporaryRoot)
+                try? FileManager.default.removeItem(at: temporaryRoot)
+            }
         }
         let home = temporaryRoot?.appendingPathComponent("home") ?? runtime.configuredHome
         // A fresh temporary home is this run's alone: no other process can switch it or open it later, so

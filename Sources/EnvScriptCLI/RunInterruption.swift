@@ -20,7 +20,7 @@ import Locking
 final class RunInterruption: Sendable {
     /// What the first signal stops: the Lua code of the host open, and the runner.
     let target = InterruptTarget()
-    private let state = Locked<(heard: Int32?, temporaryFolder: URL?)>((nil, nil))
+    private let state = Locked<(heard: Int32?, temporaryFolders: [URL])>((nil, []))
 
     static let signals: [Int32] = [SIGINT, SIGTERM]
 
@@ -52,7 +52,7 @@ final class RunInterruption: Sendable {
             }
             return
         }
-        if let folder = temporaryFolder { try? FileManager.default.removeItem(at: folder) }
+        for folder in state.withLock({ $0.temporaryFolders }) { try? FileManager.default.removeItem(at: folder) }
         _exit(128 + number)
     }
 
@@ -72,10 +72,14 @@ final class RunInterruption: Sendable {
     /// The status of a run a signal stopped (128 + its number), nil when none came.
     var exitStatus: Int32? { arrivedSignal.map { 128 + $0 } }
 
-    /// The run's temporary folder, which a second signal removes before it ends the process; nil when
-    /// there is none (or no more).
-    var temporaryFolder: URL? {
-        get { state.withLock { $0.temporaryFolder } }
-        set { state.withLock { $0.temporaryFolder = newValue } }
+    /// Makes `folder` one of the run's temporary folders, which a second signal removes before it ends
+    /// the process: the temporary home, a worker's captured output.
+    func removesOnExit(_ folder: URL) {
+        state.withLock { $0.temporaryFolders.append(folder) }
+    }
+
+    /// Takes `folder` back from ``removesOnExit(_:)`` (the run removes it itself).
+    func forget(_ folder: URL) {
+        state.withLock { $0.temporaryFolders.removeAll { $0 == folder } }
     }
 }

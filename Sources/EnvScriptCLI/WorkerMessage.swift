@@ -55,6 +55,19 @@ enum WorkerMessage: Codable, Equatable {
     }
 }
 
+/// Reads `descriptor` to its end, passing each line (without its newline) to `line`, which answers
+/// false to stop.
+func readLines(from descriptor: Int32, _ line: (Data) -> Bool) {
+    var buffer = LineBuffer()
+    var bytes = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = read(descriptor, &bytes, bytes.count)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return }
+        for each in buffer.lines(adding: Data(bytes[0..<count])) where !line(each) { return }
+    }
+}
+
 /// Splits what arrives on a pipe into lines, however the reads cut it.
 struct LineBuffer {
     private var pending = Data()

@@ -1,7 +1,8 @@
 import Foundation
+import Locking
 
 /// A worker process of `envscript run --jobs N`: this program again, run with the same command line
-/// and `--worker`, in a process group of its own (a terminal's Ctrl-C reaches the run, which passes it
+/// and `--worker-of PID`, in a process group of its own (a terminal's Ctrl-C reaches the run, which passes it
 /// on once), its standard input and output pipes to the run.
 final class WorkerProcess: @unchecked Sendable {
     let pid: pid_t
@@ -73,12 +74,24 @@ final class WorkerProcess: @unchecked Sendable {
         input = -1
     }
 
-    func signal(_ number: Int32) { kill(pid, number) }
+    /// Whether the worker has been waited for: its pid may then be another process's.
+    private let reaped = Locked(false)
+
+    /// Sends `number` to the worker and the processes its specs started (its process group), as a
+    /// terminal's Ctrl-C reaches a run's children; nothing once it has been waited for.
+    func signal(_ number: Int32) {
+        reaped.withLock { reaped in
+            if !reaped { kill(-pid, number) }
+        }
+    }
 
     /// Waits for the worker to end; its wait status.
     func wait() -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        reaped.withLock { reaped in
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            reaped = true
+        }
         close(output)
         return status
     }
@@ -88,16 +101,10 @@ final class WorkerProcess: @unchecked Sendable {
     func readMessages(_ heard: @escaping @Sendable (WorkerMessage?) -> Void) {
         let output = output
         let thread = Thread {
-            var buffer = LineBuffer()
-            var bytes = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = read(output, &bytes, bytes.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                for line in buffer.lines(adding: Data(bytes[0..<count])) {
-                    // A line that is not a message (it never happens) is a worker that went wrong.
-                    heard((try? WorkerMessage(line: line)) ?? .fatal(message: "envscript: a worker of --jobs answered what is not a message: \(String(decoding: line.prefix(200), as: UTF8.self))", status: ExitStatus.failure))
-                }
+            readLines(from: output) { line in
+                // A line that is not a message (it never happens) is a worker that went wrong.
+                heard((try? WorkerMessage(line: line)) ?? .fatal(message: "envscript: a worker of --jobs answered what is not a message: \(String(decoding: line.prefix(200), as: UTF8.self))", status: ExitStatus.failure))
+                return true
             }
             heard(nil)
         }

@@ -28,8 +28,8 @@ public struct LuaOptions: Sendable {
     /// A budget is a stop that comes at the same place on every run, but it costs: while it is on, Lua's
     /// VM calls a hook and takes its slow path at every instruction, about twice the time of VM-bound
     /// code (``LuaState/withTimeLimit(seconds:reason:_:)`` costs nothing until its deadline passes). A
-    /// state with no other limit keeps it by default; `envscript run` and `envscript repl`, whose every
-    /// stage has a time limit, leave it off unless asked for.
+    /// state with no other limit keeps it by default; `envscript run` (whose every stage has a time
+    /// limit) and `envscript repl` (where Ctrl-C stops a statement) leave it off unless asked for.
     public var instructionLimit: Int?
     /// Libraries opened beyond the sandbox.
     public var libraries: LuaLibraries

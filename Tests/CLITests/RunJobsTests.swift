@@ -108,6 +108,15 @@ import Glibc
         #expect(!broken.standardOutput.contains("PASS"), "\(broken.standardOutput)")
     }
 
+    /// Found in review: the worker's options came after `--`, where they are files, and each worker
+    /// started workers of its own.
+    @Test func filesAfterDoubleDashRunOnce() throws {
+        let scratch = try Self.project(files: 3)
+        let dashed = try scratch.run("run", "--jobs", "2", "--", "spec")
+        #expect(dashed.status == 1)
+        #expect(dashed.standardOutput.hasSuffix("8 passed, 1 failed\n"), "\(dashed.standardOutput)")
+    }
+
     @Test func aFileUsingExposeRunsTheFilesInOneProcessUnlessJobsAreGiven() throws {
         let scratch = try Scratch()
         try scratch.write("spec/a_spec.lua", "expose('shared', function() _G.SHARED = 'set' it('sets', function() end) end)\n")

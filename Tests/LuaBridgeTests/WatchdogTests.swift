@@ -107,6 +107,29 @@ import Testing
         #expect(error.message.hasSuffix("interrupted"))
     }
 
+    /// Found in review: a coroutine took the interrupt (or the memory cap) as an error that ended it,
+    /// and its resumer, given `false` and the message, looped on with no hook and nothing due.
+    @Test func aLimitMetInsideACoroutineStopsItsResumerToo() throws {
+        let lua = try unbudgeted(memory: 16 << 20)
+        defer { try? lua.close() }
+        let interrupter = lua.interrupter
+        let started = DispatchSemaphore(value: 0)
+        lua.setGlobal("started", function: LuaFunction("started") { _ in started.signal(); return 0 })
+        DispatchQueue.global().async {
+            started.wait()
+            Thread.sleep(forTimeInterval: 0.05)
+            interrupter.interrupt()
+        }
+        let interrupted = try #require(throws: LuaError.self) {
+            try lua.execute("started() coroutine.resume(coroutine.create(function() while true do end end)) while true do end")
+        }
+        #expect(interrupted.message.hasSuffix("interrupted"))
+        let memory = try #require(throws: LuaError.self) {
+            try lua.execute("coroutine.wrap(function() pcall(coroutine.wrap(function() local t = {} for i = 1, 1e9 do t[i] = i end end)) end)() while true do end")
+        }
+        #expect(memory.kind == .memoryLimit)
+    }
+
     /// Dispatch's worker threads start with most signals blocked; states on many threads at once each
     /// stop at their own deadline.
     @Test func statesOnManyThreadsEachStopAtTheirOwnDeadline() throws {

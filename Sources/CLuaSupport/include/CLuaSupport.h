@@ -109,7 +109,8 @@ int esl_open_sandbox(lua_State *L, unsigned int allowed);
 
 /* Installs (limit > 0) or removes (0) the per-entry instruction budget on the main thread. */
 void esl_set_instruction_limit(lua_State *L, long long limit);
-/* Installs the count hook on a thread when an instruction limit or a deadline is set, removes it otherwise. */
+/* Installs the count hook on a thread when the instruction budget or coverage needs it, removes it
+   otherwise (deadlines and interrupts arm it through the watchdog). */
 void esl_install_hook(lua_State *L);
 /* Arms the limits' hook on a thread for its next instruction: it raises a limit that has passed, or
    puts the thread's usual hook back. Safe in a signal handler on the thread running `L` (lua_sethook). */
@@ -122,6 +123,8 @@ void esl_watch_unregister(esl_runtime *rt);
 void esl_watch_deadline_set(esl_runtime *rt);
 /* Tells the watchdog an interrupt flag was set. */
 void esl_watch_interrupt_asked(void);
+/* 1 when the watchdog thread could not be started: the hook then stays on for deadlines and interrupts. */
+int esl_watch_unavailable(void);
 /* The start and end of an outermost call into Lua from Swift on the current thread. */
 void esl_watch_enter(lua_State *L);
 void esl_watch_leave(lua_State *L);
@@ -133,7 +136,7 @@ int esl_limit_exceeded(lua_State *L);
 /* Now on CLOCK_MONOTONIC, in nanoseconds: the clock of deadlines. */
 long long esl_now_ns(void);
 /* Sets (deadline_ns > 0) or removes (0) the time after which Lua code stops with `message` (copied,
-   cut at 199 bytes), and installs or removes the count hook as needed. */
+   cut at 199 bytes), and tells the watchdog. */
 void esl_set_deadline(lua_State *L, long long deadline_ns, const char *message);
 /* Asks the Lua code running now to stop as if its time limit had passed, with the error "interrupted":
    safe from any thread (Ctrl-C in the REPL). The watchdog stops the Lua code at its next instruction
@@ -168,9 +171,10 @@ static inline void esl_enter_outermost(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
     rt->instructions_left = rt->instruction_limit;
     rt->instruction_exceeded = 0;
-    rt->memory_exceeded = 0;
+    /* Atomic: the watchdog reads them (watchdog.c). */
+    __atomic_store_n(&rt->memory_exceeded, 0, __ATOMIC_RELAXED);
     rt->time_exceeded = 0;
-    rt->interrupted = 0;
+    __atomic_store_n(&rt->interrupted, 0, __ATOMIC_RELAXED);
     if (rt->interrupt_flag != NULL) __atomic_store_n(rt->interrupt_flag, 0, __ATOMIC_RELAXED);
     esl_ensure_hook(L);
 }
