@@ -12,7 +12,7 @@ extension RunCommand {
     /// would in one process. It ends when the run does (Linux's parent-death signal).
     func serve(_ plan: Plan, interruption: RunInterruption) throws {
         // A worker whose run has already gone ends at once.
-        if let workerOf, esa_end_with_parent(SIGTERM, workerOf) == 0 {
+        if let workerOf, esa_end_with_parent(SIGTERM, Int32(truncatingIfNeeded: workerOf)) == 0 {
             throw CommandFailure(message: "", status: ExitStatus.failure)
         }
         // Kept from the processes the specs start (close-on-exec): one left running in the background

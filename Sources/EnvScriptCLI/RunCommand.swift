@@ -111,16 +111,21 @@ struct RunCommand: ParsableCommand {
         valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp(
+    // Plain types (String, Int), whose options the command already has: each new type of option costs
+    // the start-up of every run a look-up of its conformances.
+    @Option(name: .customLong("shard"), help: ArgumentHelp(
         "Run only the K-th of N shares of the spec files (1/3, 2/3, 3/3 on three CI machines run each file once).",
         discussion: "The split is by file, the K-th of every N in the order the files are found: the same on every machine and every run.",
-        valueName: "k/n"), transform: RunShard.parse)
-    var shard: RunShard?
+        valueName: "k/n"))
+    var shardGiven: String?
+
+    /// `--shard`, read.
+    var shard: RunShard? { shardGiven.flatMap { try? RunShard.parse($0) } }
 
     /// Set in the worker processes of `--jobs` to the run's pid: the files come from the run on
     /// standard input.
     @Option(help: .hidden)
-    var workerOf: Int32?
+    var workerOf: Int?
 
     /// Whether this process is a worker of a run with `--jobs`.
     var worker: Bool { workerOf != nil }
@@ -136,6 +141,7 @@ struct RunCommand: ParsableCommand {
         } else if let output, ReportFormat.bustedHandlersWithoutCounterpart.contains(output.lowercased()) {
             throw ValidationError("-o \(output): busted's \(output) output has no counterpart in envscript; use -o utfTerminal, TAP, junit or json (or --output FILE for a report file)")
         }
+        if let shardGiven { _ = try RunShard.parse(shardGiven) }
         if let jobs, !(1...256).contains(jobs) {
             throw ValidationError("--jobs must be a whole number from 1 to 256, not \(jobs)")
         }
