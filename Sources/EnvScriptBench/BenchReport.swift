@@ -24,7 +24,7 @@ struct BenchReport {
     /// Prints a ratio where bigger is better (a speed-up), with its target.
     func speedup(_ name: String, _ measured: Double, target: Double) {
         let verdict = measured >= target ? "meets" : "MISSES"
-        print("\(name): \(format(measured, digits: 1)) x (target >= \(format(target, digits: 0)) x, \(verdict))")
+        print("\(name): \(format(measured, digits: 2)) x (target >= \(format(target, digits: 1)) x, \(verdict))")
     }
 
     private func format(_ value: Double, digits: Int = 1) -> String {

@@ -5,7 +5,9 @@ import Scenarios
 /// Runs spec files in worker processes (`envscript run --jobs N`) and hands their results on in file
 /// order, as one process would have reported them.
 ///
-/// Each worker is sent the next file as it finishes one, so a long file does not hold the others back.
+/// Each worker holds one file in reserve behind the one it runs, so that it never waits for the run
+/// between two files; once no file is left to send, a worker with nothing to run gets the reserve of
+/// one still busy with a long file, so a long file holds nothing back.
 /// A file's results and what it printed are kept until every file before it has ended, then handed
 /// on together; with `--repeat`, the passes after the first come at the end, pass by pass, in file
 /// order, as one process runs them. With `--fail-fast`, the first failure stops every worker at its
@@ -112,14 +114,42 @@ final class JobCoordinator {
         var stopping = false
         var startupPrinted = false
 
+        /// Files given back by a worker (or left unstarted by one that ended), sent again first.
+        var returned: [Int] = []
+        /// Workers with nothing to run, waiting for a file another worker gives back.
+        var idle: [WorkerProcess] = []
+        var sending: Bool { !stopping && !interruption.isStopped }
+
+        func takeFile() -> Int? {
+            guard sending else { return nil }
+            if !returned.isEmpty { return returned.removeFirst() }
+            guard next < files.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+        /// Gives `worker` files up to one running and one in reserve (so that it never waits for this
+        /// process between two files). With none left, asks a worker holding one in reserve behind a
+        /// long file to give it back, and waits; with none held, tells the worker there is no more.
         func dispatch(_ worker: WorkerProcess) {
-            guard !stopping, !interruption.isStopped, next < files.count else {
-                worker.finishInput()
-                return
+            while worker.sent.count < 2, let file = takeFile() {
+                worker.sent.append(file)
+                worker.send(.run(index: file, file: files[file], includingHelper: file == 0))
             }
-            worker.current = next
-            worker.send(.run(index: next, file: files[next], includingHelper: next == 0))
-            next += 1
+            guard worker.sent.isEmpty else { return }
+            if sending, let holder = workers.first(where: { $0.sent.count == 2 && !$0.releaseAsked }) {
+                holder.releaseAsked = true
+                holder.send(.release(index: holder.sent[1]))
+            }
+            if sending, workers.contains(where: \.releaseAsked) {
+                if !idle.contains(where: { $0 === worker }) { idle.append(worker) }
+            } else {
+                worker.finishInput()
+            }
+        }
+        func dispatchIdle() {
+            let waiting = idle
+            idle = []
+            waiting.forEach(dispatch)
         }
         func stopAll(_ message: WorkerMessage) {
             stopping = true
@@ -151,12 +181,24 @@ final class JobCoordinator {
                     running -= 1
                     let status = worker.wait()
                     // Ended before its file did: a crash, or a signal from outside (not a stop of the
-                    // run's, after which a file not finished is one not run, as in one process).
-                    if let file = worker.current, !interruption.isStopped, outcome.fatal == nil {
+                    // run's, after which a file not finished is one not run, as in one process). Its
+                    // file in reserve goes to another worker.
+                    if let file = worker.sent.first, !interruption.isStopped, outcome.fatal == nil {
                         states[file].results.append(Self.endedEarly(files[file], status: status))
                         states[file].finished = true
+                        returned += worker.sent.dropFirst()
                     }
-                    worker.current = nil
+                    worker.sent = []
+                    worker.releaseAsked = false
+                    idle.removeAll { $0 === worker }
+                    dispatchIdle()
+                case .released(let file, let given)?:
+                    worker.releaseAsked = false
+                    if given {
+                        worker.sent.removeAll { $0 == file }
+                        returned.append(file)
+                    }
+                    dispatchIdle()
                 case .ready(let output, let errorOutput)?:
                     if !startupPrinted { print(output, errorOutput) }
                     startupPrinted = true
@@ -172,7 +214,7 @@ final class JobCoordinator {
                     states[file].stopReason = stopReason
                     states[file].finished = true
                     outcome.notRun += notRun
-                    worker.current = nil
+                    worker.sent.removeAll { $0 == file }
                     // A run whose time is up (--timeout) starts no more files.
                     if stopReason != nil { stopping = true }
                     dispatch(worker)
@@ -185,7 +227,7 @@ final class JobCoordinator {
                         worker.finishInput()
                         worker.signal(SIGTERM)
                     }
-                case .run?, .stop?:
+                case .run?, .stop?, .release?:
                     continue
                 }
             }
@@ -195,7 +237,7 @@ final class JobCoordinator {
         let later = states.flatMap { $0.results.filter { $0.pass > 0 } }
         for pass in Set(later.map(\.pass)).sorted() { later.filter { $0.pass == pass }.forEach(deliver) }
         outcome.stopReason = states.lazy.compactMap(\.stopReason).first
-        if outcome.fatal == nil, !stopping, !interruption.isStopped, next < files.count {
+        if outcome.fatal == nil, !stopping, !interruption.isStopped, next < files.count || !returned.isEmpty {
             outcome.fatal = ("envscript: the workers of --jobs ended before every file had run; run with --jobs 1 to see why", ExitStatus.failure)
         }
         return outcome

@@ -10,8 +10,11 @@ final class WorkerProcess: @unchecked Sendable {
     private var input: Int32
     /// The run's end of the worker's standard output: its messages.
     let output: Int32
-    /// The `index` of the file the worker runs now, if any.
-    var current: Int?
+    /// The `index`es of the files sent to the worker and not finished: the one it runs, then the one
+    /// it holds in reserve.
+    var sent: [Int] = []
+    /// Whether the run has asked for the file in reserve back and waits for the answer.
+    var releaseAsked = false
 
     /// Starts `arguments` (without the program) as a worker.
     init(arguments: [String]) throws {
