@@ -142,6 +142,10 @@ int esl_message_handler(lua_State *L) {
 }
 
 void esl_ensure_hook(lua_State *L) {
+    lua_Hook current = lua_gethook(L);
+    /* A script's own hook (debug.sethook, with the debug library granted) is left as stock Lua keeps it;
+       the watchdog's alarm still replaces it when a limit fires. */
+    if (current != NULL && current != esl_count_hook) return;
     if (esl_needs_hook(esl_runtime_of(L))) {
         if (lua_gethookcount(L) != ESL_HOOK_STEP || lua_gethookmask(L) != esl_hook_mask(L)) esl_install_hook(L);
     } else if (lua_gethookmask(L) != 0) {

@@ -421,8 +421,9 @@ void esl_push_dofile_through(lua_State *L) {
     lua_pushcclosure(L, esl_dofile_through_loadfile, 1);
 }
 
-/* coroutine.create, with the hook the limits need now (esl_install_hook) rather than a copy of its
-   creator's, which may be armed for one instruction by the watchdog. */
+/* coroutine.create, with the hook the limits need now (esl_ensure_hook) rather than a copy of its
+   creator's, which may be armed for one instruction by the watchdog (a script's own hook, copied as
+   stock Lua copies it, stays). */
 static int esl_create_with_hook(lua_State *L) {
     /* Checked here, where an argument error names the function and the script's line. */
     luaL_checktype(L, 1, LUA_TFUNCTION);
@@ -430,7 +431,7 @@ static int esl_create_with_hook(lua_State *L) {
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     lua_State *thread = lua_tothread(L, -1);
-    if (thread != NULL) esl_install_hook(thread);
+    if (thread != NULL) esl_ensure_hook(thread);
     return 1;
 }
 
@@ -558,12 +559,12 @@ static int esl_wrapped_resume(lua_State *L) {
     return lua_error(L);
 }
 
-/* coroutine.wrap: a coroutine with the hook the limits need (as coroutine.create) resumed by the
-   function above. */
+/* coroutine.wrap: a coroutine with its hook as coroutine.create gives it, resumed by the function
+   above. */
 static int esl_wrap_with_hook(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_State *thread = lua_newthread(L);
-    esl_install_hook(thread);
+    esl_ensure_hook(thread);
     lua_pushvalue(L, 1);
     lua_xmove(L, thread, 1);
     lua_pushcclosure(L, esl_wrapped_resume, 1);

@@ -130,6 +130,24 @@ import Testing
         #expect(memory.kind == .memoryLimit)
     }
 
+    /// Found by Lua's own testes (coroutine.lua, db.lua): resuming a coroutine took off the hook a
+    /// script had set on it with the debug library.
+    @Test func aScriptsOwnHookOnACoroutineIsKept() throws {
+        let lua = try LuaState(options: LuaOptions(instructionLimit: nil, libraries: [.debug]))
+        let answer = try lua.withTimeLimit(seconds: 30, reason: "test") {
+            try lua.execute("""
+                local co = coroutine.create(function() local x = 1 coroutine.yield() return x end)
+                local lines = 0
+                local function hook() lines = lines + 1 end
+                debug.sethook(co, hook, "l")
+                coroutine.resume(co)
+                coroutine.resume(co)
+                return debug.gethook(co) == hook, lines > 0
+                """)
+        }
+        #expect(answer == [true, true])
+    }
+
     /// Dispatch's worker threads start with most signals blocked; states on many threads at once each
     /// stop at their own deadline.
     @Test func statesOnManyThreadsEachStopAtTheirOwnDeadline() throws {
