@@ -5,9 +5,9 @@ import Scenarios
 /// Runs spec files in worker processes (`envscript run --jobs N`) and hands their results on in file
 /// order, as one process would have reported them.
 ///
-/// Each worker holds one file in reserve behind the one it runs, so that it never waits for the run
-/// between two files; once no file is left to send, a worker with nothing to run gets the reserve of
-/// one still busy with a long file, so a long file holds nothing back.
+/// Each worker holds one file in reserve behind the one it runs while more files are left than
+/// workers, so that it never waits for the run between two files; the last files go one at a time to
+/// whichever worker finishes first.
 /// A file's results and what it printed are kept until every file before it has ended, then handed
 /// on together; with `--repeat`, the passes after the first come at the end, pass by pass, in file
 /// order, as one process runs them. With `--fail-fast`, the first failure stops every worker at its
@@ -114,42 +114,25 @@ final class JobCoordinator {
         var stopping = false
         var startupPrinted = false
 
-        /// Files given back by a worker (or left unstarted by one that ended), sent again first.
+        /// Files left unstarted by a worker that ended, sent again first.
         var returned: [Int] = []
-        /// Workers with nothing to run, waiting for a file another worker gives back.
-        var idle: [WorkerProcess] = []
-        var sending: Bool { !stopping && !interruption.isStopped }
 
         func takeFile() -> Int? {
-            guard sending else { return nil }
+            guard !stopping, !interruption.isStopped else { return nil }
             if !returned.isEmpty { return returned.removeFirst() }
             guard next < files.count else { return nil }
             defer { next += 1 }
             return next
         }
-        /// Gives `worker` files up to one running and one in reserve (so that it never waits for this
-        /// process between two files). With none left, asks a worker holding one in reserve behind a
-        /// long file to give it back, and waits; with none held, tells the worker there is no more.
+        /// Gives `worker` a file to run and, while there are more files left than workers, one in
+        /// reserve (so that it never waits for this process between two files; near the end no file
+        /// waits behind another's); with none left, tells it there is no more.
         func dispatch(_ worker: WorkerProcess) {
-            while worker.sent.count < 2, let file = takeFile() {
+            while worker.sent.count < (files.count - next > workers.count ? 2 : 1), let file = takeFile() {
                 worker.sent.append(file)
                 worker.send(.run(index: file, file: files[file], includingHelper: file == 0))
             }
-            guard worker.sent.isEmpty else { return }
-            if sending, let holder = workers.first(where: { $0.sent.count == 2 && !$0.releaseAsked }) {
-                holder.releaseAsked = true
-                holder.send(.release(index: holder.sent[1]))
-            }
-            if sending, workers.contains(where: \.releaseAsked) {
-                if !idle.contains(where: { $0 === worker }) { idle.append(worker) }
-            } else {
-                worker.finishInput()
-            }
-        }
-        func dispatchIdle() {
-            let waiting = idle
-            idle = []
-            waiting.forEach(dispatch)
+            if worker.sent.isEmpty { worker.finishInput() }
         }
         func stopAll(_ message: WorkerMessage) {
             stopping = true
@@ -189,16 +172,6 @@ final class JobCoordinator {
                         returned += worker.sent.dropFirst()
                     }
                     worker.sent = []
-                    worker.releaseAsked = false
-                    idle.removeAll { $0 === worker }
-                    dispatchIdle()
-                case .released(let file, let given)?:
-                    worker.releaseAsked = false
-                    if given {
-                        worker.sent.removeAll { $0 == file }
-                        returned.append(file)
-                    }
-                    dispatchIdle()
                 case .ready(let output, let errorOutput)?:
                     if !startupPrinted { print(output, errorOutput) }
                     startupPrinted = true
@@ -227,7 +200,7 @@ final class JobCoordinator {
                         worker.finishInput()
                         worker.signal(SIGTERM)
                     }
-                case .run?, .stop?, .release?:
+                case .run?, .stop?:
                     continue
                 }
             }

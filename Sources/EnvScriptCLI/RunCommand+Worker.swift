@@ -27,7 +27,7 @@ extension RunCommand {
             interruption.forget(capture.folder)
             capture.remove()
         }
-        let inbox = WorkerInbox(descriptor: requests, answers: channel)
+        let inbox = WorkerInbox(descriptor: requests)
         do {
             try withRunHost(plan, interruption: interruption, writesCoverage: false) { host, limits in
                 let runner = try ScenarioRunner(host: host, limits: limits, seed: shuffleSeed(), savesState: true)
@@ -81,22 +81,13 @@ final class WorkerInbox: Sendable {
     private let state = Locked<(requests: [Request], ended: Bool, stopAsked: Bool, onStop: (@Sendable () -> Void)?)>(([], false, false, nil))
     private let arrived = DispatchSemaphore(value: 0)
 
-    /// `answers` is where a release is answered (the run's channel).
-    init(descriptor: Int32, answers: Int32) {
+    init(descriptor: Int32) {
         let thread = Thread { [self] in
             readLines(from: descriptor) { line in
                 switch try? WorkerMessage(line: line) {
                 case .run(let index, let file, let includingHelper)?:
                     state.withLock { $0.requests.append(Request(index: index, file: file, includingHelper: includingHelper)) }
                     arrived.signal()
-                    return true
-                case .release(let index)?:
-                    let given = state.withLock { state in
-                        guard let place = state.requests.firstIndex(where: { $0.index == index }) else { return false }
-                        state.requests.remove(at: place)
-                        return true
-                    }
-                    WorkerMessage.released(index: index, given: given).send(to: answers)
                     return true
                 case .stop?:
                     state.withLock { state in

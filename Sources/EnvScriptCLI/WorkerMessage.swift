@@ -11,15 +11,11 @@ enum WorkerMessage: Codable, Equatable {
     case run(index: Int, file: String, includingHelper: Bool)
     /// With `--fail-fast`: a test failed in another worker, so no test starts here any more.
     case stop
-    /// Give back the file `index`, sent in reserve, unless it has started: another worker is idle.
-    case release(index: Int)
 
     // From a worker to the run.
     /// Every file compiled and the helper loaded: ready for a file. What the start-up scripts printed
     /// comes with it (the run prints one worker's).
     case ready(output: Data, errorOutput: Data)
-    /// The answer to ``release(index:)``: whether the file was given back (it had not started).
-    case released(index: Int, given: Bool)
     /// A result of the file `index`, as it ends.
     case result(index: Int, ScenarioResult)
     /// The file `index` has run: what it printed on standard output and standard error, the tests
@@ -38,8 +34,8 @@ enum WorkerMessage: Codable, Equatable {
         return data
     }
 
-    /// Writes the message to `descriptor`, whole, one writer at a time (a worker answers from two
-    /// threads); false when it could not (the other end has gone).
+    /// Writes the message to `descriptor`, whole, one writer at a time; false when it could not (the
+    /// other end has gone).
     @discardableResult
     func send(to descriptor: Int32) -> Bool {
         Self.writing.withLock { _ in writeWhole(to: descriptor) }

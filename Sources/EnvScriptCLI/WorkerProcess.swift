@@ -13,8 +13,6 @@ final class WorkerProcess: @unchecked Sendable {
     /// The `index`es of the files sent to the worker and not finished: the one it runs, then the one
     /// it holds in reserve.
     var sent: [Int] = []
-    /// Whether the run has asked for the file in reserve back and waits for the answer.
-    var releaseAsked = false
 
     /// Starts `arguments` (without the program) as a worker.
     init(arguments: [String]) throws {
