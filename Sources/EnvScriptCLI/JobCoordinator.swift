@@ -125,8 +125,8 @@ final class JobCoordinator {
             return next
         }
         /// Gives `worker` a file to run and, while there are more files left than workers, one in
-        /// reserve (so that it never waits for this process between two files; near the end no file
-        /// waits behind another's); with none left, tells it there is no more.
+        /// reserve (so that it never waits for this process between two files); with none left, tells
+        /// it there is no more. A file a dead worker left goes to the next worker to ask, if any does.
         func dispatch(_ worker: WorkerProcess) {
             while worker.sent.count < (files.count - next > workers.count ? 2 : 1), let file = takeFile() {
                 worker.sent.append(file)

@@ -1,3 +1,4 @@
+import EnvScript
 import Foundation
 
 /// What a worker of `envscript run --jobs N` prints, kept per file: its standard output and standard
@@ -25,7 +26,7 @@ final class OutputCapture {
     private static func open(_ file: URL) throws -> Int32 {
         let descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw CommandFailure.failure("envscript: cannot capture a worker's output in \(file.path): \(String(cString: strerror(errno)))")
+            throw CommandFailure.failure("envscript: cannot capture a worker's output in \(file.path): \(FileErrorReason.describe(errno: errno))")
         }
         fchmod(descriptor, 0o600)
         return descriptor

@@ -1,3 +1,4 @@
+import EnvScript
 import Foundation
 import Locking
 
@@ -61,7 +62,7 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     private static func failure(_ what: String, _ number: Int32) -> CommandFailure {
-        CommandFailure.failure("envscript: cannot start \(what) for --jobs: \(String(cString: strerror(number))); run with --jobs 1")
+        CommandFailure.failure("envscript: cannot start \(what) for --jobs: \(FileErrorReason.describe(errno: number)); run with --jobs 1")
     }
 
     /// Sends `message`; a worker that has gone reads nothing, and its end is noticed on its output.
