@@ -40,22 +40,12 @@ enum ScenarioComputeBenchmark {
         let theirs = ChildProgram(arguments: [busted, "--lua=lua5.4", "--output", "TAP", "hashing_spec.lua"])
         benchProgress("scenarios", "a pure-Lua SHA-1 in \(tests + 1) tests, envscript run against busted --lua=lua5.4, \(repeats) runs each in alternation")
         let (ourTime, bustedTime) = try bestOfAlternating(repeats, measured: {
-            try timedRun(ours, in: folder, what: "envscript run")
+            try timedTAPRun(ours, in: folder, tests: tests + 1, what: "envscript run")
         }, baseline: {
-            try timedRun(theirs, in: folder, what: "busted --lua=lua5.4")
+            try timedTAPRun(theirs, in: folder, tests: tests + 1, what: "busted --lua=lua5.4")
         })
         report.figure("scenarios.sha1_busted_lua54", bustedTime / 1e6, "ms")
         report.figure("scenarios.sha1_envscript_run", ourTime / 1e6, "ms")
         report.ratio("scenarios.sha1_envscript_vs_busted", ourTime, over: bustedTime, target: 1.0)
-    }
-
-    private static func timedRun(_ program: ChildProgram, in folder: URL, what: String) throws -> Double {
-        let run = try program.runChecked(in: folder, what: what)
-        let lines = run.output.split(separator: "\n")
-        let passed = lines.filter { $0.hasPrefix("ok ") }.count
-        guard passed == tests + 1, !lines.contains(where: { $0.hasPrefix("not ok") }) else {
-            throw BenchFailure("\(what) reported \(passed) tests passed of \(tests + 1)")
-        }
-        return run.nanoseconds
     }
 }

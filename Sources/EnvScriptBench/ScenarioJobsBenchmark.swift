@@ -39,23 +39,12 @@ enum ScenarioJobsBenchmark {
         let one = ChildProgram(arguments: [envscript, "run", "--no-init", "--format", "tap", "--jobs", "1"])
         benchProgress("scenarios", "\(files) spec files, envscript run --jobs 2 against --jobs 1, \(repeats) runs each in alternation")
         let (twoTime, oneTime) = try bestOfAlternating(repeats, measured: {
-            try timedRun(two, in: folder, what: "envscript run --jobs 2")
+            try timedTAPRun(two, in: folder, tests: files * testsPerFile, what: "envscript run --jobs 2")
         }, baseline: {
-            try timedRun(one, in: folder, what: "envscript run --jobs 1")
+            try timedTAPRun(one, in: folder, tests: files * testsPerFile, what: "envscript run --jobs 1")
         })
         report.figure("scenarios.jobs_1", oneTime / 1e6, "ms (\(files) files, \(files * testsPerFile) tests)")
         report.figure("scenarios.jobs_2", twoTime / 1e6, "ms (the same, two worker processes)")
         report.speedup("scenarios.jobs_2_over_jobs_1", oneTime / twoTime, target: 1.8)
-    }
-
-    /// One run's wall time; every test must have passed.
-    private static func timedRun(_ program: ChildProgram, in folder: URL, what: String) throws -> Double {
-        let run = try program.runChecked(in: folder, what: what)
-        let lines = run.output.split(separator: "\n")
-        let passed = lines.filter { $0.hasPrefix("ok ") }.count
-        guard passed == files * testsPerFile, !lines.contains(where: { $0.hasPrefix("not ok") }) else {
-            throw BenchFailure("\(what) reported \(passed) tests passed of \(files * testsPerFile)")
-        }
-        return run.nanoseconds
     }
 }

@@ -11,6 +11,19 @@ import Testing
         try LuaState(options: LuaOptions(memoryLimit: memory, instructionLimit: nil, libraries: debug ? [.debug] : []))
     }
 
+    /// Defines the global `started()`; 50 ms after the script calls it, another thread interrupts
+    /// the state once. (The function holds the state: the test closes it.)
+    func interruptOnceStarted(_ lua: LuaState) {
+        let interrupter = lua.interrupter
+        let started = DispatchSemaphore(value: 0)
+        lua.setGlobal("started", function: LuaFunction("started") { _ in started.signal(); return 0 })
+        DispatchQueue.global().async {
+            started.wait()
+            Thread.sleep(forTimeInterval: 0.05)
+            interrupter.interrupt()
+        }
+    }
+
     /// Seconds `body` took.
     func seconds(_ body: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
@@ -93,14 +106,7 @@ import Testing
     @Test func anInterruptStopsCodeWithNoLimitAtAll() throws {
         let lua = try unbudgeted()
         defer { try? lua.close() }
-        let interrupter = lua.interrupter
-        let started = DispatchSemaphore(value: 0)
-        lua.setGlobal("started", function: LuaFunction("started") { _ in started.signal(); return 0 })
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
-            started.wait()
-            Thread.sleep(forTimeInterval: 0.05)
-            interrupter.interrupt()
-        }
+        interruptOnceStarted(lua)
         let error = try #require(throws: LuaError.self) {
             try lua.execute("started() local co = coroutine.wrap(function() while true do end end) co()")
         }
@@ -112,14 +118,7 @@ import Testing
     @Test func aLimitMetInsideACoroutineStopsItsResumerToo() throws {
         let lua = try unbudgeted(memory: 16 << 20)
         defer { try? lua.close() }
-        let interrupter = lua.interrupter
-        let started = DispatchSemaphore(value: 0)
-        lua.setGlobal("started", function: LuaFunction("started") { _ in started.signal(); return 0 })
-        DispatchQueue.global().async {
-            started.wait()
-            Thread.sleep(forTimeInterval: 0.05)
-            interrupter.interrupt()
-        }
+        interruptOnceStarted(lua)
         let interrupted = try #require(throws: LuaError.self) {
             try lua.execute("started() coroutine.resume(coroutine.create(function() while true do end end)) while true do end")
         }
