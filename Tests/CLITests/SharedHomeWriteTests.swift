@@ -17,7 +17,9 @@ import Testing
         var running: [ChildProcess] = []
         for index in 1...count {
             let file = try scratch.write("writer\(index).lua", script(index))
-            running.append(try EnvScriptProcess.start(["run", "--home", home, "--no-init", file], in: scratch.url))
+            // Two hundred synced writes each, eight processes at once: on a loaded machine they outlast
+            // run's 30 s per stage, which is not what this test is about.
+            running.append(try EnvScriptProcess.start(["run", "--home", home, "--no-init", "--test-timeout", "0", file], in: scratch.url))
         }
         for process in running {
             let outcome = process.wait(seconds: Self.patience)
