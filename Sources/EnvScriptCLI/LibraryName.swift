@@ -2,7 +2,7 @@ import ArgumentParser
 import LuaBridge
 
 /// A library a script may be allowed beyond the sandbox, named on the command line (`--allow io`).
-enum LibraryName: String, CaseIterable, ExpressibleByArgument {
+enum LibraryName: String, NamedArgumentValue {
     case io, os, debug
 
     /// The bridge's option for this library.

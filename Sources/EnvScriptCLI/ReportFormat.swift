@@ -3,7 +3,7 @@ import EnvScript
 import Scenarios
 
 /// The formats of `envscript run --format` (and of `-o`/`--output`, as busted names its output handlers).
-enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
+enum ReportFormat: String, NamedArgumentValue {
     case pretty, tap, junit, json
 
     /// The reporter of this format, writing lines with `write`.

@@ -320,7 +320,7 @@ struct RunCommand: ParsableCommand {
         defer { interrupts.detach() }
         let host = try runtime.openHost(
             home: home, scripts: files, writesApplicationData: temporaryRoot == nil, attaches: temporaryRoot == nil,
-            startupLimit: limits.current(perTest: true), budgetByDefault: false,
+            startupLimit: limits.current(for: .startup), budgetByDefault: false,
             opened: { host in
                 interrupts.attach(host.lua.interrupter)
                 Self.prepare(host, modulePath: plan.modulePath)

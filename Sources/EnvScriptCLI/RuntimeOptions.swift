@@ -345,7 +345,7 @@ struct RuntimeOptions: ParsableArguments {
                         try host.lua.withTimeLimit(seconds: startupLimit.seconds, reason: startupLimit.reason) { try run() }
                     }
                 } else {
-                    try run()
+                    _ = try run()
                 }
             } catch {
                 var failure = ErrorReport.failure(for: error)

@@ -124,7 +124,7 @@ package final class ScenarioRunner {
                 })
                 try prelude.openFile.call([.boolean(isSpec ?? Self.isSpecFile(file)), .function(enterScope)])
                 // A file's top level is a stage of the run as a test is: the per-stage limit applies.
-                try limited(perTest: true) { _ = try chunk.call() }
+                try limited(.fileTopLevel) { _ = try chunk.call() }
             } catch let error as LuaError {
                 let inScenarios = (try? prelude.declared.call().first?.boolValue) ?? false
                 _ = try? prelude.collect.call()
@@ -178,7 +178,7 @@ package final class ScenarioRunner {
             while let entry = nextEntry(file: file.path) {
                 switch entry {
                 case .expand(let id, _):
-                    if let error = call(prelude.expand, [.integer(id)]).error {
+                    if let error = call(prelude.expand, [.integer(id)], stage: .blockBody).error {
                         _ = call(prelude.abandon, [.integer(id)])
                         errors.append(hookError(error, file: file.path, names: blockNames(id)).withSandboxHint())
                     }
@@ -246,7 +246,7 @@ package final class ScenarioRunner {
                             _ = call(prelude.skip)
                             continue
                         }
-                        if let error = call(prelude.expand, [.integer(id)]).error {
+                        if let error = call(prelude.expand, [.integer(id)], stage: .blockBody).error {
                             _ = call(prelude.abandon, [.integer(id)])
                             report(hookError(error, file: file.path, names: blockNames(id)))
                         }
@@ -347,14 +347,16 @@ package final class ScenarioRunner {
 
     /// Calls one of the prelude's block functions with a block id; its error, if any.
     private func callPrelude(_ function: LuaFunctionRef, _ id: Int) -> LuaError? {
-        call(function, [.integer(id)]).error
+        call(function, [.integer(id)], stage: .hook).error
     }
 
-    /// Calls `function` under the time limit that applies now: its results, or its error.
-    private func call(_ function: LuaFunctionRef, _ arguments: [LuaValue] = []) -> (results: [LuaValue], error: LuaError?) {
+    /// Calls `function` under the time limit that applies now to `stage`: its results, or its error.
+    private func call(
+        _ function: LuaFunctionRef, _ arguments: [LuaValue] = [], stage: ScenarioStage = .hook
+    ) -> (results: [LuaValue], error: LuaError?) {
         do {
             var results: [LuaValue] = []
-            try host.lock.withLock { try limited(perTest: true) { results = try function.call(arguments) } }
+            try host.lock.withLock { try limited(stage) { results = try function.call(arguments) } }
             return (results, nil)
         } catch let error as LuaError {
             return ([], error)
@@ -377,9 +379,9 @@ package final class ScenarioRunner {
             duration: .zero)
     }
 
-    /// Runs `body` under the time limit that applies now, if any.
-    private func limited(perTest: Bool, _ body: () throws -> Void) throws {
-        guard let limit = limits.current(perTest: perTest) else { return try body() }
+    /// Runs `body`, a part of `stage`, under the time limit that applies now, if any.
+    private func limited(_ stage: ScenarioStage, _ body: () throws -> Void) throws {
+        guard let limit = limits.current(for: stage) else { return try body() }
         try host.lua.withTimeLimit(seconds: limit.seconds, reason: limit.reason, body)
     }
 
@@ -399,12 +401,14 @@ package final class ScenarioRunner {
         var stopped = false
         // Whether a stage ended at a time limit (the stop's own included), its error then the test's.
         var reachedLimit = false
-        func attempt(_ function: LuaFunctionRef, _ arguments: [LuaValue] = []) -> (results: [LuaValue], error: LuaError?) {
+        func attempt(
+            _ function: LuaFunctionRef, _ arguments: [LuaValue] = [], stage: ScenarioStage = .hook
+        ) -> (results: [LuaValue], error: LuaError?) {
             if stopped || limits.isStopped() {
                 stopped = true
                 return ([], nil)
             }
-            let outcome = call(function, arguments)
+            let outcome = call(function, arguments, stage: stage)
             if outcome.error?.kind == .timeLimit { reachedLimit = true }
             if outcome.error != nil, limits.runHasExpired { stopped = true }
             return outcome
@@ -427,7 +431,7 @@ package final class ScenarioRunner {
         }
         if failedDepth == nil, let body = test.body {
             _ = attempt(prelude.begin, [.integer(test.blocks.last ?? 0)])
-            let bodyError = attempt(body).error
+            let bodyError = attempt(body, stage: .test).error
             let message = bodyError.map { LuaValue.string($0.message) } ?? .nil
             let (ended, finallyError) = attempt(prelude.finish, [.boolean(bodyError != nil), message])
             if let bodyError {

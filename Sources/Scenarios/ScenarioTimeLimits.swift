@@ -2,7 +2,7 @@ import Foundation
 import Locking
 
 /// Wall-clock limits on a scenario run: one on the whole run (loading the files included), one on each
-/// test's body and on each of its hooks. A run that reaches its limit stops: the test that was running
+/// of its stages (``ScenarioStage``: a file's top level, a block's body, each hook, each test's body). A run that reaches its limit stops: the test that was running
 /// fails naming the limit, the tests after it are not run, and the report says so.
 package struct ScenarioTimeLimits: Sendable {
     /// How long the whole run may take, from `start`; `nil` for no limit.
@@ -49,9 +49,9 @@ package struct ScenarioTimeLimits: Sendable {
         return "stopped by \(runLabel): the run took longer than \(Self.seconds(run ?? .zero))"
     }
 
-    /// The limit that applies now to a stage of a test (`perTest` is false while files load): the
-    /// seconds left and the reason, or `nil` when there is none.
-    package func current(perTest applies: Bool) -> (seconds: Double, reason: String)? {
+    /// The limit that applies now to `stage`: the seconds left and the reason, or `nil` when there is
+    /// none. The per-stage limit applies to every stage; the run's to all of them together.
+    package func current(for stage: ScenarioStage) -> (seconds: Double, reason: String)? {
         // Stopped: whatever stage comes next stops at once (a stop that came between two stages would
         // otherwise be forgotten as the next call into Lua starts).
         if isStopped() { return (1e-6, "stopped by \(stopLabel())") }
@@ -60,8 +60,8 @@ package struct ScenarioTimeLimits: Sendable {
             let left = ContinuousClock.now.duration(to: deadline)
             chosen = (max(left.inSeconds, 1e-6), "the run took longer than \(Self.seconds(run ?? .zero)) (\(runLabel))")
         }
-        if applies, let perTest, chosen.map({ perTest.inSeconds < $0.seconds }) ?? true {
-            chosen = (perTest.inSeconds, "the test took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
+        if let perTest, chosen.map({ perTest.inSeconds < $0.seconds }) ?? true {
+            chosen = (perTest.inSeconds, "\(stage.subject) took longer than \(Self.seconds(perTest)) (\(perTestLabel))")
         }
         return chosen
     }
