@@ -17,18 +17,18 @@
  *
  * The signal is SIGURG: ignored by default, so a stray one harms no one, and used by almost nothing.
  * A thread unblocks it the first time it runs Lua code (Dispatch's worker threads start with it
- * blocked); one not sent by this process's own pthread_kill goes to the handler that was there before.
+ * blocked); one not sent by this process's own tgkill goes to the handler that was there before.
  *
- * Entering and leaving Lua is a Dekker handshake with the watchdog (in_lua against esl_watch_scanning),
- * on the path of every call from Swift. Its fast side uses plain stores and the watchdog, which runs
- * rarely, pays for the fence with membarrier(2), which makes every thread of the process run a full
- * barrier. Where membarrier is refused (an old kernel, a seccomp filter) both sides use sequentially
- * consistent stores, a locked instruction each way.
+ * The signal goes to a thread by its kernel id (tgkill), never through a pthread_t that may have been
+ * freed: a thread that has ended is not found, and a signal that arrives late, after its thread left
+ * Lua or at a new thread given the same id, finds no Lua code of that state running and does nothing
+ * (or arms a hook that sees no limit passed and puts the usual one back). So leaving Lua costs a
+ * plain store; entering it, one sequentially consistent store, so that a deadline that passes as a
+ * call starts is seen by one side or the other.
  */
 #define _GNU_SOURCE
 #include "CLuaSupport.h"
 #include <errno.h>
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@
 /* The watchdog's view of one state. */
 struct esl_watch {
     esl_runtime *rt;
-    pthread_t thread;             /* the thread running the state's outermost call, while in_lua */
+    pid_t thread;                 /* the kernel id of the thread running its outermost call, while in_lua */
     int in_lua;                   /* 1 from the outermost call's start to its end (atomic) */
     esl_runtime *outer;           /* the state this thread was running before (states may nest) */
     struct esl_watch *next, *previous;
@@ -53,29 +53,15 @@ static pthread_mutex_t esl_watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t esl_watch_wake;
 static struct esl_watch *esl_watched;     /* every open state; under the lock */
 static long long esl_watch_planned;       /* when the watchdog wakes next; 0: only when woken */
-static int esl_watch_scanning;            /* 1 while the watchdog may signal (atomic) */
 static pthread_once_t esl_watch_once = PTHREAD_ONCE_INIT;
 static int esl_watch_started;             /* under the lock */
 static struct sigaction esl_previous_action;
-/* 1 when membarrier(2) makes the fast side's fences needless (set once, before any state registers). */
-static int esl_watch_asymmetric;
-
-/* The fast side's fence: a compiler barrier when the watchdog uses membarrier, a full fence otherwise. */
-static inline void esl_watch_fast_fence(void) {
-    if (__atomic_load_n(&esl_watch_asymmetric, __ATOMIC_RELAXED)) __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    else __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-/* The watchdog's fence: makes every thread's earlier stores visible before its next load. */
-static void esl_watch_slow_fence(void) {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (esl_watch_asymmetric) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-}
 
 /* The state whose outermost call the current thread runs. Initial-exec: read in the signal handler,
    never through a lazy allocation. */
 static __thread esl_runtime *esl_thread_runtime __attribute__((tls_model("initial-exec")));
-static __thread int esl_thread_unblocked __attribute__((tls_model("initial-exec")));
+/* The thread's kernel id, once it has unblocked the signal (0 before). */
+static __thread pid_t esl_thread_id __attribute__((tls_model("initial-exec")));
 
 static void esl_alarm_handler(int signal, siginfo_t *info, void *context) {
     int saved_errno = errno;
@@ -102,10 +88,6 @@ static void esl_watch_setup(void) {
     action.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
     sigfillset(&action.sa_mask);
     sigaction(ESL_ALARM_SIGNAL, &action, &esl_previous_action);
-    long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-    if (commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
-        __atomic_store_n(&esl_watch_asymmetric, 1, __ATOMIC_RELEASE);
 }
 
 /* Whether a limit of the state has passed (a deadline), been asked for (an interrupt) or been met
@@ -122,19 +104,19 @@ static void *esl_watchdog_main(void *unused) {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the process's signals are for its other threads */
+    pid_t process = getpid();
     pthread_mutex_lock(&esl_watch_lock);
     for (;;) {
         long long now = esl_now_ns(), next = 0;
-        __atomic_store_n(&esl_watch_scanning, 1, __ATOMIC_RELAXED);
-        esl_watch_slow_fence();
         for (struct esl_watch *watch = esl_watched; watch != NULL; watch = watch->next) {
             long long deadline, wake;
             int due = esl_watch_due(watch->rt, now, &deadline);
-            if (__atomic_load_n(&watch->in_lua, __ATOMIC_ACQUIRE)) {
+            if (__atomic_load_n(&watch->in_lua, __ATOMIC_SEQ_CST)) {
                 if (due) {
                     /* Swift code on top (a host function) is left alone: the trampoline checks the
                        limits as it returns into Lua, and the next round signals Lua code again. */
-                    if (__atomic_load_n(&watch->rt->enforcing, __ATOMIC_ACQUIRE)) pthread_kill(watch->thread, ESL_ALARM_SIGNAL);
+                    if (__atomic_load_n(&watch->rt->enforcing, __ATOMIC_ACQUIRE))
+                        syscall(SYS_tgkill, process, __atomic_load_n(&watch->thread, __ATOMIC_RELAXED), ESL_ALARM_SIGNAL);
                     wake = now + ESL_RESIGNAL_NS;
                 } else if (deadline > 0) {
                     wake = deadline;
@@ -148,7 +130,6 @@ static void *esl_watchdog_main(void *unused) {
             }
             if (next == 0 || wake < next) next = wake;
         }
-        __atomic_store_n(&esl_watch_scanning, 0, __ATOMIC_RELEASE);
         esl_watch_planned = next;
         if (next == 0) {
             pthread_cond_wait(&esl_watch_wake, &esl_watch_lock);
@@ -226,19 +207,18 @@ void esl_watch_interrupt_asked(void) {
 void esl_watch_enter(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
     struct esl_watch *watch = rt->watch;
-    if (!esl_thread_unblocked) {
+    if (esl_thread_id == 0) {
         sigset_t alarm;
         sigemptyset(&alarm);
         sigaddset(&alarm, ESL_ALARM_SIGNAL);
         pthread_sigmask(SIG_UNBLOCK, &alarm, NULL);
-        esl_thread_unblocked = 1;
+        esl_thread_id = (pid_t)syscall(SYS_gettid);
     }
     watch->outer = esl_thread_runtime;
     esl_thread_runtime = rt;
-    watch->thread = pthread_self();
+    __atomic_store_n(&watch->thread, esl_thread_id, __ATOMIC_RELAXED);
     __atomic_store_n(&rt->running, L, __ATOMIC_RELEASE);
-    __atomic_store_n(&watch->in_lua, 1, __ATOMIC_RELEASE); /* after the thread, for the watchdog */
-    esl_watch_fast_fence();
+    __atomic_store_n(&watch->in_lua, 1, __ATOMIC_SEQ_CST);
     /* A deadline that passed before the call (while the watchdog saw no Lua code running) stops it at
        its first instruction. */
     long long deadline = __atomic_load_n(&rt->deadline_ns, __ATOMIC_ACQUIRE);
@@ -248,14 +228,8 @@ void esl_watch_enter(lua_State *L) {
 void esl_watch_leave(lua_State *L) {
     esl_runtime *rt = esl_runtime_of(L);
     struct esl_watch *watch = rt->watch;
-    __atomic_store_n(&watch->in_lua, 0, __ATOMIC_RELAXED);
-    esl_watch_fast_fence();
-    /* The watchdog may have seen in_lua before it changed and be signalling this thread: wait for it
-       to finish, so that it never signals a thread that has since ended. */
-    if (__atomic_load_n(&esl_watch_scanning, __ATOMIC_RELAXED)) {
-        pthread_mutex_lock(&esl_watch_lock);
-        pthread_mutex_unlock(&esl_watch_lock);
-    }
+    /* A signal the watchdog sends on a stale view of in_lua finds running NULL, or is stale (above). */
+    __atomic_store_n(&watch->in_lua, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&rt->running, NULL, __ATOMIC_RELEASE);
     esl_thread_runtime = watch->outer;
 }

@@ -8,6 +8,8 @@ import LuaBridge
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
+        // Parsed alone first (CommandLineParsing): its usage then still reads `envscript run`.
+        _superCommandName: "envscript",
         abstract: "Run Lua scripts and busted-style scenarios in the sandbox; with no file, the busted project here.",
         discussion: """
             Scripts run in order in one Lua state, after the start-up scripts. Scripts may declare \

@@ -14,7 +14,7 @@ LoggingSystem.bootstrap { label in
 
 do {
     if let failure = ArgumentEncoding.failureForArgumentNotUTF8() { throw failure }
-    var command = try NegativeNumberValue.parse(Array(CommandLine.arguments.dropFirst()))
+    var command = try CommandLineParsing.command(for: Array(CommandLine.arguments.dropFirst()))
     try command.run()
     flushStandardOutput()
     exit(ExitStatus.success)
