@@ -3,22 +3,43 @@ import CLuaSupport
 
 /// Conversions between ``LuaValue`` and a thread's stack. Only raw, non-raising API calls are used here.
 extension LuaStateCore {
-    /// Tables nested deeper than this are refused: it also stops cycles.
+    /// Tables nested deeper than this are refused.
     static let maximumTableDepth = 100
 
     /// Reads the value at `index` of `thread`. The stack is as it was on every exit, a failed read's
     /// included (lauxlib's habit: save the top, restore it).
+    ///
+    /// Each table is read once: a subtable met again is the value already read (``LuaTable`` is
+    /// copied on write, so sharing it costs nothing), and a table that contains itself is refused. The
+    /// value read may still stand for far more than the state holds (`t = {t, t}` twenty times over is a
+    /// few kilobytes in Lua and millions of values written out as JSON), so the values it stands for,
+    /// counted with repeats, are bounded by ``TableReading/limit``.
     func read(at index: Int32, from thread: OpaquePointer) throws(LuaError) -> LuaValue {
         let top = lua_gettop(thread)
+        var reading = TableReading(limit: expandedValueLimit)
         do {
-            return try read(at: lua_absindex(thread, index), from: thread, depth: 0)
+            return try read(at: lua_absindex(thread, index), from: thread, depth: 0, reading: &reading)
         } catch {
             lua_settop(thread, top)
             throw error
         }
     }
 
-    private func read(at index: Int32, from thread: OpaquePointer, depth: Int) throws(LuaError) -> LuaValue {
+    /// How many values (counted with repeats) one value read from Lua may stand for: a sixteenth of
+    /// the memory the state may still take under its cap, the least a value takes in Lua, or
+    /// ``TableReading/uncappedLimit`` with no cap.
+    private var expandedValueLimit: Int {
+        let runtime = self.runtime.pointee
+        guard runtime.memory_limit > 0 else { return TableReading.uncappedLimit }
+        let used = runtime.bytes_in_use + runtime.host_kept_bytes
+        let left = runtime.memory_limit > used ? runtime.memory_limit - used : 0
+        return max(Int(left / 16), 1024)
+    }
+
+    private func read(
+        at index: Int32, from thread: OpaquePointer, depth: Int, reading: inout TableReading
+    ) throws(LuaError) -> LuaValue {
+        try reading.count(1)
         switch lua_type(thread, index) {
         case LUA_TNIL, LUA_TNONE:
             return .nil
@@ -30,7 +51,7 @@ extension LuaStateCore {
         case LUA_TSTRING:
             return Self.readString(at: index, from: thread)
         case LUA_TTABLE:
-            return .table(try readTable(at: index, from: thread, depth: depth))
+            return .table(try readTable(at: index, from: thread, depth: depth, reading: &reading))
         case LUA_TFUNCTION:
             lua_pushvalue(thread, index)
             return .function(LuaFunctionRef(core: self, poppingFrom: thread))
@@ -63,10 +84,16 @@ extension LuaStateCore {
         return .bytes(Array(bytes))
     }
 
-    private func readTable(at index: Int32, from thread: OpaquePointer, depth: Int) throws(LuaError) -> LuaTable {
+    private func readTable(
+        at index: Int32, from thread: OpaquePointer, depth: Int, reading: inout TableReading
+    ) throws(LuaError) -> LuaTable {
+        let identity = lua_topointer(thread, index)
+        if let identity, let known = try reading.known(identity) { return known }
         guard depth < Self.maximumTableDepth else {
-            throw LuaError(.typeMismatch, message: "table nested more than \(Self.maximumTableDepth) levels deep (does it contain itself?)")
+            throw LuaError(.typeMismatch, message: "table nested more than \(Self.maximumTableDepth) levels deep")
         }
+        let countedBefore = reading.counted
+        if let identity { reading.begin(identity) }
         guard lua_checkstack(thread, 4) != 0 else {
             throw LuaError(.typeMismatch, message: "Lua stack overflow while reading a table")
         }
@@ -77,7 +104,7 @@ extension LuaStateCore {
             lua_rawgeti(thread, index, lua_Integer(sequenceEnd + 1))
             defer { esl_pop(thread, 1) }
             if lua_type(thread, -1) == LUA_TNIL { break }
-            table.array.append(try read(at: lua_gettop(thread), from: thread, depth: depth + 1))
+            table.array.append(try read(at: lua_gettop(thread), from: thread, depth: depth + 1, reading: &reading))
             sequenceEnd += 1
         }
         lua_pushnil(thread)
@@ -89,10 +116,11 @@ extension LuaStateCore {
             }
             // Keys are read from a copy: lua_tolstring on the key itself would confuse lua_next.
             lua_pushvalue(thread, -2)
-            let key = try read(at: lua_gettop(thread), from: thread, depth: depth + 1)
+            let key = try read(at: lua_gettop(thread), from: thread, depth: depth + 1, reading: &reading)
             esl_pop(thread, 1)
-            table.fields[key] = try read(at: lua_gettop(thread), from: thread, depth: depth + 1)
+            table.fields[key] = try read(at: lua_gettop(thread), from: thread, depth: depth + 1, reading: &reading)
         }
+        if let identity { reading.end(identity, table: table, size: reading.counted - countedBefore) }
         return table
     }
 

@@ -1,0 +1,54 @@
+import LuaBridge
+import Testing
+
+/// A value read from Lua reads each table once: a subtable shared a few times reads as its copies, a
+/// table that repeats subtables into millions of values is refused at once, and a cycle is refused.
+@Suite struct SharedSubtableTests {
+    /// `t = {t, t}` twenty-three times over: a few kilobytes in Lua, 16 million values written out.
+    static let doubling = "local t = {1}; for i = 1, 23 do t = {t, t} end; return t"
+
+    @Test(arguments: [32 << 20, nil] as [Int?])
+    func aTableThatDoublesItsSubtablesIsRefusedQuickly(_ memoryLimit: Int?) throws {
+        let lua = try LuaState(options: LuaOptions(memoryLimit: memoryLimit, instructionLimit: nil))
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect {
+            _ = try lua.execute(Self.doubling)
+        } throws: { error in
+            "\(error)".contains("counting each repeated subtable every time it appears")
+        }
+        // Reading each table once, the refusal comes after a few million counted values, not 16 million
+        // walked: well under a second even in a debug build (walking them took 10–26 s and 3 GB).
+        #expect(started.duration(to: clock.now) < .seconds(5))
+    }
+
+    @Test func aSubtableSharedAFewTimesReadsAsItsCopies() throws {
+        let lua = try LuaState()
+        let value = try lua.execute("local shared = {x = 1, list = {1, 2}}; return {a = shared, b = shared, c = {shared}}").first
+        let shared: LuaValue = ["x": 1, "list": [1, 2]]
+        #expect(value == ["a": shared, "b": shared, "c": [shared]])
+    }
+
+    @Test func aTableThatContainsItselfIsRefused() throws {
+        let lua = try LuaState()
+        #expect {
+            _ = try lua.execute("local t = {}; t.again = {t}; return t")
+        } throws: { error in
+            "\(error)".contains("the table contains itself")
+        }
+    }
+
+    /// The bound follows the memory the state may still take: under a 4 MiB cap a table that stands
+    /// for a million values is refused, though it is a few kilobytes in Lua.
+    @Test func theBoundFollowsTheMemoryCap() throws {
+        let source = "local t = {1}; for i = 1, 19 do t = {t, t} end; return t"
+        let capped = try LuaState(options: LuaOptions(memoryLimit: 4 << 20, instructionLimit: nil))
+        #expect(throws: LuaError.self) { _ = try capped.execute(source) }
+        let uncapped = try LuaState(options: LuaOptions(memoryLimit: nil, instructionLimit: nil))
+        guard case .table(let table) = try uncapped.execute(source).first else {
+            Issue.record("no table read")
+            return
+        }
+        #expect(table.array.count == 2)
+    }
+}
