@@ -1,8 +1,14 @@
 /// Compiles a targeting rule, as parsed by ``JSONScanner``, into a ``LogicExpression``, once, when its
 /// file is loaded: operators are looked up by name, `var` paths split, constant arrays folded, and
-/// `{"$ref": "name"}` replaced by the flag set's evaluator of that name (itself compiled in place).
+/// `{"$ref": "name"}` replaced by the flag set's evaluator of that name, compiled once per rule and
+/// shared wherever the rule refers to it (a ``LogicExpression`` is a tree of shared boxes).
 /// Problems are collected with their positions (``problems``) rather than thrown, so that the reader
 /// can decide what each means for the file.
+///
+/// Sharing keeps the compiled rule as small as its text, but evaluating it still walks each reference
+/// every time: evaluators that each refer to the next one twice make a 1.7 KB file a rule of billions
+/// of operations. So a rule's operations are counted as if every reference were written out, and a
+/// rule past ``maximumExpandedSize`` is a problem that makes it unusable (``LogicRuleProblem/Kind/tooLarge``).
 struct LogicCompiler {
     /// The flag set's shared rules (`$evaluators`), by name.
     let evaluators: [String: JSONScanner.Node]
@@ -11,8 +17,17 @@ struct LogicCompiler {
     /// The evaluators being expanded, to refuse one that refers to itself.
     private var expanding: [String] = []
 
+    /// The evaluators compiled for this rule, with the operations each stands for written out.
+    private var compiled: [String: (expression: LogicExpression, size: Int)] = [:]
+    /// The operations of the rule so far, every reference written out.
+    private var size = 0
+    /// Whether the rule has passed ``maximumExpandedSize`` (said once; the rest is not compiled).
+    private var isTooLarge = false
+
     /// The deepest nesting of `$ref`s followed.
     private static let maximumReferenceDepth = 32
+    /// The most operations (values and operators, every `$ref` written out) a rule may stand for.
+    static let maximumExpandedSize = 100_000
 
     init(evaluators: [String: JSONScanner.Node]) {
         self.evaluators = evaluators
@@ -20,6 +35,8 @@ struct LogicCompiler {
 
     /// The expression of `node`.
     mutating func compile(_ node: JSONScanner.Node) -> LogicExpression {
+        if isTooLarge { return .literal(.null) }
+        count(1, at: node.position)
         switch node.value {
         case .null: return .literal(.null)
         case .bool(let flag): return .literal(.bool(flag))
@@ -83,9 +100,26 @@ struct LogicCompiler {
                 message: "evaluator \"\(name)\" refers to itself (through \(expanding.joined(separator: " → ")))"))
             return .literal(.null)
         }
+        if let known = compiled[name] {
+            count(known.size, at: position)
+            return known.expression
+        }
         expanding.append(name)
         defer { expanding.removeLast() }
-        return compile(evaluator)
+        let sizeBefore = size
+        let expression = compile(evaluator)
+        compiled[name] = (expression, size - sizeBefore)
+        return expression
+    }
+
+    /// Counts `operations` more of the rule, at `position`; past the bound, the rule is too large.
+    private mutating func count(_ operations: Int, at position: JSONScanner.Position) {
+        size += operations
+        guard size > Self.maximumExpandedSize, !isTooLarge else { return }
+        isTooLarge = true
+        problems.append(LogicRuleProblem(
+            kind: .tooLarge, position: position,
+            message: "the rule stands for more than \(Self.maximumExpandedSize) operations with every \"$ref\" written out (evaluators that refer to others several times multiply); share less, or split the rule"))
     }
 
     /// `var`: a path known now is split now.

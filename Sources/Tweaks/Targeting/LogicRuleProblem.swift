@@ -11,6 +11,9 @@ struct LogicRuleProblem: Sendable, Hashable {
         case arity
         /// An object of several keys where an operation was expected; JsonLogic takes it as data.
         case notAnOperation
+        /// A rule that stands for more operations than ``LogicCompiler/maximumExpandedSize`` once its
+        /// references are written out: it is never evaluated.
+        case tooLarge
     }
 
     /// What kind.
@@ -21,5 +24,5 @@ struct LogicRuleProblem: Sendable, Hashable {
     let message: String
 
     /// Whether the rule cannot be evaluated at all with this problem.
-    var makesRuleUnusable: Bool { kind == .unknownOperator || kind == .missingEvaluator }
+    var makesRuleUnusable: Bool { kind == .unknownOperator || kind == .missingEvaluator || kind == .tooLarge }
 }
