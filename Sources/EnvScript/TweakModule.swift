@@ -68,8 +68,13 @@ enum TweakModule {
             } else {
                 name = try call.argument(2, as: String?.self)
             }
-            let file = try host.permissionGate.check(.read, path, by: "tweak.flagd")
-            let provider = try FlagdTweakProvider(fileURL: file, name: name, invalidRules: invalidRules)
+            let gate = host.permissionGate
+            let file = try gate.check(.read, path, by: "tweak.flagd")
+            // Every re-read of the watched file is checked as the first read was: a file replaced by a
+            // link to one outside the roots is refused, and the flags read before stay.
+            let provider = try FlagdTweakProvider(
+                fileURL: file, name: name, invalidRules: invalidRules,
+                readCheck: { try gate.check(.read, $0.path, by: "tweak.flagd") })
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }

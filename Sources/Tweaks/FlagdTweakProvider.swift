@@ -30,6 +30,8 @@ public final class FlagdTweakProvider: TweakProvider {
     public let fileURL: URL
     /// What loading does with a rule it can see is wrong.
     public let invalidRules: InvalidRules
+    /// Checks the file before each read and answers the file to read (see the initialiser).
+    private let readCheck: (@Sendable (URL) throws -> URL)?
     private let flagSet: Locked<FlagdFlagSet>
     private let changes = TweakChangeBroadcaster()
     private let poller: Locked<FileChangePoller?> = Locked(nil)
@@ -40,13 +42,23 @@ public final class FlagdTweakProvider: TweakProvider {
     /// A `$ref` to an evaluator the file does not have is never refused: that flag answers the caller's
     /// default with error `PARSE_ERROR`, as flagd answers it.
     ///
+    /// `readCheck`, when given, runs before every read, the first and each one after a change, and
+    /// answers the file to read (a host passes its permission check, which resolves links): a file
+    /// replaced meanwhile by a link to a file the check refuses is refused as the first read would
+    /// have been, and the flags read before stay. A file larger than ``TweakJSON/maximumFileSize`` is
+    /// refused.
+    ///
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON`` (with the line, column
-    ///   and flag key of the problem).
-    public init(fileURL: URL, name: String? = nil, invalidRules: InvalidRules = .refuseFile, watchInterval: Duration? = .seconds(1)) throws {
+    ///   and flag key of the problem), or what `readCheck` throws.
+    public init(
+        fileURL: URL, name: String? = nil, invalidRules: InvalidRules = .refuseFile, watchInterval: Duration? = .seconds(1),
+        readCheck: (@Sendable (URL) throws -> URL)? = nil
+    ) throws {
         self.name = name ?? fileURL.lastPathComponent
         self.fileURL = fileURL
         self.invalidRules = invalidRules
-        self.flagSet = Locked(try Self.load(fileURL, invalidRules: invalidRules, source: self.name))
+        self.readCheck = readCheck
+        self.flagSet = Locked(try Self.load(fileURL, invalidRules: invalidRules, source: self.name, readCheck: readCheck))
         if let watchInterval {
             let poller = FileChangePoller(path: fileURL.path, interval: watchInterval) { [weak self] in
                 try? self?.reload()
@@ -63,7 +75,7 @@ public final class FlagdTweakProvider: TweakProvider {
     ///
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON``.
     public func reload() throws {
-        let fresh = try Self.load(fileURL, invalidRules: invalidRules, source: name)
+        let fresh = try Self.load(fileURL, invalidRules: invalidRules, source: name, readCheck: readCheck)
         flagSet.withLock { $0 = fresh }
         changes.send(TweakProviderChange(provider: name, keys: nil))
     }
@@ -109,7 +121,11 @@ public final class FlagdTweakProvider: TweakProvider {
         changes.observe(handler)
     }
 
-    private static func load(_ url: URL, invalidRules: InvalidRules, source: String) throws -> FlagdFlagSet {
-        try FlagdDocumentReader(file: url.path, invalidRules: invalidRules, source: source).read(try TweakJSON.contents(of: url))
+    private static func load(
+        _ url: URL, invalidRules: InvalidRules, source: String, readCheck: (@Sendable (URL) throws -> URL)?
+    ) throws -> FlagdFlagSet {
+        let checked = try readCheck?(url) ?? url
+        let data = try TweakJSON.contents(of: checked, named: url.path)
+        return try FlagdDocumentReader(file: url.path, invalidRules: invalidRules, source: source).read(data)
     }
 }

@@ -37,11 +37,27 @@ public enum TweakJSON {
 
     /// The bytes of the file at `url`, or ``TweakError/Code/readFailed`` saying why not in
     /// words ("no such file or folder"): for every reader of tweak files and of their tools' files.
-    package static func contents(of url: URL) throws(TweakError) -> Data {
+    ///
+    /// A file larger than ``maximumFileSize`` is refused before more than that is read (a flag file
+    /// is kilobytes; a gigabyte of zeros took 2 GB of memory before its parse error).
+    package static func contents(of url: URL, named name: String? = nil) throws(TweakError) -> Data {
+        let data: Data?
         do {
-            return try Data(contentsOf: url)
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: maximumFileSize + 1)
         } catch {
-            throw TweakError.readFailed(file: url.path, reason: FileErrorReason.describe(error))
+            throw TweakError.readFailed(file: name ?? url.path, reason: FileErrorReason.describe(error))
         }
+        let contents = data ?? Data()
+        if contents.count > maximumFileSize {
+            throw TweakError.readFailed(
+                file: name ?? url.path,
+                reason: "it is larger than \(maximumFileSize >> 20) MiB, the most a flag file may be")
+        }
+        return contents
     }
+
+    /// The largest tweak or flagd file read: 16 MiB.
+    public static let maximumFileSize = 16 << 20
 }

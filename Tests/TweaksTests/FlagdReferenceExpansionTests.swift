@@ -69,3 +69,26 @@ import Testing
         #expect(off.variant == "off")
     }
 }
+
+/// Flag files past ``TweakJSON/maximumFileSize`` are refused before more than that is read.
+@Suite struct FlagFileSizeTests {
+    @Test func aFileLargerThanTheLimitIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-size-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("flags.json")
+        // Sparse: a gigabyte of zeros on disk costs nothing, and reading it all would cost 2 GB.
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        #expect {
+            _ = try FlagdTweakProvider(fileURL: file, watchInterval: nil)
+        } throws: { error in
+            "\(error)".contains("larger than 16 MiB")
+        }
+        let small = folder.appendingPathComponent("small.json")
+        try Data("{\"flags\": {}}".utf8).write(to: small)
+        _ = try FlagdTweakProvider(fileURL: small, watchInterval: nil)
+    }
+}
