@@ -278,8 +278,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     public func compileScript(atPath path: String) throws -> LuaFunctionRef {
         try lock.withLock {
             let chunk = try ScriptFile.compile(atPath: path, in: lua)
-            let folder = PermissionGate.resolved(path).deletingLastPathComponent().path
-            if !scriptFolders.contains(folder) { scriptFolders.append(folder) }
+            if let folder = ScriptFile.projectFolder(ofScriptAt: path), !scriptFolders.contains(folder) {
+                scriptFolders.append(folder)
+            }
             return chunk
         }
     }

@@ -31,6 +31,17 @@ public enum ScriptFile {
         return try lua.load(text, chunkName: "@" + path)
     }
 
+    /// The folder a script at `path` makes a project folder (where `require` looks and files may be
+    /// read and written): the real folder of the regular file it is, links followed
+    /// (`/dev/stdin < tool.lua` is `tool.lua`'s folder); none for a pipe or a device, whose folder as
+    /// named (`/dev` for `/dev/stdin`, `/proc/self/fd` for `<(…)`) is no project of the user's.
+    public static func projectFolder(ofScriptAt path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return (String(cString: real) as NSString).deletingLastPathComponent
+    }
+
     /// Throws ``HostError/scriptNotReadable(path:reason:)`` unless `path` can be read as a script.
     public static func checkReadable(_ path: String) throws {
         _ = try isStream(path)

@@ -262,8 +262,12 @@ struct RuntimeOptions: ParsableArguments {
         // The project's folder first: its modules win over the current folder's.
         var roots = (projectFolder(forFiles: scripts).map { [$0] } ?? []) + ["."]
         for script in startupScripts + scripts {
+            // A pipe or a device (`/dev/stdin`) adds no folder; a link (`/dev/stdin < tool.lua`) its
+            // file's real folder.
+            guard let real = ScriptFile.projectFolder(ofScriptAt: script) else { continue }
             let folder = folderPart(of: script)
-            let root = folder.isEmpty ? "." : folder
+            let named = folder.isEmpty ? "." : folder
+            let root = URL(fileURLWithPath: named).resolvingSymlinksInPath().path == real ? named : real
             if !roots.contains(root) { roots.append(root) }
         }
         return LuaOptions(
