@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaBridge
 import Scenarios
 
 /// The options of `envscript run` that a busted user types: how spec files are found under a folder,
@@ -53,7 +54,7 @@ struct BustedProjectOptions: ParsableArguments {
         }
         // As git trusts a repository: by its owner. A checkout's files are often group-writable (a umask of
         // 002, an archive's modes); one that anybody may change is not trusted.
-        if let problem = ProjectDiscovery.trustProblem(info), info.st_uid != geteuid() || info.st_mode & S_IWOTH != 0 {
+        if let problem = FileTrust.problem(info, groupMayWrite: true) {
             printError("warning: \(file) is not read: \(problem); change that (chown, chmod go-w) or pass --config-file \(file)")
             if configFile == nil { return nil }
         }

@@ -1,5 +1,6 @@
 import Containers
 import Foundation
+import LuaBridge
 import Locking
 
 /// Finds the project a command works in, as git finds `.git`: the nearest folder, from a starting
@@ -58,12 +59,9 @@ struct ProjectDiscovery {
     }
 
     /// Why a start-up script found by searching is not trusted, or nil when it is: it belongs to this
-    /// user (or to root) and only its owner may write it.
+    /// user (or to root) and only its owner may write it (``FileTrust``).
     static func trustProblem(_ info: stat) -> String? {
-        let user = geteuid()
-        if info.st_uid != user && info.st_uid != 0 { return "it belongs to another user (uid \(info.st_uid))" }
-        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 { return "users other than its owner may change it" }
-        return nil
+        FileTrust.problem(info, groupMayWrite: false)
     }
 
     /// The start-up script of a command given `files`: the nearest one above the first file's folder

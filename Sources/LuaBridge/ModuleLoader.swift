@@ -80,6 +80,9 @@ enum ModuleLoader {
         case .leadsOut: return try call.results(.nil, .string("cannot open \(path): it leads out of the folders scripts load code from (through a symbolic link)"))
         case .file(let found): file = found
         }
+        if let problem = trustProblem(ofFile: file) {
+            return try call.results(.nil, .string("cannot open \(path): \(problem); scripts load only files of yours (or root's) that others cannot change (chown, chmod o-w)"))
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             return try call.results(.nil, .string("cannot read \(path)"))
         }
@@ -172,6 +175,10 @@ enum ModuleLoader {
             throw LuaScriptError(
                 "module '\(name)': '\(candidate)' leads outside the script roots or to nothing (through a symbolic link); require loads only files under \(roots.listed)")
         case .found(let candidate, let file):
+            if let problem = trustProblem(ofFile: file) {
+                throw LuaScriptError(
+                    "module '\(name)': '\(candidate)' is not loaded: \(problem); require runs only files of yours (or root's) that others cannot change (chown, chmod o-w)")
+            }
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw LuaScriptError("module '\(name)': cannot read '\(candidate)'")
             }
@@ -184,6 +191,14 @@ enum ModuleLoader {
             LuaStateCore.pushString(candidate, onto: thread)
             return 2
         }
+    }
+
+    /// Why the Lua file at `path` (a real path) is not run, as a start-up script would not be
+    /// (``FileTrust``: a checkout's group-writable files are), or nil.
+    private static func trustProblem(ofFile path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileTrust.problem(info, groupMayWrite: true)
     }
 
     /// `package.searchpath(name, path [, sep [, rep]])` as stock Lua's, within the script roots: the
