@@ -54,6 +54,16 @@ struct OptionTable {
         return seconds
     }
 
+    /// The integer option `name`, at least 1, or nil when it is not given.
+    func count(_ name: String, of unit: String) throws -> Int? {
+        let value = table[name]
+        if value == .nil { return nil }
+        guard case .integer(let number) = value, number >= 1 else {
+            throw problem(name, "must be a whole number of \(unit) above 0, not \(value.typeName == "number" || value.typeName == "integer" ? "\(value.doubleValue ?? 0)" : "a " + value.typeName)")
+        }
+        return number
+    }
+
     /// The option `name` as a table of strings keyed by strings, or nil when it is not given.
     func stringMap(_ name: String) throws -> [String: String]? {
         let value = table[name]

@@ -101,7 +101,7 @@ enum TweakModule {
             return 1
         }
         module.function("remote") { [unowned host] call in
-            let options = try OptionTable(call, 1, accepted: ["url", "name", "refresh", "timeout", "headers"])
+            let options = try OptionTable(call, 1, accepted: ["url", "name", "refresh", "timeout", "headers", "max_body"])
             guard let text = try options.string("url") else { throw options.problem("url", "is required: the http or https URL of the tweaks") }
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
                 throw options.problem("url", "must be an http or https URL, not '\(text)'")
@@ -110,13 +110,7 @@ enum TweakModule {
             try gate.checkNetwork(url, by: "tweak.remote")
             let name = try options.string("name") ?? "remote"
             if name.isEmpty { throw options.problem("name", "must not be empty") }
-            var configuration = RemoteTweakProvider.Configuration(
-                url: url, refreshInterval: try options.seconds("refresh"),
-                keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
-                headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
-            if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
-            // A redirect may not lead where the permissions do not reach.
-            configuration.allowsRedirect = { gate.allowsNetwork($0) }
+            let configuration = try remoteConfiguration(options, url: url, name: name, host: host, gate: gate)
             // Answers from the kept copy at once; the network is left to a background task, off the host's
             // lock and outside this call's budget.
             let provider = RemoteTweakProvider(name: name, configuration: configuration)
@@ -128,7 +122,7 @@ enum TweakModule {
             return 1
         }
         module.function("ofrep") { [unowned host] call in
-            let options = try OptionTable(call, 1, accepted: ["url", "name", "context", "refresh", "timeout", "headers"])
+            let options = try OptionTable(call, 1, accepted: ["url", "name", "context", "refresh", "timeout", "headers", "max_body"])
             guard let text = try options.string("url") else {
                 throw options.problem("url", "is required: the http or https base URL of the OFREP service")
             }
@@ -140,12 +134,7 @@ enum TweakModule {
             let name = try options.string("name") ?? "ofrep"
             if name.isEmpty { throw options.problem("name", "must not be empty") }
             let context = try options.context("context") ?? .empty
-            var configuration = RemoteTweakProvider.Configuration(
-                url: base, refreshInterval: try options.seconds("refresh"),
-                keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
-                headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
-            if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
-            configuration.allowsRedirect = { gate.allowsNetwork($0) }
+            let configuration = try remoteConfiguration(options, url: base, name: name, host: host, gate: gate)
             // Answers from the kept copy at once; the bulk evaluation is left to the background.
             let provider = OFREPTweakProvider(name: name, configuration: configuration, context: context)
             if let error = provider.status.keptCopyError {
@@ -381,5 +370,23 @@ enum TweakModule {
             return .table(entry)
         })
         return .table(table)
+    }
+
+    /// What `tweak.remote` and `tweak.ofrep` share: the refresh, timeout and headers given, the kept
+    /// copy in the home, redirects only where the permissions reach, and answers no larger than
+    /// `max_body` bytes (16 MiB unless given) nor than the script's memory limit, so that a script
+    /// cannot make the host take more for it than it may take itself.
+    private static func remoteConfiguration(
+        _ options: OptionTable, url: URL, name: String, host: EnvScriptHost, gate: PermissionGate
+    ) throws -> RemoteTweakProvider.Configuration {
+        var configuration = RemoteTweakProvider.Configuration(
+            url: url, refreshInterval: try options.seconds("refresh"),
+            keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
+            headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
+        if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
+        configuration.allowsRedirect = { gate.allowsNetwork($0) }
+        let given = try options.count("max_body", of: "bytes") ?? RemoteTweakProvider.Configuration.defaultMaximumBodySize
+        configuration.maximumBodySize = min(given, host.lua.memoryLimit ?? .max)
+        return configuration
     }
 }

@@ -313,7 +313,8 @@ final class RemoteDocument<Document: Sendable & Equatable>: Sendable {
             if state.document != nil, let etag = state.status.etag { headers["If-None-Match"] = etag }
             // Weak, so an abandoned provider is not kept alive by its request.
             let fetch = RemoteFetch(
-                method: request.method, body: request.body, headers: headers, timeout: configuration.timeout, allowsRedirect: configuration.allowsRedirect
+                method: request.method, body: request.body, headers: headers, timeout: configuration.timeout,
+                maximumBodySize: configuration.maximumBodySize, allowsRedirect: configuration.allowsRedirect
             ) { [weak self] result in
                 guard let self else {
                     completion(.failure(TweakError.networkFailed(url: url.absoluteString, reason: "the provider was released")))

@@ -41,15 +41,19 @@ final class RemoteFetch: Sendable {
     private let body: Data?
     private let headers: [String: String]
     private let deadline: NIODeadline
+    private let maximumBodySize: Int
     private let allowsRedirect: @Sendable (URL) -> Bool
     private let completion: @Sendable (Result<Answer, any Error>) -> Void
     private let state = Locked<(task: HTTPClient.Task<HTTPClient.Response>?, cancelled: Bool)>((nil, false))
 
     /// A fetch that `start(_:)` begins; `completion` runs once, on one of the client's threads.
     init(
-        method: String = "GET", body: Data? = nil, headers: [String: String], timeout: TimeInterval, allowsRedirect: @escaping @Sendable (URL) -> Bool,
+        method: String = "GET", body: Data? = nil, headers: [String: String], timeout: TimeInterval,
+        maximumBodySize: Int = RemoteTweakProvider.Configuration.defaultMaximumBodySize,
+        allowsRedirect: @escaping @Sendable (URL) -> Bool,
         completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
+        self.maximumBodySize = maximumBodySize
         self.method = HTTPMethod(rawValue: method)
         self.body = body
         self.headers = headers
@@ -101,7 +105,8 @@ final class RemoteFetch: Sendable {
         }
         let task: HTTPClient.Task<HTTPClient.Response>? = state.withLock { state in
             if state.cancelled { return nil }
-            let task = Self.client.execute(request: request, delegate: ResponseAccumulator(request: request), deadline: deadline)
+            let task = Self.client.execute(
+                request: request, delegate: ResponseAccumulator(request: request, maxBodySize: maximumBodySize), deadline: deadline)
             state.task = task
             return task
         }
@@ -121,13 +126,16 @@ final class RemoteFetch: Sendable {
                     etag: response.headers.first(name: "ETag"),
                     retryAfter: response.headers.first(name: "Retry-After"))))
             case .failure(let error):
-                completion(.failure(Self.failure(error, cancelled: state.withLock { $0.cancelled })))
+                completion(.failure(Self.failure(error, cancelled: self.state.withLock { $0.cancelled })))
             }
         }
     }
 
     private static func failure(_ error: any Error, cancelled: Bool) -> any Error {
         if cancelled { return CancellationError() }
+        if let tooBig = error as? ResponseAccumulator.ResponseTooBigError {
+            return Failure.failed(reason: "the answer is larger than \(tooBig.maxBodySize) bytes, the most accepted (maximumBodySize; max_body in Lua)")
+        }
         if let error = error as? HTTPClientError,
            [.deadlineExceeded, .connectTimeout, .readTimeout].contains(error) {
             return Failure.timedOut

@@ -45,6 +45,12 @@ public final class RemoteTweakProvider: TweakProvider {
         /// Whether a redirect to a URL may be followed (a refused one fails the fetch with the redirect's
         /// status); by default every redirect is followed. Scripts' permissions decide it for them.
         public var allowsRedirect: @Sendable (URL) -> Bool = { _ in true }
+        /// The largest answer body accepted, in bytes (``defaultMaximumBodySize``): a larger one fails the
+        /// fetch as it arrives, before more of it is kept, and the tweaks read before stay.
+        public var maximumBodySize: Int = Configuration.defaultMaximumBodySize
+
+        /// 16 MiB: a flag document is kilobytes; AsyncHTTPClient's own bound is 4 GiB.
+        public static let defaultMaximumBodySize = 16 << 20
 
         /// Creates a configuration.
         public init(

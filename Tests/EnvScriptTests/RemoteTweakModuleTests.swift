@@ -83,6 +83,39 @@ import Tweaks
         await server.stop()
     }
 
+    /// Answers larger than `max_body` (16 MiB unless given, never above the script's memory limit) fail
+    /// the fetch as they arrive: AsyncHTTPClient's own bound is 4 GiB, and a 200 MiB answer took 1.2 GB.
+    @Test func anAnswerLargerThanItsBoundFailsTheFetchAndNothingOfItIsKept() async throws {
+        let huge = Self.document(String(repeating: "x", count: 20 << 20))
+        let server = try await RemoteTweakServer.start(.init(body: huge, etag: "\"big\""))
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
+        try fixture.run(Self.declare(server, "timeout = 10"))
+        try await waitUntil("the status shows the refused answer") {
+            try fixture.run("return remote:status().last_error").first?.stringValue != nil
+        }
+        let error = try fixture.run("return remote:status().last_error").first?.stringValue ?? ""
+        #expect(error.contains("larger than \(16 << 20) bytes"), "\(error)")
+        #expect(try Self.banner(fixture) == "none")
+
+        // A bound given in the script, and one the script's memory limit sets.
+        server.answer { $0.body = Self.document(String(repeating: "y", count: 4096)) }
+        try fixture.run("remote = tweak.remote{ url = '\(server.url)', name = 'small', max_body = 1000 } tweak.stack{ remote }")
+        try await waitUntil("the small bound refuses a 4 KB answer") {
+            (try fixture.run("return remote:status().last_error").first?.stringValue ?? "").contains("larger than 1000 bytes")
+        }
+        let capped = try HostFixture(attaches: false, configure: {
+            $0.permissions.networkHosts = ["127.0.0.1"]
+            $0.lua.memoryLimit = 2 << 20
+        })
+        server.answer { $0.body = Self.document(String(repeating: "z", count: 3 << 20)) }
+        try capped.run("remote = tweak.remote{ url = '\(server.url)', max_body = 100000000 } tweak.stack{ remote }")
+        try await waitUntil("the memory limit bounds the answer") {
+            (try capped.run("return remote:status().last_error").first?.stringValue ?? "").contains("larger than \(2 << 20) bytes")
+        }
+        #expect(try Self.banner(capped) == "none")
+        #expect(throws: LuaError.self) { try fixture.run("tweak.remote{ url = '\(server.url)', max_body = 0 }") }
+    }
+
     @Test func aServerThatGoesDownLeavesTheLastGoodCopyAndTheErrorInTheStatus() async throws {
         let server = try await RemoteTweakServer.start(.init(body: Self.document("v1"), etag: "\"v1\""))
         let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
@@ -160,7 +193,7 @@ import Tweaks
         let url = "http://127.0.0.1:9/tweaks.json"
         let cases: [(options: String, message: String)] = [
             ("url = '\(url)', refrsh = 5",
-             "bad argument #1 to 'tweak.remote' (unknown option 'refrsh'; accepted options: headers, name, refresh, timeout, url)"),
+             "bad argument #1 to 'tweak.remote' (unknown option 'refrsh'; accepted options: headers, max_body, name, refresh, timeout, url)"),
             ("'\(url)'", "expected options as name = value"),
             ("url = 5", "option 'url' must be a string, not a number"),
             ("name = 'x'", "option 'url' is required"),
