@@ -11,6 +11,12 @@ final class AccessBox: RouterMiddleware, Sendable {
         self.access.withLock { $0 = access }
     }
 
+    /// Whether `request` carries the panel's token (false until the rules are set).
+    func carriesToken(_ request: Request) -> Bool {
+        guard let access = access.withLock({ $0 }) else { return false }
+        return PanelAccessGuard<Context>.carriesToken(request, access: access)
+    }
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {

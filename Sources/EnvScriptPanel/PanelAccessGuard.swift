@@ -37,6 +37,17 @@ struct PanelAccessGuard<Context: RequestContext>: RouterMiddleware {
         return Self.forbidden(request, "no valid access token: open the address the panel printed when it started, with its ?token=")
     }
 
+    /// Whether `request` carries the token, as a bearer header, the panel's cookie or a `?token=`:
+    /// its connection is then the owner's (``ConnectionRegistry``), whatever else the guard decides.
+    static func carriesToken(_ request: Request, access: PanelAccess) -> Bool {
+        let bearer = request.headers[.authorization].flatMap { value -> Substring? in
+            value.hasPrefix("Bearer ") ? value.dropFirst("Bearer ".count) : nil
+        }
+        return access.isToken(bearer)
+            || access.isToken(request.cookies[PanelAccess.cookieName].map { Substring($0.value) })
+            || access.isToken(request.uri.queryParameters["token"])
+    }
+
     private static func isSafe(_ method: HTTPRequest.Method) -> Bool {
         method == .get || method == .head || method == .options
     }

@@ -54,7 +54,7 @@ public final class PanelServer: Sendable {
         do {
             server = try BackgroundServer(
                 router: router, address: .hostname(bindHost, port: requestedPort), serverName: "envscript-panel",
-                limits: limits)
+                limits: limits, showsToken: { [accessBox] in accessBox.carriesToken($0) })
         } catch {
             try? forwardingClient?.syncShutdown()
             throw PanelError.cannotListen(address: "\(bindHost):\(requestedPort)", reason: error.reason)

@@ -40,18 +40,33 @@ package final class BackgroundServer: Sendable {
 
     /// Starts serving `router` on `address` within `limits` and returns once the server listens.
     ///
+    /// `showsToken`, given by a server that anyone on the machine may reach, tells whether a request
+    /// carries the access token: connections are then kept by ``ConnectionRegistry``'s rules, so that
+    /// those without it cannot hold the owner out. Without it, connections past the cap wait in the
+    /// system's queue.
+    ///
     /// - Throws: `BackgroundServerError` when the address cannot be bound.
     package init<Context: RequestContext>(
-        router: Router<Context>, address: BindAddress, serverName: String, limits: ServerLimits = ServerLimits()
+        router: Router<Context>, address: BindAddress, serverName: String, limits: ServerLimits = ServerLimits(),
+        showsToken: (@Sendable (Request) -> Bool)? = nil
     ) throws(BackgroundServerError) where Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: "envscript.server")
         logger.logLevel = .critical // a cancelled connection at shutdown is not worth a message
         let requestTimeout = TimeAmount(limits.requestTimeout)
+        let registry = showsToken.map { _ in
+            ConnectionRegistry(cap: limits.connectionCap, unprovenLifetime: TimeAmount(limits.unprovenTimeout))
+        }
         let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [MalformedRequestAnswer(), RequestDeadline(timeout: requestTimeout)],
+            additionalChannelHandlers: [MalformedRequestAnswer(), RequestDeadline(timeout: requestTimeout)]
+                + (registry.map { [ConnectionGuard(registry: $0)] } ?? []),
             idleTimeout: TimeAmount(limits.idleTimeout))
+        let proof = registry.flatMap { registry in
+            showsToken.map { showsToken in { @Sendable (request: Request, channel: any Channel) in
+                if showsToken(request) { registry.prove(channel) }
+            } }
+        }
         let channel = HTTP1Channel(
-            responder: Self.responder(router.buildResponder(), serverName: serverName, logger: logger),
+            responder: Self.responder(router.buildResponder(), serverName: serverName, logger: logger, proof: proof),
             configuration: http)
         let ready = DispatchSemaphore(value: 0)
         let failure = Locked<(any Error)?>(nil)
@@ -60,7 +75,8 @@ package final class BackgroundServer: Sendable {
             childChannelSetup: channel,
             configuration: ServerConfiguration(
                 address: address, serverName: serverName,
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.connectionCap)),
+                // With a registry every connection is accepted, for it to choose which to close.
+                availableConnectionsDelegate: registry == nil ? MaximumAvailableConnections(limits.connectionCap) : nil),
             onServerRunning: { channel in
                 boundPort.withLock { $0 = channel.localAddress?.port }
                 ready.signal()
@@ -88,10 +104,12 @@ package final class BackgroundServer: Sendable {
     /// What answers each request: `responder` with a context for the connection; an error it throws
     /// that is not an HTTP error becomes a bare 500; every answer carries `Date` and `Server`.
     private static func responder<Context: RequestContext>(
-        _ responder: RouterResponder<Context>, serverName: String, logger: Logger
+        _ responder: RouterResponder<Context>, serverName: String, logger: Logger,
+        proof: (@Sendable (Request, any Channel) -> Void)?
     ) -> HTTPChannelHandler.Responder where Context.Source == ApplicationRequestContextSource {
         let date = HTTPDateHeader()
         return { request, writer, channel in
+            proof?(request, channel)
             let context = Context(source: ApplicationRequestContextSource(channel: channel, logger: logger))
             var response: Response
             do {
