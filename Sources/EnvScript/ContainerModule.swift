@@ -157,7 +157,7 @@ enum ContainerModule {
             let token = containers.addWillChangeHook { to, from in
                 _ = try hook.call([to.luaTable(activeUUID: from?.uuid), from?.luaTable(activeUUID: from?.uuid) ?? .nil])
             }
-            call.push(host.keep(hook, until: { _ = containers.removeHook(token) }).luaValue)
+            call.push(try host.keep(hook, by: "container.on_will_change", until: { _ = containers.removeHook(token) }).luaValue)
             return 1
         }
         module.function("on_did_change") { [unowned host] call in
@@ -170,7 +170,7 @@ enum ContainerModule {
                     logger.error("a container.on_did_change hook failed: \(error)")
                 }
             }
-            call.push(host.keep(hook, until: { _ = containers.removeHook(token) }).luaValue)
+            call.push(try host.keep(hook, by: "container.on_did_change", until: { _ = containers.removeHook(token) }).luaValue)
             return 1
         }
         return module

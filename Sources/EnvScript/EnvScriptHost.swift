@@ -306,18 +306,28 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     /// Keeps `observation` alive until the returned handle's `remove()` is called (from Lua or Swift),
     /// so a script need not hold on to a handle for its handler to stay registered.
-    func keep(_ observation: TweakObservation) -> LuaHandle {
-        keep(observation, until: { observation.remove() })
+    func keep(_ observation: TweakObservation, by function: String) throws -> LuaHandle {
+        try keep(observation, by: function, until: { observation.remove() })
     }
 
     /// Keeps `object` alive until the returned handle's `remove()` runs `unregister` and lets it go.
-    func keep(_ object: AnyObject, until unregister: @escaping () -> Void) -> LuaHandle {
+    /// What it keeps is charged to the script's memory limit (``KeptValueLedger/registrationSize``)
+    /// until then; past the limit, `unregister` runs at once and the error names `function`.
+    func keep(_ object: AnyObject, by function: String, until unregister: @escaping () -> Void) throws -> LuaHandle {
+        let bytes = KeptValueLedger.registrationSize
+        do {
+            try lua.keep(bytes, insteadOf: 0, by: function)
+        } catch {
+            unregister()
+            throw error
+        }
         let id = ObjectIdentifier(object)
         kept[id] = (object, unregister)
         return LuaHandle { [weak self] in
             // Removed from Lua (under the lock already) or from Swift on any thread.
             guard let self, let entry = lock.withLock({ kept.removeValue(forKey: id) }) else { return }
             entry.unregister()
+            lock.withLock { try? lua.keep(0, insteadOf: bytes, by: function) }
         }
     }
 

@@ -31,7 +31,8 @@ enum StateModule {
             let key = try call.argument(1, as: String.self)
             let initial = try storable(call, 2)
             if application.kind(ofKey: key) != kind {
-                try kept.keep(KeptValueLedger.size(of: initial), at: "state initial \(key)", by: "state.\(kind)") { try make(key, initial) }
+                let bytes = KeptValueLedger.size(of: initial) + KeptValueLedger.size(ofNames: key)
+                try kept.keep(bytes, at: "state initial \(key)", by: "state.\(kind)") { try make(key, initial) }
             }
             call.push(try ScriptValue(swift: application.value(forKey: key)).luaValue)
             return 1
@@ -48,7 +49,7 @@ enum StateModule {
         module.function("set") { call in
             let value = try storable(call, 2)
             let key = try call.argument(1, as: String.self)
-            try kept.keep(KeptValueLedger.size(of: value), at: "state value \(key)", by: "state.set") {
+            try kept.keep(KeptValueLedger.size(of: value) + KeptValueLedger.size(ofNames: key), at: "state value \(key)", by: "state.set") {
                 try application.setScriptValue(value, forKey: key)
             }
             return 0

@@ -135,8 +135,11 @@ enum TweakModule {
             if name.isEmpty { throw options.problem("name", "must not be empty") }
             let context = try options.context("context") ?? .empty
             let configuration = try remoteConfiguration(options, url: base, name: name, host: host, gate: gate)
-            // Answers from the kept copy at once; the bulk evaluation is left to the background.
-            let provider = OFREPTweakProvider(name: name, configuration: configuration, context: context)
+            // Answers from the kept copy at once; the bulk evaluation is left to the background. Its
+            // context is kept for every evaluation: charged like a kept value, under its name.
+            let provider = try kept.keep(
+                KeptValueLedger.size(of: context) + KeptValueLedger.size(ofNames: name), at: "ofrep \(name)", by: "tweak.ofrep"
+            ) { OFREPTweakProvider(name: name, configuration: configuration, context: context) }
             if let error = provider.status.keptCopyError {
                 host.logger.warning("OFREP tweaks '\(name)': the kept copy is unusable: \(error)")
             }
@@ -241,7 +244,8 @@ enum TweakModule {
             let variable = try call.argument(2, as: String.self)
             let value = try TweakValue(argument: 3, of: call)
             let provider = try call.argument(4, as: String?.self)
-            try kept.keep(KeptValueLedger.size(of: value), at: place(feature, variable, provider), by: "tweak.set") {
+            let bytes = KeptValueLedger.size(of: value) + KeptValueLedger.size(ofNames: feature, variable, provider)
+            try kept.keep(bytes, at: place(feature, variable, provider), by: "tweak.set") {
                 try tweaks.set(value, feature: feature, variable: variable, provider: provider)
             }
             return 0
@@ -328,7 +332,7 @@ enum TweakModule {
                     logger.error("a tweak.on_change handler failed: \(error)")
                 }
             }
-            call.push(host.keep(observation).luaValue)
+            call.push(try host.keep(observation, by: "tweak.on_change").luaValue)
             return 1
         }
         return module

@@ -111,4 +111,40 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput == "done\n")
     }
+
+    /// What a script makes the host keep besides values is charged too (the security review: 40 override
+    /// names of 8 MiB kept 1.4 GB, state keys 681 MB, 60 OFREP contexts of 6 MiB 784 MB, 300,000
+    /// tweak.on_change handlers 284 MB): each loop is refused within the limit, and the process stays small.
+    @Test(arguments: [
+        ("tweak.set(string.rep('n', 2 << 20) .. i, 'v', 1)", 40),
+        ("state.memory(string.rep('k', 2 << 20) .. i, 1)", 40),
+        ("tweak.ofrep{ url = 'http://127.0.0.1:9', name = 'o' .. i, context = { blob = string.rep('c', 2 << 20) } }", 60),
+        ("tweak.on_change(function() end)", 300_000),
+    ])
+    func namesContextsAndHandlersCountAgainstTheMemoryLimit(_ call: String, _ times: Int) throws {
+        let scratch = try Scratch()
+        try scratch.write("kept.lua", Self.peakMemory + """
+
+            local done = 0
+            for i = 1, \(times) do
+              local ok, message = pcall(function() return \(call) end)
+              if not ok then print(message) break end
+              done = i
+            end
+            print('done ' .. done .. ' peak ' .. peak_mib())
+            """)
+        let outcome = try Self.run(
+            "run", "--no-init", "--memory-limit", "32", "--allow", "io", "--allow-net", "127.0.0.1:9", "kept.lua", in: scratch)
+        // Refused by the host with a message the script catches, or, once what the host keeps leaves
+        // the Lua heap no room, stopped by the memory limit itself.
+        let refused = outcome.status == 0 && outcome.standardOutput.contains("would keep")
+        let stopped = outcome.status == 1 && outcome.standardError.contains("memory limit of 32 MiB exceeded")
+        #expect(refused || stopped, "\(outcome.standardOutput)\(outcome.standardError)")
+        if stopped { return }
+        let last = outcome.standardOutput.split(separator: "\n").last.map { $0.split(separator: " ") } ?? []
+        let done = last.count == 4 ? Int(last[1]) ?? .max : .max
+        let peak = last.count == 4 ? Int(last[3]) ?? .max : .max
+        #expect(done < times, "\(outcome.standardOutput)")
+        #expect(peak < 300, "peak \(peak) MiB: \(outcome.standardOutput)")
+    }
 }
