@@ -243,7 +243,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         tweaks.resetCache()
     }
 
-    /// Waits until each remote provider (`tweak.remote`) has ended its first fetch since it was declared
+    /// Waits until each remote provider (`tweak.remote`, `tweak.ofrep`) has ended its first fetch since it was declared
     /// or since the last switch — with tweaks or with an error, see `RemoteTweakProvider.status` — so
     /// that flags answer from the server rather than from the kept copy. Declaring a provider never
     /// waits for the network; call this where an answer from the server matters more than starting at
@@ -252,6 +252,12 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// - Returns: false when a fetch had not ended within `timeout`.
     public func waitUntilRemoteTweaksFetched(timeout: Duration) async -> Bool {
         await remoteTweaks.waitUntilFetched(timeout: timeout)
+    }
+
+    /// The longest timeout of the remote providers in use (`tweak.remote`, `tweak.ofrep`), in seconds:
+    /// how long a wait for their first fetches may take; nil when there are none.
+    package var longestRemoteTimeout: TimeInterval? {
+        remoteTweaks.all.map(\.configuration.timeout).max()
     }
 
     /// ``waitUntilRemoteTweaksFetched(timeout:)`` for synchronous callers: blocks the calling thread,

@@ -360,8 +360,9 @@ struct RuntimeOptions: ParsableArguments {
             }
         }
         // A command answers from the server, not from whichever copy the home kept: it waits for the first
-        // fetch of each remote provider, which ends — with tweaks or with an error — within its own timeout.
-        if let longest = host.remoteTweakProviders.map(\.configuration.timeout).max() {
+        // fetch of each remote and OFREP provider, which ends — with tweaks or with an error — within its
+        // own timeout.
+        if let longest = host.longestRemoteTimeout {
             _ = host.waitUntilRemoteTweaksFetchedBlocking(timeout: .seconds(longest + 1))
         }
         return host

@@ -15,6 +15,8 @@ public protocol RemoteRefreshingProvider: TweakProvider, AnyObject {
     func close()
     /// What the provider knows about its data and its last attempts.
     var status: RemoteTweakProvider.Status { get }
+    /// Where and how it fetches (its ``RemoteTweakProvider/Configuration/timeout`` bounds a wait for it).
+    var configuration: RemoteTweakProvider.Configuration { get }
 }
 
 extension RemoteTweakProvider: RemoteRefreshingProvider {}

@@ -125,6 +125,37 @@ final class OFREPServer {
         return folder
     }
 
+    /// A stack of `tweak.ofrep` alone answers from the service in a one-shot command on a fresh home:
+    /// the command waits for its first fetch, as for `tweak.remote` (it answered nil or "not loaded yet",
+    /// with no connection reaching the server, in 5 of 6 fresh runs).
+    @Test func aOneShotCommandWaitsForTheFirstFetch() async throws {
+        let server = try OFREPServer()
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let startup = "tweak.stack{ tweak.ofrep{ url = '\(server.url.absoluteString)' } }\n"
+        try startup.write(to: folder.appendingPathComponent("envscript.lua"), atomically: true, encoding: .utf8)
+        try "print(tweak.value('checkout', 'button_color', 'none'))\n"
+            .write(to: folder.appendingPathComponent("read.lua"), atomically: true, encoding: .utf8)
+        let envscript = try BuiltBinary.url(named: "envscript", override: "ENVSCRIPT_BINARY")
+        let grant = ["--allow-net", "127.0.0.1:\(server.port)"]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "ENVSCRIPT_HOME")
+        for round in 0..<3 {
+            // A fresh temporary home each time: nothing kept from an earlier fetch.
+            let run = try ChildProcess.run(envscript, ["run"] + grant + ["read.lua"], in: folder, environment: environment)
+            #expect(run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.hasSuffix("blue\n"), "round \(round): \(run.standardOutput)")
+            let home = folder.appendingPathComponent("home-\(round)").path
+            // Empty: `tweak get` reads a home and makes none.
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+            let get = try ChildProcess.run(
+                envscript, ["tweak", "get", "--home", home] + grant + ["checkout", "button_color"], in: folder, environment: environment)
+            #expect(get.status == 0, "\(get.standardError)")
+            #expect(get.standardOutput.contains("blue"), "round \(round): \(get.standardOutput)")
+        }
+        #expect(server.received >= 6)
+    }
+
     @Test func valuesVariantsAndReasonsArriveAndAnETagRevalidates() async throws {
         let server = try OFREPServer()
         let folder = try Self.temporaryFolder()
