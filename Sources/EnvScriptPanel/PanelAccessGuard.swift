@@ -17,10 +17,7 @@ struct PanelAccessGuard<Context: RequestContext>: RouterMiddleware {
         if let origin, !access.isOwnOrigin(origin.lowercased()) {
             return Self.forbidden(request, "cross-site requests are refused (Origin \(origin))")
         }
-        let bearer = request.headers[.authorization].flatMap { value -> Substring? in
-            value.hasPrefix("Bearer ") ? value.dropFirst("Bearer ".count) : nil
-        }
-        if access.isToken(bearer) { return try await next(request, context) }
+        if access.isToken(Self.bearer(of: request)) { return try await next(request, context) }
         if access.isToken(request.cookies[PanelAccess.cookieName].map { Substring($0.value) }) {
             if !Self.isSafe(request.method) && origin == nil {
                 return Self.forbidden(request, "a change made with the panel's cookie must name its Origin")
@@ -34,16 +31,28 @@ struct PanelAccessGuard<Context: RequestContext>: RouterMiddleware {
                 name: PanelAccess.cookieName, value: access.token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
+        if request.uri.path.hasPrefix("/ofrep/") {
+            // OFREP's document: missing or invalid credentials are 401, with the scheme to use.
+            return Response(
+                status: .unauthorized,
+                headers: [.contentType: "application/json; charset=utf-8", .wwwAuthenticate: "Bearer"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"errorDetails":"no valid access token: send the token envscript ui printed as Authorization: Bearer <token>"}"#)))
+        }
         return Self.forbidden(request, "no valid access token: open the address the panel printed when it started, with its ?token=")
+    }
+
+    /// The credentials of an `Authorization: Bearer …` header; the scheme's name in any case (RFC 9110).
+    static func bearer(of request: Request) -> Substring? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let scheme = "bearer "
+        guard value.count > scheme.count, value.prefix(scheme.count).lowercased() == scheme else { return nil }
+        return value.dropFirst(scheme.count).drop { $0 == " " }
     }
 
     /// Whether `request` carries the token, as a bearer header, the panel's cookie or a `?token=`:
     /// its connection is then the owner's (``ConnectionRegistry``), whatever else the guard decides.
     static func carriesToken(_ request: Request, access: PanelAccess) -> Bool {
-        let bearer = request.headers[.authorization].flatMap { value -> Substring? in
-            value.hasPrefix("Bearer ") ? value.dropFirst("Bearer ".count) : nil
-        }
-        return access.isToken(bearer)
+        return access.isToken(bearer(of: request))
             || access.isToken(request.cookies[PanelAccess.cookieName].map { Substring($0.value) })
             || access.isToken(request.uri.queryParameters["token"])
     }

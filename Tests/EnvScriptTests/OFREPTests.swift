@@ -25,10 +25,28 @@ import Tweaks
         try await ControlAPIFixture.with { api in
             let answer = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.button_color", body: #"{"context": {}}"#)
             #expect(answer.status == 200, "\(answer)")
-            #expect(answer.text == #"{"key":"checkout.button_color","value":"blue","reason":"STATIC","variant":null,"metadata":{}}"#)
-            // No body at all is the empty context.
-            let bare = try await api.send("POST", "/ofrep/v1/evaluate/flags/checkout.enabled")
-            #expect(bare.status == 200 && bare.text.contains(#""value":true"#), "\(bare)")
+            // No variant: OFREP's `variant` is a string or nothing (flagd leaves it out too).
+            #expect(answer.text == #"{"key":"checkout.button_color","value":"blue","reason":"STATIC","metadata":{}}"#)
+        }
+    }
+
+    /// OFREP's document, rule by rule: the context is required (a body without it, or with null, is
+    /// 400 INVALID_CONTEXT, on both routes); fields the document does not name are ignored; a body past
+    /// the limit is 413 in OFREP's shape of a general error.
+    @Test func requestsAreReadAsOFREPsDocumentSays() async throws {
+        try await ControlAPIFixture.with { api in
+            for path in ["/ofrep/v1/evaluate/flags/checkout.enabled", "/ofrep/v1/evaluate/flags"] {
+                for body in [nil, "{}", #"{"context": null}"#] as [String?] {
+                    let refused = try await api.send("POST", path, body: body)
+                    #expect(refused.status == 400, "\(path) \(body ?? "no body"): \(refused)")
+                    #expect(refused.text.contains(#""errorCode":"INVALID_CONTEXT""#), "\(path): \(refused.text)")
+                }
+                let later = try await api.send("POST", path, body: #"{"context": {"targetingKey": "u1"}, "trackingHint": 3}"#)
+                #expect(later.status == 200, "\(path): \(later)")
+                let huge = try await api.send("POST", path, body: #"{"context": {"blob": ""# + String(repeating: "x", count: 2 << 20) + #""}}"#)
+                #expect(huge.status == 413, "\(path): \(huge.status)")
+                #expect(huge.text.hasPrefix(#"{"errorDetails":"#), "\(path): \(huge.text)")
+            }
         }
     }
 

@@ -24,8 +24,9 @@ package struct ControlRequestBody: Sendable {
         return try parse(data, allowed: allowed, example: example)
     }
 
-    /// Parses `data` as in ``read(_:allowed:example:)``.
-    static func parse(_ data: Data, allowed: [String], example: String) throws -> ControlRequestBody {
+    /// Parses `data` as in ``read(_:allowed:example:)``; with `allowed` nil, any field is taken (OFREP's
+    /// requests may carry fields this version does not know).
+    static func parse(_ data: Data, allowed: [String]?, example: String) throws -> ControlRequestBody {
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw ControlError(.badRequest, "the request body is empty; send a JSON object such as \(example)")
         }
@@ -42,7 +43,7 @@ package struct ControlRequestBody: Sendable {
         guard case .object(let fields) = value else {
             throw ControlError(.badRequest, "the request body must be a JSON object, not \(value.jsonTypeName); for example \(example)")
         }
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+        if let allowed, let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw ControlError(.badRequest, "unknown field '\(unknown)' in the request body; expected \(allowed.map { "'\($0)'" }.joined(separator: ", "))")
         }
         return ControlRequestBody(fields: fields)

@@ -16,6 +16,8 @@ extension ControlRoutes {
                     evaluationContext = try await ofrepContext(of: request)
                 } catch let error as ControlError {
                     return ofrepAnswer(OFREPEvaluation(key: key, invalidContext: error.message).json, status: 400)
+                } catch is OFREPBodyTooLarge {
+                    return OFREPBodyTooLarge.answer
                 }
                 let evaluation = try await host.run { host in
                     OFREPEvaluation(key: key, tweaks: host.tweaks, context: evaluationContext)
@@ -32,6 +34,8 @@ extension ControlRoutes {
                     var failure = ""
                     TweakValue.writeJSONString(error.message, into: &failure)
                     return ofrepAnswer(#"{"errorCode":"INVALID_CONTEXT","errorDetails":"# + failure + "}", status: 400)
+                } catch is OFREPBodyTooLarge {
+                    return OFREPBodyTooLarge.answer
                 }
                 let body = try await host.run { host -> String in
                     let keys = host.tweaks.allKeys().map(\.flagKey)
@@ -49,16 +53,22 @@ extension ControlRoutes {
         }
     }
 
-    /// The evaluation context of an OFREP request: its body's `context` (`{"context": {...}}`; an empty
-    /// body is the empty context). A `targetingKey` that is not a string is left out, as OpenFeature's
-    /// clients send a typed attribute of that name as it is.
+    /// The evaluation context of an OFREP request: its body's `context` (`{"context": {...}}`), which
+    /// OFREP's document requires (a body without one, or with null, is refused); other fields are
+    /// ignored, as the document allows them (a later client may send more). A `targetingKey` that is not
+    /// a string is left out, as OpenFeature's clients send a typed attribute of that name as it is.
     private static func ofrepContext(of request: Request) async throws -> TweakContext {
-        let buffer = try await request.body.collect(upTo: ControlRequestBody.maximumSize)
-        if buffer.readableBytesView.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return .empty }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: ControlRequestBody.maximumSize)
+        } catch {
+            throw OFREPBodyTooLarge()
+        }
         let body = try ControlRequestBody.parse(
-            Data(buffer.readableBytesView), allowed: ["context"], example: #"{"context": {"targetingKey": "user-1"}}"#)
+            Data(buffer.readableBytesView), allowed: nil, example: #"{"context": {"targetingKey": "user-1"}}"#)
         switch body.fields["context"] {
-        case nil, .null?: return .empty
+        case nil, .null?:
+            throw ControlError(.badRequest, "the request must carry a context object, as {\"context\": {\"targetingKey\": \"user-1\"}} (an empty one is {\"context\": {}})")
         case .object(let fields)?:
             var attributes: [String: TweakContext.Value] = [:]
             for (name, value) in fields where value != .null {
@@ -73,7 +83,15 @@ extension ControlRoutes {
         }
     }
 
-    private static func ofrepAnswer(_ json: String, status: Int) -> Response {
+    /// A request body past ``ControlRequestBody/maximumSize``: answered 413 in OFREP's shape of a
+    /// general error (`{"errorDetails": ...}`), not the control API's.
+    private struct OFREPBodyTooLarge: Error {
+        static var answer: Response {
+            ofrepAnswer(#"{"errorDetails":"the request body is larger than \#(ControlRequestBody.maximumSize) bytes"}"#, status: 413)
+        }
+    }
+
+    fileprivate static func ofrepAnswer(_ json: String, status: Int) -> Response {
         let bytes = ByteBuffer(string: json)
         return Response(
             status: HTTPResponse.Status(code: status),

@@ -3,8 +3,9 @@ import Tweaks
 /// One flag evaluated for OFREP (the OpenFeature Remote Evaluation Protocol): the answer of
 /// `POST /ofrep/v1/evaluate/flags/{key}`, and one entry of the bulk answer.
 ///
-/// Shaped for OpenFeature's OFREP clients: every success carries `variant` (null when there is none;
-/// the Python client refuses an answer without the key) and `reason`; `value` is left out when the
+/// Shaped as OFREP's document says: every success carries `reason`, and `variant` when there is one
+/// (a string or nothing, as flagd answers; OpenFeature's Python provider reads a missing one as an
+/// error, which leaves the caller's default as the answer would); `value` is left out when the
 /// caller's default applies (a disabled flag, no default variant), since a null value is read as a
 /// type mismatch; doubles keep their fraction (``TweakValue/exactJSON``); a failure is
 /// `{key, errorCode, errorDetails}` with the status OFREP gives it (404 for a flag not found, 400 for
@@ -75,9 +76,7 @@ struct OFREPEvaluation: Sendable {
         case .resolved(let value, let reason, let variant, let metadata):
             if let value { field("value") { value.writeExactJSON(into: &$0) } }
             field("reason") { TweakValue.writeJSONString(reason.rawValue, into: &$0) }
-            field("variant") { text in
-                if let variant { TweakValue.writeJSONString(variant, into: &text) } else { text += "null" }
-            }
+            if let variant { field("variant") { TweakValue.writeJSONString(variant, into: &$0) } }
             field("metadata") { TweakValue.object(metadata).writeExactJSON(into: &$0) }
         case .failed(_, let code, let details):
             field("errorCode") { TweakValue.writeJSONString(code.rawValue, into: &$0) }
