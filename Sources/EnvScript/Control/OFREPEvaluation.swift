@@ -3,10 +3,11 @@ import Tweaks
 /// One flag evaluated for OFREP (the OpenFeature Remote Evaluation Protocol): the answer of
 /// `POST /ofrep/v1/evaluate/flags/{key}`, and one entry of the bulk answer.
 ///
-/// Shaped as OFREP's document says: every success carries `reason`, and `variant` when there is one
-/// (a string or nothing, as flagd answers; OpenFeature's Python provider reads a missing one as an
-/// error, which leaves the caller's default as the answer would); `value` is left out when the
-/// caller's default applies (a disabled flag, no default variant), since a null value is read as a
+/// Shaped for OpenFeature's OFREP clients: every success carries `reason` and `variant`, null when
+/// there is none. OFREP's document has `variant` a string or nothing (flagd leaves it out of a
+/// disabled flag's answer), but OpenFeature's Python provider (0.3) reads an answer without the key as
+/// an error: every override and every flag of a JSON file, which have no variants, would then answer
+/// the caller's default. `value` is left out when the caller's default applies (a disabled flag, no default variant), since a null value is read as a
 /// type mismatch; doubles keep their fraction (``TweakValue/exactJSON``); a failure is
 /// `{key, errorCode, errorDetails}` with the status OFREP gives it (404 for a flag not found, 400 for
 /// the others the flag's definition or the context cause, 500 for the rest).
@@ -76,7 +77,9 @@ struct OFREPEvaluation: Sendable {
         case .resolved(let value, let reason, let variant, let metadata):
             if let value { field("value") { value.writeExactJSON(into: &$0) } }
             field("reason") { TweakValue.writeJSONString(reason.rawValue, into: &$0) }
-            if let variant { field("variant") { TweakValue.writeJSONString(variant, into: &$0) } }
+            field("variant") { text in
+                if let variant { TweakValue.writeJSONString(variant, into: &text) } else { text += "null" }
+            }
             field("metadata") { TweakValue.object(metadata).writeExactJSON(into: &$0) }
         case .failed(_, let code, let details):
             field("errorCode") { TweakValue.writeJSONString(code.rawValue, into: &$0) }
