@@ -51,7 +51,8 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
         }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in [HTTPField.Name.contentType, .accept] {
+        // With If-None-Match, an OFREP client polling through the panel gets the application's 304s.
+        for field in [HTTPField.Name.contentType, .accept, .ifNoneMatch] {
             if let value = request.headers[field] { outgoing.headers.add(name: field.rawName, value: value) }
         }
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
@@ -60,6 +61,7 @@ struct PanelForwarding<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         for (name, field) in [
             ("Content-Type", HTTPField.Name.contentType), ("Cache-Control", .cacheControl), ("Content-Disposition", .contentDisposition),
+            ("ETag", .eTag),
         ] {
             if let value = answer.headers.first(name: name) { headers[field] = value }
         }

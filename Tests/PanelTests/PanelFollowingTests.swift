@@ -52,6 +52,16 @@ import Glibc
         #expect(try await stateKeys(fixture)["cart.count"] as? Int == 5)
         #expect(!fixture.host.application.declaredKeys.contains("cart.count"), "the panel's own host never had the key")
 
+        // An OFREP client polling through the panel gets the application's ETag, and 304 while
+        // nothing changes.
+        let bulk = try await fixture.send(
+            "POST", "/ofrep/v1/evaluate/flags", credential: .bearer(token), body: #"{"context": {}}"#)
+        #expect(bulk.status == 200, "\(bulk)")
+        let tag = try #require(bulk.headers.first(name: "ETag"), "the ETag was dropped: \(bulk.headers)")
+        let unchanged = try await fixture.send(
+            "POST", "/ofrep/v1/evaluate/flags", credential: .bearer(token), headers: [("If-None-Match", tag)], body: #"{"context": {}}"#)
+        #expect(unchanged.status == 304, "\(unchanged)")
+
         // The application dies: its stream ends, and the panel shows the home again.
         application.send(SIGKILL)
         _ = application.wait()
