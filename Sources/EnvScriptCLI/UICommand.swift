@@ -37,6 +37,11 @@ struct UICommand: ParsableCommand {
         valueName: "seconds"))
     var idleTimeout: Double = 30
 
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+        "Let pages of this origin (such as http://localhost:5173, a web app's dev server) call the OFREP routes with the token as Authorization: Bearer, as a browser's OpenFeature provider does. Repeatable.",
+        valueName: "origin"))
+    var allowedOrigins: [String] = []
+
     @Option(help: ArgumentHelp(
         "The folder of scenario files the Scenarios page runs (default: scenarios/ when it exists). Each run gets a fresh temporary home, as envscript run does.",
         valueName: "dir"))
@@ -47,6 +52,9 @@ struct UICommand: ParsableCommand {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
         if bindAddress.isEmpty { throw ValidationError("--bind needs an address, such as 127.0.0.1") }
+        for origin in allowedOrigins where PanelAccess.origin(origin) == nil {
+            throw ValidationError("--allow-origin '\(origin)' is not an origin: give http or https, a host and an optional port, nothing after (http://localhost:5173)")
+        }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be a number of seconds above 0 and at most 86400, got \(idleTimeout)")
         }
@@ -77,7 +85,8 @@ struct UICommand: ParsableCommand {
             }
             panel = try host.servePanel(
                 port: port, bindHost: bindAddress, scenarios: scenarios, followsApplication: true,
-                limits: ServerLimits(idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))))
+                limits: ServerLimits(idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))),
+                allowedOrigins: Set(allowedOrigins.compactMap(PanelAccess.origin)))
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitStatus.failure)
         }

@@ -17,17 +17,19 @@ extension EnvScriptHost {
     ///     state in memory, its providers — and changes go to it; otherwise it shows this host.
     ///   - limits: how many connections the panel serves at once and how long it waits for a request
     ///     (``ServerLimits``), so that nobody without the token can exhaust the app's descriptors.
+    ///   - allowedOrigins: origins whose pages may call the OFREP routes with the token (a browser's
+    ///     OpenFeature provider; ``PanelAccess/origin(_:)`` reads one). None by default.
     /// - Returns: the running panel; open its ``PanelServer/url``, which carries the access token.
     public func servePanel(
         port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil, followsApplication: Bool = false,
-        limits: ServerLimits = ServerLimits()
+        limits: ServerLimits = ServerLimits(), allowedOrigins: Set<String> = []
     ) throws -> PanelServer {
         try PanelServer(
             host: self, bindHost: bindHost, port: port, scenarios: scenarios, followsApplication: followsApplication,
-            limits: limits)
+            limits: limits, allowedOrigins: allowedOrigins)
     }
 
-    /// Serves the panel as ``servePanel(port:bindHost:scenarios:followsApplication:limits:)`` does, offering the scenario files of
+    /// Serves the panel as ``servePanel(port:bindHost:scenarios:followsApplication:limits:allowedOrigins:)`` does, offering the scenario files of
     /// `scenarioFolder`, each run in a fresh host configured as this one over a temporary home.
     public func servePanel(port: Int = 0, bindHost: String = "127.0.0.1", scenarioFolder: URL) throws -> PanelServer {
         try servePanel(port: port, bindHost: bindHost, scenarios: PanelScenarios(folder: scenarioFolder, configuration: configuration))

@@ -10,6 +10,11 @@ import Foundation
 ///   only) as `?token=` in the address printed at start, which sets the cookie;
 /// - and, when the cookie is what lets it in and it changes something, it names its `Origin`, which
 ///   browsers always send with such requests (so a form posted from another site cannot use the cookie).
+///
+/// Pages of ``allowedOrigins`` (`envscript ui --allow-origin`: a web app's dev server, say) may call
+/// the OFREP routes, as a browser's OpenFeature provider does: their preflights are answered, and
+/// their requests let in with the token as `Authorization: Bearer` (never the cookie), their answers
+/// readable by the page (`ETag` included). Nothing else is open to them.
 public struct PanelAccess: Sendable {
     /// The random secret of this panel: 32 bytes, hex.
     public let token: String
@@ -19,11 +24,15 @@ public struct PanelAccess: Sendable {
     /// panel listens on every address.
     public let authority: String
 
+    /// The origins (`scheme://host[:port]`, lower case) whose pages may call the OFREP routes.
+    public let allowedOrigins: Set<String>
+
     /// The cookie that carries the token after the first visit.
     static let cookieName = "envscript_panel"
 
     /// Access for a panel listening on `port` of `bindHost`, with a new random token.
-    init(bindHost: String, port: Int) {
+    init(bindHost: String, port: Int, allowedOrigins: Set<String> = []) {
+        self.allowedOrigins = allowedOrigins
         var generator = SystemRandomNumberGenerator()
         token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
         let host = Self.isWildcard(bindHost)
@@ -46,6 +55,18 @@ public struct PanelAccess: Sendable {
     func isOwnOrigin(_ origin: String) -> Bool {
         guard origin.hasPrefix("http://") else { return false }
         return allowedAuthorities.contains(String(origin.dropFirst("http://".count)))
+    }
+
+    /// `text` as an origin a panel may allow (`http://localhost:5173`): `http` or `https`, a host, an
+    /// optional port, nothing after; in lower case, without a default port. Nil when it is not one.
+    public static func origin(_ text: String) -> String? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host?.lowercased(), !host.isEmpty, url.user == nil, url.query == nil, url.fragment == nil,
+              url.path.isEmpty || url.path == "/"
+        else { return nil }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(bracketed)" + (url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? "")
     }
 
     private static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }

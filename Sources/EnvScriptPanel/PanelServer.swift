@@ -32,7 +32,7 @@ public final class PanelServer: Sendable {
     ///   cannot be bound.
     init(
         host: EnvScriptHost, bindHost: String, port requestedPort: Int, scenarios: PanelScenarios?,
-        followsApplication: Bool, limits: ServerLimits
+        followsApplication: Bool, limits: ServerLimits, allowedOrigins: Set<String> = []
     ) throws {
         // The router needs the token and the token names the port: bind first, on a router whose guard
         // reads the access once it is known.
@@ -61,7 +61,7 @@ public final class PanelServer: Sendable {
         }
         targetWatch = target.map { [eventStreams] target in Self.watch(target, endingStreamsOf: eventStreams) }
         port = server.port ?? requestedPort
-        access = PanelAccess(bindHost: bindHost, port: port)
+        access = PanelAccess(bindHost: bindHost, port: port, allowedOrigins: allowedOrigins)
         accessBox.set(access)
         url = URL(string: "http://\(access.authority)/?token=\(access.token)")!
     }

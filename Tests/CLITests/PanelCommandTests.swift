@@ -170,4 +170,11 @@ import TestSupport
         let outcome = try await onAnotherThread { process.wait(seconds: 30) }
         #expect(outcome.status == 0)
     }
+
+    @Test func anAllowedOriginThatIsNotOneIsAUsageError() throws {
+        let scratch = try Scratch()
+        let outcome = try scratch.run("ui", "--allow-origin", "http://localhost:5173/app")
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("--allow-origin 'http://localhost:5173/app' is not an origin"), "\(outcome.standardError)")
+    }
 }

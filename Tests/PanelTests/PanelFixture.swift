@@ -17,20 +17,22 @@ final class PanelFixture: @unchecked Sendable {
     /// A panel without scenarios: an application's own, or — `followsApplication` — a tool's (as
     /// `envscript ui` serves it) that shows the application attached to the home while there is one;
     /// served within `limits`.
-    init(followsApplication: Bool = false, limits: ServerLimits = ServerLimits()) throws {
+    init(followsApplication: Bool = false, limits: ServerLimits = ServerLimits(), allowedOrigins: Set<String> = []) throws {
         folder = try TemporaryFolder()
         var configuration = HostConfiguration(home: folder.url.appendingPathComponent("home"))
         if followsApplication { configuration.role = .tool }
         host = try EnvScriptHost(configuration: configuration)
-        panel = try host.servePanel(followsApplication: followsApplication, limits: limits)
+        panel = try host.servePanel(followsApplication: followsApplication, limits: limits, allowedOrigins: allowedOrigins)
     }
 
     var home: URL { host.configuration.home }
 
-    /// Runs `body` with a panel as ``init(followsApplication:limits:)`` serves it, closed afterwards
-    /// whether `body` throws or not.
-    static func with(limits: ServerLimits = ServerLimits(), _ body: (PanelFixture) async throws -> Void) async throws {
-        let fixture = try PanelFixture(limits: limits)
+    /// Runs `body` with a panel as ``init(followsApplication:limits:allowedOrigins:)`` serves it, closed
+    /// afterwards whether `body` throws or not.
+    static func with(
+        limits: ServerLimits = ServerLimits(), allowedOrigins: Set<String> = [], _ body: (PanelFixture) async throws -> Void
+    ) async throws {
+        let fixture = try PanelFixture(limits: limits, allowedOrigins: allowedOrigins)
         do {
             try await body(fixture)
         } catch {

@@ -29,4 +29,47 @@ import TestSupport
             #expect(elsewhere.status == 403, "\(elsewhere)")
         }
     }
+
+    /// A browser's OFREP provider on a page of another origin (a dev server on localhost:5173): its
+    /// preflight is answered for an allowed origin only, its requests need the bearer token (the
+    /// cookie grants nothing), and the page may read the answer and its ETag. Nothing but OFREP opens.
+    @Test func anAllowedOriginsPageMayCallOFREPWithTheTokenAndNothingElse() async throws {
+        let page = "http://localhost:5173"
+        try await PanelFixture.with(allowedOrigins: [try #require(PanelAccess.origin(page))]) { panel in
+            let token = panel.panel.access.token
+            let preflight = try await panel.send("OPTIONS", Self.path, headers: [
+                ("Origin", page), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "authorization,content-type,if-none-match"),
+            ])
+            #expect(preflight.status == 204, "\(preflight)")
+            #expect(preflight.headers.first(name: "Access-Control-Allow-Origin") == page)
+            #expect(preflight.headers.first(name: "Access-Control-Allow-Headers")?.contains("Authorization") == true)
+            let stranger = try await panel.send("OPTIONS", Self.path, headers: [
+                ("Origin", "http://evil.example"), ("Access-Control-Request-Method", "POST"),
+            ])
+            #expect(stranger.status == 403, "\(stranger)")
+            #expect(stranger.headers.first(name: "Access-Control-Allow-Origin") == nil)
+
+            let answered = try await panel.send(
+                "POST", Self.path, credential: .bearer(token), headers: [("Origin", page)], body: Self.body)
+            #expect(answered.status == 200, "\(answered)")
+            #expect(answered.headers.first(name: "Access-Control-Allow-Origin") == page)
+            #expect(answered.headers.first(name: "Access-Control-Expose-Headers") == "ETag")
+            #expect(answered.headers.first(name: "ETag") != nil)
+            let withCookie = try await panel.send(
+                "POST", Self.path, credential: .cookie(token), headers: [("Origin", page)], body: Self.body)
+            #expect(withCookie.status == 401, "\(withCookie)")
+            let api = try await panel.send("GET", "/v1/containers", credential: .bearer(token), headers: [("Origin", page)])
+            #expect(api.status == 403, "\(api)")
+        }
+    }
+
+    @Test func anOriginIsReadAsOneAndOnlyOne() {
+        #expect(PanelAccess.origin("http://localhost:5173") == "http://localhost:5173")
+        #expect(PanelAccess.origin("HTTPS://App.Example.com:443/") == "https://app.example.com")
+        #expect(PanelAccess.origin("http://[::1]:8080") == "http://[::1]:8080")
+        for wrong in ["ftp://x.example", "http://x.example/path", "localhost:5173", "http://u@x.example", "http://x.example?q=1", "*"] {
+            #expect(PanelAccess.origin(wrong) == nil, "\(wrong)")
+        }
+    }
 }
