@@ -55,15 +55,15 @@ enum TweakModule {
         module.function("flagd") { [unowned host] call in
             let path = try call.argument(1, as: String.self)
             var name: String?
-            var invalidRules = FlagdTweakProvider.InvalidRules.refuseFile
+            var invalidRules = FlagdTweakProvider.InvalidRules.failEvaluation
             if call.stack.type(at: 2) == .table {
                 let options = try OptionTable(call, 2, accepted: ["name", "invalid_rules"])
                 name = try options.string("name")
                 switch try options.string("invalid_rules") {
-                case nil, "refuse_file": break
-                case "fail_evaluation": invalidRules = .failEvaluation
+                case nil, "fail_evaluation": break
+                case "refuse_file": invalidRules = .refuseFile
                 case let other?:
-                    throw options.problem("invalid_rules", "must be 'refuse_file' (refuse a file with a rule that cannot be evaluated, the default) or 'fail_evaluation' (load it as flagd does; that flag answers PARSE_ERROR), not '\(other)'")
+                    throw options.problem("invalid_rules", "must be 'fail_evaluation' (load the file as flagd does, the default; a flag whose rule cannot be evaluated answers PARSE_ERROR) or 'refuse_file' (refuse a file with such a rule), not '\(other)'")
                 }
             } else {
                 name = try call.argument(2, as: String?.self)
@@ -75,6 +75,8 @@ enum TweakModule {
             let provider = try FlagdTweakProvider(
                 fileURL: file, name: name, invalidRules: invalidRules,
                 readCheck: { try gate.check(.read, $0.path, by: "tweak.flagd") })
+            // As flagd logs them: the file loads, and each rule that cannot be evaluated is named.
+            for warning in provider.loadWarnings { host.logger.warning("tweak.flagd: \(warning)") }
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
         }

@@ -14,13 +14,14 @@ import Locking
 public final class FlagdTweakProvider: TweakProvider {
     /// What loading does with a targeting rule that has a mistake it can see: an operator JsonLogic and
     /// flagd do not have, an operator given a number of arguments it never takes, an object of several
-    /// keys where an operation belongs.
+    /// keys where an operation belongs, a rule too large once its `$ref`s are written out.
     public enum InvalidRules: Sendable, Hashable {
-        /// The file is refused (``TweakError/Code/invalidJSON`` naming the line and the flag): the default.
+        /// The file is refused (``TweakError/Code/invalidJSON`` naming the line and the flag): for those
+        /// who want a start-up to fail on such a file.
         case refuseFile
-        /// The file loads, as flagd loads it; a flag whose rule cannot be evaluated (an unknown operator)
-        /// answers the caller's default with error `PARSE_ERROR`, and the other mistakes evaluate as
-        /// JsonLogic has them (a missing argument is null).
+        /// The file loads, as flagd loads it (the default): a flag whose rule cannot be evaluated (an
+        /// unknown operator) answers the caller's default with error `PARSE_ERROR`, and is named in
+        /// ``loadWarnings``; the other mistakes evaluate as JsonLogic has them (a missing argument is null).
         case failEvaluation
     }
 
@@ -51,7 +52,7 @@ public final class FlagdTweakProvider: TweakProvider {
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON`` (with the line, column
     ///   and flag key of the problem), or what `readCheck` throws.
     public init(
-        fileURL: URL, name: String? = nil, invalidRules: InvalidRules = .refuseFile, watchInterval: Duration? = .seconds(1),
+        fileURL: URL, name: String? = nil, invalidRules: InvalidRules = .failEvaluation, watchInterval: Duration? = .seconds(1),
         readCheck: (@Sendable (URL) throws -> URL)? = nil
     ) throws {
         self.name = name ?? fileURL.lastPathComponent
@@ -109,6 +110,12 @@ public final class FlagdTweakProvider: TweakProvider {
             let reason: TweakReason = !flag.isEnabled ? .disabled : flag.hasTargeting ? .default : .static
             return flag.tweak(variant: variant, value: value, reason: reason)
         }
+    }
+
+    /// The rules of the last file read that cannot be evaluated (their flags answer PARSE_ERROR), each as
+    /// `file:line: flag 'key': problem`: what a host warns about as it loads the file.
+    public var loadWarnings: [String] {
+        flagSet.withLock { $0.warnings }
     }
 
     /// The key of every flag of the file, those without a default variant included.

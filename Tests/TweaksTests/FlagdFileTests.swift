@@ -143,4 +143,43 @@ import TestSupport
         #expect(refused?.key == "dark.dark")
         #expect(refused?.message.contains("flag 'dark'") == true)
     }
+
+    /// Files load as flagd loads them: the array form of "flags" (valid under flagd's schema), a flag
+    /// without "state" (enabled), and by default a rule flagd cannot evaluate fails its own flag with
+    /// PARSE_ERROR and a warning naming the file, the line and the flag.
+    @Test func filesLoadAsFlagdLoadsThem() throws {
+        let array = try read("""
+            {"flags": [
+              {"key": "a.b", "state": "ENABLED", "variants": {"on": 1}, "defaultVariant": "on"},
+              {"key": "c", "variants": {"x": "y"}, "defaultVariant": "x"}
+            ]}
+            """)
+        guard case .value(let first)? = array.flags[TweakKey(flagKey: "a.b")]?.evaluate(in: .empty),
+              case .value(let second)? = array.flags[TweakKey(flagKey: "c")]?.evaluate(in: .empty) else {
+            Issue.record("expected both flags of the array form to answer")
+            return
+        }
+        #expect(first.value == .int(1))
+        #expect(second.value == .string("y"), "a flag without state is enabled")
+        #expect(refusal(#"{"flags": [{"state": "ENABLED", "variants": {"x": 1}}]}"#)?.message.contains("\"key\"") == true)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("envscript-flagd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("flags.json")
+        try Data("""
+            {"flags": {
+              "good": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"},
+              "bad": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                      "targeting": {"if": [{"no_such_operator": [1]}, "on", "off"]}}
+            }}
+            """.utf8).write(to: file)
+        let provider = try FlagdTweakProvider(fileURL: file, watchInterval: nil)
+        #expect(try provider.tweak(feature: "good", variable: "good")?.value == .bool(true))
+        #expect(provider.loadWarnings.count == 1)
+        #expect(provider.loadWarnings.first?.hasPrefix("\(file.path):4: flag 'bad': unknown operator \"no_such_operator\"") == true, "\(provider.loadWarnings)")
+        #expect(throws: TweakError.self) {
+            _ = try FlagdTweakProvider(fileURL: file, invalidRules: .refuseFile, watchInterval: nil)
+        }
+    }
 }

@@ -52,13 +52,11 @@ struct FlagdDocumentReader {
             }
         }
         guard let flagsNode else { throw problem(root.position, nil, "missing \"flags\"") }
-        guard case .object(let flagMembers) = flagsNode.value else {
-            throw problem(flagsNode.position, "flags", "must be an object of flags by key, found \(flagsNode.value.typeName)")
-        }
+        let flagMembers = try flagList(flagsNode)
         var set = FlagdFlagSet()
         var keyOwners: [TweakKey: String] = [:]
         for member in flagMembers {
-            let flag = try readFlag(member, evaluators: evaluators, setMetadata: setMetadata)
+            let flag = try readFlag(member, evaluators: evaluators, setMetadata: setMetadata, warnings: &set.warnings)
             if let owner = keyOwners[flag.key] {
                 throw problem(
                     member.keyPosition, member.key,
@@ -70,8 +68,30 @@ struct FlagdDocumentReader {
         return set
     }
 
+    /// The flags of `node`: flagd's object of flags by key, or its array form, each flag an object with
+    /// its `key` (valid under flagd's schema too).
+    private func flagList(_ node: JSONScanner.Node) throws -> [JSONScanner.Member] {
+        switch node.value {
+        case .object(let members):
+            return members
+        case .array(let elements):
+            return try elements.map { element in
+                guard case .object(let fields) = element.value else {
+                    throw problem(element.position, "flags", "each flag of the \"flags\" array must be an object, found \(element.value.typeName)")
+                }
+                guard let keyField = fields.first(where: { $0.key == "key" }), case .string(let key) = keyField.node.value, !key.isEmpty else {
+                    throw problem(element.position, "flags", "each flag of the \"flags\" array needs its \"key\", a non-empty string")
+                }
+                return JSONScanner.Member(key: key, keyPosition: keyField.node.position, node: element)
+            }
+        default:
+            throw problem(node.position, "flags", "must be an object of flags by key (or an array of flags with their \"key\"), found \(node.value.typeName)")
+        }
+    }
+
     private func readFlag(
-        _ member: JSONScanner.Member, evaluators: [String: JSONScanner.Node], setMetadata: [String: TweakValue]
+        _ member: JSONScanner.Member, evaluators: [String: JSONScanner.Node], setMetadata: [String: TweakValue],
+        warnings: inout [String]
     ) throws -> FlagdFlag {
         let flagKey = member.key
         guard case .object(let fields) = member.node.value else {
@@ -111,14 +131,15 @@ struct FlagdDocumentReader {
                     throw problem(field.node.position, flagKey, "flag '\(flagKey)': \"defaultVariant\" must name a variant or be null, found \(describe(field.node))")
                 }
             case "targeting":
-                targeting = try compileTargeting(field.node, flagKey: flagKey, evaluators: evaluators)
+                targeting = try compileTargeting(field.node, flagKey: flagKey, evaluators: evaluators, warnings: &warnings)
             case "metadata":
                 flagMetadata = try metadata(field.node, key: flagKey)
             default:
                 break  // "source", "selector" (added by flagd's sync), and what a later format may add.
             }
         }
-        guard let state else { throw problem(member.node.position, flagKey, "flag '\(flagKey)' has no \"state\" (\"ENABLED\" or \"DISABLED\")") }
+        // flagd loads a flag without a state, and evaluates it.
+        let isEnabled = state ?? true
         guard let variants else { throw problem(member.node.position, flagKey, "flag '\(flagKey)' has no \"variants\"") }
         if let defaultVariant, let name = defaultVariant.name, variants[name] == nil {
             throw problem(
@@ -126,12 +147,12 @@ struct FlagdDocumentReader {
                 "flag '\(flagKey)': \"defaultVariant\" is '\(name)', which is not one of its variants (\(variants.keys.sorted().joined(separator: ", ")))")
         }
         return FlagdFlag(
-            flagKey: flagKey, isEnabled: state, variants: variants, defaultVariant: defaultVariant?.name, targeting: targeting,
+            flagKey: flagKey, isEnabled: isEnabled, variants: variants, defaultVariant: defaultVariant?.name, targeting: targeting,
             metadata: setMetadata.merging(flagMetadata) { _, own in own }, source: source)
     }
 
     private func compileTargeting(
-        _ node: JSONScanner.Node, flagKey: String, evaluators: [String: JSONScanner.Node]
+        _ node: JSONScanner.Node, flagKey: String, evaluators: [String: JSONScanner.Node], warnings: inout [String]
     ) throws -> FlagdFlag.Targeting {
         guard case .object(let members) = node.value else {
             throw problem(node.position, flagKey, "flag '\(flagKey)': \"targeting\" must be an object (a JsonLogic rule), found \(node.value.typeName)")
@@ -145,6 +166,7 @@ struct FlagdDocumentReader {
             throw problem(refused.position, flagKey, "flag '\(flagKey)': \(refused.message)")
         }
         if let unusable = compiler.problems.first(where: \.makesRuleUnusable) {
+            warnings.append("\(file):\(unusable.position.line): flag '\(flagKey)': \(unusable.message); the flag answers PARSE_ERROR")
             return .unusable("line \(unusable.position.line): \(unusable.message)")
         }
         return .rule(rule)

@@ -2,4 +2,7 @@
 struct FlagdFlagSet: Sendable {
     /// The flags.
     var flags: [TweakKey: FlagdFlag] = [:]
+    /// What loading let through that flagd would also let through but a reader should know: each rule
+    /// that cannot be evaluated (its flag answers PARSE_ERROR), as `file:line: flag 'key': problem`.
+    var warnings: [String] = []
 }
