@@ -47,6 +47,7 @@ enum TweakModule {
             let path = try call.argument(1, as: String.self)
             let name = try call.argument(2, as: String?.self)
             let file = try host.permissionGate.check(.read, path, by: "tweak.json")
+            warnIfNotTrusted(file, by: "tweak.json", host: host)
             let provider = try LocalJSONTweakProvider(fileURL: file, name: name)
             call.push(TweakProviderHandle(provider).luaValue)
             return 1
@@ -70,6 +71,7 @@ enum TweakModule {
             }
             let gate = host.permissionGate
             let file = try gate.check(.read, path, by: "tweak.flagd")
+            warnIfNotTrusted(file, by: "tweak.flagd", host: host)
             // Every re-read of the watched file is checked as the first read was: a file replaced by a
             // link to one outside the roots is refused, and the flags read before stay.
             let provider = try FlagdTweakProvider(
@@ -376,6 +378,14 @@ enum TweakModule {
             return .table(entry)
         })
         return .table(table)
+    }
+
+    /// Warns when the flag file at `file` is not trusted as a script would be (``FileTrust``: another
+    /// user's, or one anybody may change): its values decide what the application does.
+    private static func warnIfNotTrusted(_ file: URL, by function: String, host: EnvScriptHost) {
+        var info = stat()
+        guard stat(file.path, &info) == 0, let problem = FileTrust.problem(info, groupMayWrite: true) else { return }
+        host.logger.warning("\(function): \(file.path) is read although \(problem); check it, then change that (chown, chmod o-w)")
     }
 
     /// What `tweak.remote` and `tweak.ofrep` share: the refresh, timeout and headers given, the kept

@@ -393,6 +393,7 @@ final class RemoteDocument<Document: Sendable & Equatable>: Sendable {
         let url = configuration.url.absoluteString
         switch status {
         case 200:
+            let etag = etag.flatMap { $0.utf8.count <= Self.longestEntityTag ? $0 : nil }
             let fresh = try parse(body, url)
             let keptCopyError = keep(body: body, etag: etag)
             return state.withLock { state -> RefreshResult in
@@ -444,11 +445,24 @@ final class RemoteDocument<Document: Sendable & Equatable>: Sendable {
         }
     }
 
-    /// The moment a `Retry-After` names: a number of seconds from `now`, or an HTTP date; nil for
-    /// anything else.
+    /// The longest pause a `Retry-After` may ask for: an hour. A server (or whoever answers in its place)
+    /// asking for a year would otherwise stop every refresh until the process ends.
+    static var longestRetryPause: TimeInterval { 3600 }
+
+    /// The longest entity tag kept and sent back: a longer one (the review saw 60 KB echoed on every
+    /// request) is dropped, and the next fetch is a full one.
+    static var longestEntityTag: Int { 1024 }
+
+    /// The moment a `Retry-After` names, at most ``longestRetryPause`` after `now`: a number of seconds
+    /// from `now`, or an HTTP date; nil for anything else.
     static func retryDate(_ value: String, now: Date) -> Date? {
+        guard let date = namedRetryDate(value, now: now) else { return nil }
+        return min(date, now.addingTimeInterval(longestRetryPause))
+    }
+
+    private static func namedRetryDate(_ value: String, now: Date) -> Date? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(text) { return now.addingTimeInterval(TimeInterval(max(seconds, 0))) }
+        if let seconds = Int(text) { return now.addingTimeInterval(TimeInterval(min(max(seconds, 0), Int(longestRetryPause)))) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

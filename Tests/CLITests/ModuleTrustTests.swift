@@ -38,4 +38,20 @@ import TestSupport
         let group = try scratch.run("run", "--no-init", "main.lua")
         #expect(group.standardOutput.hasPrefix("true\tshared"), "\(group.standardOutput)")
     }
+
+    /// A flag file of another user, or one anybody may change, is read (flag files are data) with a
+    /// warning: its values decide what the application does.
+    @Test func aFlagFileAnyoneMayChangeIsReadWithAWarning() throws {
+        let scratch = try Scratch()
+        let file = try scratch.write("flags.json", #"{"f": {"v": {"Value": 1}}}"#)
+        chmod(file, 0o666)
+        try scratch.write("main.lua", "tweak.stack{ tweak.json('flags.json') }\nprint(tweak.value('f', 'v'))\n")
+        let outcome = try scratch.run("run", "--no-init", "main.lua")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.hasSuffix("1\n"))
+        #expect(outcome.standardError.contains("tweak.json: \(URL(fileURLWithPath: file).resolvingSymlinksInPath().path) is read although users other than its owner may change it"), "\(outcome.standardError)")
+        chmod(file, 0o644)
+        let mine = try scratch.run("run", "--no-init", "main.lua")
+        #expect(!mine.standardError.contains("is read although"), "\(mine.standardError)")
+    }
 }

@@ -53,6 +53,26 @@ import Locking
         observation.remove()
     }
 
+    /// What a server sends back is bounded: an entity tag longer than 1 KiB is neither kept nor sent
+    /// back (the next fetch is a full one), and a `Retry-After` pauses at most an hour.
+    @Test func longEntityTagsAreDroppedAndRetryAfterIsBounded() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let huge = "\"" + String(repeating: "e", count: 60_000) + "\""
+        let server = try TestHTTPServer(handler: Self.serving(Self.version1, etag: huge))
+        defer { server.stop() }
+        let remote = RemoteTweakProvider(configuration: configuration(server, folder))
+        #expect(try await remote.refresh() == .updated)
+        #expect(remote.status.etag == nil)
+        _ = try await remote.refresh()
+        #expect(server.requests.map { $0.headers["if-none-match"] } == [nil, nil])
+
+        let now = Date()
+        #expect(RemoteDocument<Int>.retryDate("120", now: now) == now.addingTimeInterval(120))
+        #expect(RemoteDocument<Int>.retryDate("31536000", now: now) == now.addingTimeInterval(3600))
+        #expect(RemoteDocument<Int>.retryDate("Fri, 31 Dec 2999 23:59:59 GMT", now: now) == now.addingTimeInterval(3600))
+    }
+
     @Test func aServerErrorKeepsTheLastGoodCopy() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
