@@ -112,6 +112,12 @@ public final class FlagdTweakProvider: TweakProvider {
         }
     }
 
+    /// The flag set's `metadata` in the last file read (`flagSetId`, `version`...): OFREP's bulk answer
+    /// carries it, as flagd's does.
+    public var flagSetMetadata: [String: TweakValue] {
+        flagSet.withLock { $0.metadata }
+    }
+
     /// The rules of the last file read that cannot be evaluated (their flags answer PARSE_ERROR), each as
     /// `file:line: flag 'key': problem`: what a host warns about as it loads the file.
     public var loadWarnings: [String] {

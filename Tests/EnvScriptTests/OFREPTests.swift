@@ -139,4 +139,25 @@ import Tweaks
             #expect(other["value"] == nil && other["reason"]?.string == "DEFAULT", "\(other)")
         }
     }
+
+    /// The bulk answer's `metadata` is the flag sets' own, as flagd answers: a higher provider's entry
+    /// wins over a lower one's; each flag's answer carries it too, under the flag's own.
+    @Test func theBulkAnswerCarriesTheFlagSetsMetadata() async throws {
+        try await ControlAPIFixture.with { api in
+            let upper = try api.fixture.write("upper.flagd.json", """
+                {"metadata": {"flagSetId": "shop", "version": "2"},
+                 "flags": {"a.b": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}
+                """)
+            let lower = try api.fixture.write("lower.flagd.json", """
+                {"metadata": {"flagSetId": "base", "team": "qa"},
+                 "flags": {"c.d": {"state": "ENABLED", "variants": {"on": 1}, "defaultVariant": "on"}}}
+                """)
+            try api.fixture.run("tweak.stack{ tweak.flagd('\(upper)', 'upper'), tweak.flagd('\(lower)', 'lower') }")
+            let answer = try await api.send("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {}}"#)
+            let metadata = try #require(try answer.json()["metadata"], "\(answer)")
+            #expect(metadata["flagSetId"]?.string == "shop")
+            #expect(metadata["version"]?.string == "2")
+            #expect(metadata["team"]?.string == "qa")
+        }
+    }
 }

@@ -40,7 +40,9 @@ extension ControlRoutes {
                 let body = try await host.run { host -> String in
                     let keys = host.tweaks.allKeys().map(\.flagKey)
                     let flags = keys.map { OFREPEvaluation(key: $0, tweaks: host.tweaks, context: evaluationContext).json }
-                    return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":{}}"#
+                    var metadata = ""
+                    TweakValue.object(flagSetMetadata(of: host.tweaks)).writeExactJSON(into: &metadata)
+                    return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":"# + metadata + "}"
                 }
                 let tag = entityTag(of: body)
                 if let asked = request.headers[.ifNoneMatch], entityTags(asked).contains(tag) {
@@ -51,6 +53,16 @@ extension ControlRoutes {
                 return answer
             }
         }
+    }
+
+    /// The bulk answer's `metadata`: the flag sets' own metadata of the stack's flagd files, a higher
+    /// provider's entry winning over a lower one's, as flagd answers with its flag set's.
+    private static func flagSetMetadata(of tweaks: TweakManager) -> [String: TweakValue] {
+        var metadata: [String: TweakValue] = [:]
+        for case let flagd as FlagdTweakProvider in tweaks.providers.reversed() {
+            metadata.merge(flagd.flagSetMetadata) { _, higher in higher }
+        }
+        return metadata
     }
 
     /// The evaluation context of an OFREP request: its body's `context` (`{"context": {...}}`), which

@@ -54,6 +54,7 @@ struct FlagdDocumentReader {
         guard let flagsNode else { throw problem(root.position, nil, "missing \"flags\"") }
         let flagMembers = try flagList(flagsNode)
         var set = FlagdFlagSet()
+        set.metadata = setMetadata
         var keyOwners: [TweakKey: String] = [:]
         for member in flagMembers {
             let flag = try readFlag(member, evaluators: evaluators, setMetadata: setMetadata, warnings: &set.warnings)
