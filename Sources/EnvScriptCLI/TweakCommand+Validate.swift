@@ -11,10 +11,12 @@ extension TweakCommand {
             discussion: """
                 Reports syntax errors (file:line:column), variables without a Value or with a null, metadata of \
                 the wrong type, unknown fields (a misspelt Titel), names written twice, a flag whose type differs \
-                between files, and sealed values (es1:) the keys cannot open. Keys: --key-file, else \
+                between files, and sealed values (es1:) the keys cannot open. A flagd file (one with "flags") is \
+                checked against flagd's schema, strictly: a rule that cannot be evaluated, a flag without state, \
+                variants of mixed types or an array, a fractional weight that is not a whole number of at least 0. Keys: --key-file, else \
                 $ENVSCRIPT_TWEAK_KEYS; no start-up script is run. Exit status 1 when anything is found.
                 """)
-        @Argument(help: ArgumentHelp("The tweak files (JSON).", valueName: "file")) var files: [String]
+        @Argument(help: ArgumentHelp("The tweak files or flagd files (JSON).", valueName: "file")) var files: [String]
         @Option(help: ArgumentHelp("A key file of the tweak cipher, to open sealed values with.", valueName: "file"))
         var keyFile: String?
         @Flag(help: "Print JSON for tools: {files, flags, opened, unchecked_encrypted, problems: [{file, line, column, key, message}]}.")

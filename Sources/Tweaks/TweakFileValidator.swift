@@ -2,7 +2,8 @@ import Foundation
 import Preferences
 
 /// Checks tweak files without an app, for a team's CI (`envscript tweak validate`): every problem of
-/// every file at once, not just the first.
+/// every file at once, not just the first. A flagd file (an object with `flags`) is checked against
+/// flagd's schema, strictly (`FlagdSchemaCheck`); the rest of this list is about JustTweak's format.
 ///
 /// - syntax, with file, line and column (one per file: reading stops at a syntax error);
 /// - the shape of JustTweak's format: every variable an object with a `Value`, no null, metadata of the
@@ -42,6 +43,12 @@ public enum TweakFileValidator {
                 data = try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
                 report.problems.append(.readFailed(file: file, reason: FileErrorReason.describe(error)))
+                continue
+            }
+            if let root = try? JSONScanner.parse(data), FlagdSchemaCheck.isFlagdFile(root) {
+                let flagd = FlagdSchemaCheck.problems(of: data, file: file)
+                report.flagCount += flagd.flagCount
+                report.problems += flagd.problems.sorted(by: Self.inDocumentOrder)
                 continue
             }
             let reader = TweakDocumentReader(data, file: file, source: file)
