@@ -67,8 +67,9 @@ static void esl_alarm_handler(int signal, siginfo_t *info, void *context) {
     int saved_errno = errno;
     esl_runtime *rt = esl_thread_runtime;
     lua_State *running = rt != NULL ? __atomic_load_n(&rt->running, __ATOMIC_ACQUIRE) : NULL;
-    if (info != NULL && info->si_code == SI_TKILL && info->si_pid == getpid() && running != NULL) {
-        esl_arm_hook(running);
+    if (info != NULL && info->si_code == SI_TKILL && info->si_pid == getpid()) {
+        /* The watchdog's: a late one (the thread has left Lua since) is dropped, never passed on. */
+        if (running != NULL) esl_arm_hook(running);
     } else if (esl_previous_action.sa_flags & SA_SIGINFO) {
         if (esl_previous_action.sa_sigaction != NULL) esl_previous_action.sa_sigaction(signal, info, context);
     } else if (esl_previous_action.sa_handler != SIG_DFL && esl_previous_action.sa_handler != SIG_IGN) {

@@ -140,9 +140,11 @@ enum TweakModule {
             let context = try options.context("context") ?? .empty
             let configuration = try remoteConfiguration(options, url: base, name: name, host: host, gate: gate)
             // Answers from the kept copy at once; the bulk evaluation is left to the background. Its
-            // context is kept for every evaluation: charged like a kept value, under its name.
+            // context is kept for every evaluation: charged like a kept value, each provider on its own
+            // (another of the same name does not replace the charge while the first may live on).
             let provider = try kept.keep(
-                KeptValueLedger.size(of: context) + KeptValueLedger.size(ofNames: name), at: "ofrep \(name)", by: "tweak.ofrep"
+                KeptValueLedger.size(of: context) + KeptValueLedger.size(ofNames: name), at: "ofrep \(UUID().uuidString)",
+                by: "tweak.ofrep"
             ) { OFREPTweakProvider(name: name, configuration: configuration, context: context) }
             if let error = provider.status.keptCopyError {
                 host.logger.warning("OFREP tweaks '\(name)': the kept copy is unusable: \(error)")

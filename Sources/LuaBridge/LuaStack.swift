@@ -40,6 +40,7 @@ extension LuaStateCore {
         at index: Int32, from thread: OpaquePointer, depth: Int, reading: inout TableReading
     ) throws(LuaError) -> LuaValue {
         try reading.count(1)
+        reading.lastHeight = 0
         switch lua_type(thread, index) {
         case LUA_TNIL, LUA_TNONE:
             return .nil
@@ -49,6 +50,9 @@ extension LuaStateCore {
             if lua_isinteger(thread, index) != 0 { return .integer(Int(lua_tointegerx(thread, index, nil))) }
             return .number(lua_tonumberx(thread, index, nil))
         case LUA_TSTRING:
+            // Inside a table a string may repeat: each copy costs its bytes, a value per 16 of them
+            // (an 8 MiB string a hundred thousand times over is 10 MB in Lua and 800 GB copied out).
+            if depth > 0 { try reading.count(Int(lua_rawlen(thread, index)) / 16) }
             return Self.readString(at: index, from: thread)
         case LUA_TTABLE:
             return .table(try readTable(at: index, from: thread, depth: depth, reading: &reading))
@@ -88,7 +92,13 @@ extension LuaStateCore {
         at index: Int32, from thread: OpaquePointer, depth: Int, reading: inout TableReading
     ) throws(LuaError) -> LuaTable {
         let identity = lua_topointer(thread, index)
-        if let identity, let known = try reading.known(identity) { return known }
+        if let identity, let known = try reading.known(identity) {
+            // Read once, met again deeper: its own depth counts from here.
+            guard depth + reading.lastHeight <= Self.maximumTableDepth else {
+                throw LuaError(.typeMismatch, message: "table nested more than \(Self.maximumTableDepth) levels deep")
+            }
+            return known
+        }
         guard depth < Self.maximumTableDepth else {
             throw LuaError(.typeMismatch, message: "table nested more than \(Self.maximumTableDepth) levels deep")
         }
@@ -98,6 +108,7 @@ extension LuaStateCore {
             throw LuaError(.typeMismatch, message: "Lua stack overflow while reading a table")
         }
         var table = LuaTable()
+        var height = 0
         let length = Int(lua_rawlen(thread, index))
         var sequenceEnd = 0
         while sequenceEnd < length {
@@ -105,6 +116,7 @@ extension LuaStateCore {
             defer { esl_pop(thread, 1) }
             if lua_type(thread, -1) == LUA_TNIL { break }
             table.array.append(try read(at: lua_gettop(thread), from: thread, depth: depth + 1, reading: &reading))
+            height = max(height, reading.lastHeight)
             sequenceEnd += 1
         }
         lua_pushnil(thread)
@@ -117,10 +129,14 @@ extension LuaStateCore {
             // Keys are read from a copy: lua_tolstring on the key itself would confuse lua_next.
             lua_pushvalue(thread, -2)
             let key = try read(at: lua_gettop(thread), from: thread, depth: depth + 1, reading: &reading)
+            height = max(height, reading.lastHeight)
             esl_pop(thread, 1)
             table.fields[key] = try read(at: lua_gettop(thread), from: thread, depth: depth + 1, reading: &reading)
+            height = max(height, reading.lastHeight)
         }
-        if let identity { reading.end(identity, table: table, size: reading.counted - countedBefore) }
+        height += 1
+        if let identity { reading.end(identity, table: table, size: reading.counted - countedBefore, height: height) }
+        reading.lastHeight = height
         return table
     }
 

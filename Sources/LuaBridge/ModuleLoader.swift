@@ -80,10 +80,12 @@ enum ModuleLoader {
         case .leadsOut: return try call.results(.nil, .string("cannot open \(path): it leads out of the folders scripts load code from (through a symbolic link)"))
         case .file(let found): file = found
         }
-        if let problem = trustProblem(ofFile: file) {
+        let data: Data
+        switch readTrusted(file) {
+        case .data(let bytes): data = bytes
+        case .refused(let problem):
             return try call.results(.nil, .string("cannot open \(path): \(problem); scripts load only files of yours (or root's) that others cannot change (chown, chmod o-w)"))
-        }
-        guard let data = FileManager.default.contents(atPath: file) else {
+        case .unreadable:
             return try call.results(.nil, .string("cannot read \(path)"))
         }
         if data.first == 0x1B {
@@ -175,11 +177,13 @@ enum ModuleLoader {
             throw LuaScriptError(
                 "module '\(name)': '\(candidate)' leads outside the script roots or to nothing (through a symbolic link); require loads only files under \(roots.listed)")
         case .found(let candidate, let file):
-            if let problem = trustProblem(ofFile: file) {
+            let data: Data
+            switch readTrusted(file) {
+            case .data(let bytes): data = bytes
+            case .refused(let problem):
                 throw LuaScriptError(
                     "module '\(name)': '\(candidate)' is not loaded: \(problem); require runs only files of yours (or root's) that others cannot change (chown, chmod o-w)")
-            }
-            guard let data = FileManager.default.contents(atPath: file) else {
+            case .unreadable:
                 throw LuaScriptError("module '\(name)': cannot read '\(candidate)'")
             }
             let status = data.withUnsafeBytes { esl_load_text(thread, $0.baseAddress, $0.count, "@" + candidate) }
@@ -193,12 +197,27 @@ enum ModuleLoader {
         }
     }
 
-    /// Why the Lua file at `path` (a real path) is not run, as a start-up script would not be
-    /// (``FileTrust``: a checkout's group-writable files are), or nil.
-    private static func trustProblem(ofFile path: String) -> String? {
+    /// What reading the Lua file at a real path found.
+    private enum TrustedRead {
+        case data(Data)
+        /// Not run, as a start-up script would not be (``FileTrust``), and why.
+        case refused(String)
+        case unreadable
+    }
+
+    /// The bytes of the Lua file at `path` (a real path, from ``RootSet/lookUp(_:)``) if it is trusted
+    /// (``FileTrust``; a checkout's group-writable files are). One descriptor, opened without following
+    /// a link, is both checked and read: a file swapped meanwhile in a shared folder cannot pass the
+    /// check as one file and be read as another.
+    private static func readTrusted(_ path: String) -> TrustedRead {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return .unreadable }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileTrust.problem(info, groupMayWrite: true)
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .unreadable }
+        if let problem = FileTrust.problem(info, groupMayWrite: true) { return .refused(problem) }
+        guard let data = try? handle.readToEnd() else { return .unreadable }
+        return .data(data ?? Data())
     }
 
     /// `package.searchpath(name, path [, sep [, rep]])` as stock Lua's, within the script roots: the

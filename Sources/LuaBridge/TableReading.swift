@@ -11,7 +11,10 @@ struct TableReading {
     let limit: Int
     /// Values counted so far, repeats included.
     private(set) var counted = 0
-    private var read: [UnsafeRawPointer: (table: LuaTable, size: Int)] = [:]
+    /// The height of the value read last: 0 for anything but a table, 1 for a table of no table...
+    /// A table met again brings its height, so that its depth below the new place is checked.
+    var lastHeight = 0
+    private var read: [UnsafeRawPointer: (table: LuaTable, size: Int, height: Int)] = [:]
     private var open: Set<UnsafeRawPointer> = []
 
     init(limit: Int) {
@@ -22,7 +25,7 @@ struct TableReading {
     mutating func count(_ values: Int) throws(LuaError) {
         counted += values
         if counted > limit {
-            throw LuaError(.typeMismatch, message: "the table stands for more than \(limit) values, counting each repeated subtable every time it appears (a table that holds the same subtable many times over, like t = {t, t} repeated, cannot be passed to the host)")
+            throw LuaError(.typeMismatch, message: "the table stands for more than \(limit) values, counting each repeated subtable every time it appears and a value for every 16 bytes of a string (a table that holds the same subtable or long string many times over, like t = {t, t} repeated, cannot be passed to the host)")
         }
     }
 
@@ -34,6 +37,7 @@ struct TableReading {
         }
         guard let entry = read[identity] else { return nil }
         try count(entry.size)
+        lastHeight = entry.height
         return entry.table
     }
 
@@ -41,9 +45,10 @@ struct TableReading {
         open.insert(identity)
     }
 
-    /// `table` has been read: it holds `size` values (keys included), counted with repeats.
-    mutating func end(_ identity: UnsafeRawPointer, table: LuaTable, size: Int) {
+    /// `table` has been read: it holds `size` values (keys included), counted with repeats, and is
+    /// `height` tables deep.
+    mutating func end(_ identity: UnsafeRawPointer, table: LuaTable, size: Int, height: Int) {
         open.remove(identity)
-        read[identity] = (table, size)
+        read[identity] = (table, size, height)
     }
 }

@@ -120,6 +120,8 @@ import Testing
         ("state.memory(string.rep('k', 2 << 20) .. i, 1)", 40),
         ("tweak.ofrep{ url = 'http://127.0.0.1:9', name = 'o' .. i, context = { blob = string.rep('c', 2 << 20) } }", 60),
         ("tweak.on_change(function() end)", 300_000),
+        // Under one name: each provider is charged on its own, not instead of the one before.
+        ("(function() kept = kept or {} kept[#kept + 1] = tweak.ofrep{ url = 'http://127.0.0.1:9', name = 'same', context = { blob = string.rep('c', 2 << 20) } } end)()", 60),
     ])
     func namesContextsAndHandlersCountAgainstTheMemoryLimit(_ call: String, _ times: Int) throws {
         let scratch = try Scratch()

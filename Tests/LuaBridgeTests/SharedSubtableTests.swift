@@ -51,4 +51,27 @@ import Testing
         }
         #expect(table.array.count == 2)
     }
+
+    /// The review's follow-ups: a long string repeated counts its bytes each time, and a table read
+    /// once and met again deeper keeps to the depth limit from its new place.
+    @Test func aRepeatedLongStringAndADeepReuseAreRefused() throws {
+        let lua = try LuaState(options: LuaOptions(memoryLimit: nil, instructionLimit: nil))
+        #expect {
+            _ = try lua.execute("local s = string.rep('x', 8 << 20); local t = {}; for i = 1, 100000 do t[i] = s end; return t")
+        } throws: { error in
+            "\(error)".contains("a value for every 16 bytes of a string")
+        }
+        // One long string once is fine.
+        #expect(try lua.execute("return {string.rep('x', 8 << 20)}").count == 1)
+        // Chains of 60 tables, the second ending in the first: 120 levels once read out.
+        #expect {
+            _ = try lua.execute("""
+                local function chain(n, tail) local t = {tail} for i = 1, n do t = {t} end return t end
+                local first = chain(60)
+                return {first, chain(60, first)}
+                """)
+        } throws: { error in
+            "\(error)".contains("levels deep")
+        }
+    }
 }

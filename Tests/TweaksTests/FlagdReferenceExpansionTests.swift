@@ -41,6 +41,43 @@ import Testing
         #expect(started.duration(to: clock.now) < .seconds(5))
     }
 
+    /// A long literal costs its bytes: `cat` of a 1 MB literal doubled through `$ref`s is refused
+    /// before it can build gigabytes at its first evaluation.
+    @Test func aLongLiteralDoubledThroughReferencesIsRefused() throws {
+        var evaluators = ["\"e14\": \"" + String(repeating: "x", count: 1 << 20) + "\""]
+        for level in 0..<14 {
+            evaluators.append("\"e\(level)\": {\"cat\": [{\"$ref\": \"e\(level + 1)\"}, {\"$ref\": \"e\(level + 1)\"}]}")
+        }
+        let file = """
+            {"$evaluators": {\(evaluators.joined(separator: ","))},
+             "flags": {"big": {"state": "ENABLED", "variants": {"on": "a"}, "defaultVariant": "on",
+                               "targeting": {"if": [{"==": [{"$ref": "e0"}, ""]}, "on", null]}}}}
+            """
+        #expect(throws: TweakError.self) {
+            _ = try FlagdDocumentReader(file: "flags.json", invalidRules: .refuseFile).read(Data(file.utf8))
+        }
+    }
+
+    /// Evaluators are compiled once per file and their problems reach every flag that refers to one.
+    @Test func aSharedEvaluatorsProblemFailsEveryFlagThatRefersToIt() throws {
+        let file = """
+            {"$evaluators": {"broken": {"no_such_operator": [1]}},
+             "flags": {
+               "a": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on", "targeting": {"if": [{"$ref": "broken"}, "on", null]}},
+               "b": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on", "targeting": {"if": [{"$ref": "broken"}, "on", null]}}
+             }}
+            """
+        let set = try FlagdDocumentReader(file: "flags.json", invalidRules: .failEvaluation).read(Data(file.utf8))
+        #expect(set.warnings.count == 2, "\(set.warnings)")
+        for key in ["a", "b"] {
+            guard case .callerDefault(let answer)? = set.flags[TweakKey(flagKey: key)]?.evaluate(in: .empty) else {
+                Issue.record("flag \(key) should fail")
+                continue
+            }
+            #expect(answer.errorCode == .parseError)
+        }
+    }
+
     @Test func underFailEvaluationOnlyThatFlagFails() throws {
         let set = try FlagdDocumentReader(file: "flags.json", invalidRules: .failEvaluation).read(Data(Self.doublingFile().utf8))
         let context = TweakContext(attributes: ["x": 1])

@@ -14,8 +14,13 @@ package final class ConnectionRegistry: Sendable {
     private struct Entry {
         let channel: any Channel
         let order: Int
+        let opened: NIODeadline
         var proven = false
     }
+
+    /// How long a new connection is spared while older ones without the token are left to close: the
+    /// time its owner takes to send a request's head.
+    static let grace = TimeAmount.milliseconds(250)
 
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
@@ -33,14 +38,19 @@ package final class ConnectionRegistry: Sendable {
         self.unprovenLifetime = unprovenLifetime
     }
 
-    /// Records `channel`, just accepted; answers the connection to close to stay within ``cap`` (the
-    /// oldest without the token, or `channel` itself), if any.
+    /// Records `channel`, just accepted; answers the connection to close to stay within ``cap``, if
+    /// any: the oldest without the token that has had ``grace`` to show it; else, when a flood has
+    /// opened them all within it, one of those at random (so a flood cannot aim at the owner's
+    /// connection, which shows the token in its first request); else, when all have shown it, `channel`.
     func opened(_ channel: any Channel) -> (any Channel)? {
-        state.withLock { state in
+        let now = NIODeadline.now()
+        return state.withLock { state in
             state.opened += 1
-            state.entries[ObjectIdentifier(channel)] = Entry(channel: channel, order: state.opened)
+            state.entries[ObjectIdentifier(channel)] = Entry(channel: channel, order: state.opened, opened: now)
             guard state.entries.count > cap else { return nil }
-            let victim = state.entries.values.filter { !$0.proven }.min { $0.order < $1.order }?.channel ?? channel
+            let unproven = state.entries.values.filter { !$0.proven }
+            let settled = unproven.filter { now - $0.opened >= Self.grace }
+            let victim = settled.min { $0.order < $1.order }?.channel ?? unproven.randomElement()?.channel ?? channel
             state.entries[ObjectIdentifier(victim)] = nil
             return victim
         }

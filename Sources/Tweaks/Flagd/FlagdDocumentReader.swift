@@ -53,11 +53,12 @@ struct FlagdDocumentReader {
         }
         guard let flagsNode else { throw problem(root.position, nil, "missing \"flags\"") }
         let flagMembers = try flagList(flagsNode)
+        let compiled = CompiledEvaluators()
         var set = FlagdFlagSet()
         set.metadata = setMetadata
         var keyOwners: [TweakKey: String] = [:]
         for member in flagMembers {
-            let flag = try readFlag(member, evaluators: evaluators, setMetadata: setMetadata, warnings: &set.warnings)
+            let flag = try readFlag(member, evaluators: evaluators, compiled: compiled, setMetadata: setMetadata, warnings: &set.warnings)
             if let owner = keyOwners[flag.key] {
                 throw problem(
                     member.keyPosition, member.key,
@@ -91,8 +92,8 @@ struct FlagdDocumentReader {
     }
 
     private func readFlag(
-        _ member: JSONScanner.Member, evaluators: [String: JSONScanner.Node], setMetadata: [String: TweakValue],
-        warnings: inout [String]
+        _ member: JSONScanner.Member, evaluators: [String: JSONScanner.Node], compiled: CompiledEvaluators,
+        setMetadata: [String: TweakValue], warnings: inout [String]
     ) throws -> FlagdFlag {
         let flagKey = member.key
         guard case .object(let fields) = member.node.value else {
@@ -132,7 +133,7 @@ struct FlagdDocumentReader {
                     throw problem(field.node.position, flagKey, "flag '\(flagKey)': \"defaultVariant\" must name a variant or be null, found \(describe(field.node))")
                 }
             case "targeting":
-                targeting = try compileTargeting(field.node, flagKey: flagKey, evaluators: evaluators, warnings: &warnings)
+                targeting = try compileTargeting(field.node, flagKey: flagKey, evaluators: evaluators, compiled: compiled, warnings: &warnings)
             case "metadata":
                 flagMetadata = try metadata(field.node, key: flagKey)
             default:
@@ -153,13 +154,14 @@ struct FlagdDocumentReader {
     }
 
     private func compileTargeting(
-        _ node: JSONScanner.Node, flagKey: String, evaluators: [String: JSONScanner.Node], warnings: inout [String]
+        _ node: JSONScanner.Node, flagKey: String, evaluators: [String: JSONScanner.Node], compiled: CompiledEvaluators,
+        warnings: inout [String]
     ) throws -> FlagdFlag.Targeting {
         guard case .object(let members) = node.value else {
             throw problem(node.position, flagKey, "flag '\(flagKey)': \"targeting\" must be an object (a JsonLogic rule), found \(node.value.typeName)")
         }
         if members.isEmpty { return .none }
-        var compiler = LogicCompiler(evaluators: evaluators)
+        var compiler = LogicCompiler(evaluators: evaluators, compiled: compiled)
         let rule = compiler.compile(node)
         if invalidRules == .refuseFile,
             let refused = compiler.problems.first(where: { $0.kind != .missingEvaluator })

@@ -1,7 +1,8 @@
 /// Compiles a targeting rule, as parsed by ``JSONScanner``, into a ``LogicExpression``, once, when its
 /// file is loaded: operators are looked up by name, `var` paths split, constant arrays folded, and
-/// `{"$ref": "name"}` replaced by the flag set's evaluator of that name, compiled once per rule and
-/// shared wherever the rule refers to it (a ``LogicExpression`` is a tree of shared boxes).
+/// `{"$ref": "name"}` replaced by the flag set's evaluator of that name, compiled once per file
+/// (``CompiledEvaluators``) and shared wherever a rule refers to it (a ``LogicExpression`` is a tree of
+/// shared boxes).
 /// Problems are collected with their positions (``problems``) rather than thrown, so that the reader
 /// can decide what each means for the file.
 ///
@@ -17,8 +18,8 @@ struct LogicCompiler {
     /// The evaluators being expanded, to refuse one that refers to itself.
     private var expanding: [String] = []
 
-    /// The evaluators compiled for this rule, with the operations each stands for written out.
-    private var compiled: [String: (expression: LogicExpression, size: Int)] = [:]
+    /// The evaluators compiled for the file, shared by the compilers of its rules.
+    private let compiled: CompiledEvaluators
     /// The operations of the rule so far, every reference written out.
     private var size = 0
     /// Whether the rule has passed ``maximumExpandedSize`` (said once; the rest is not compiled).
@@ -29,8 +30,9 @@ struct LogicCompiler {
     /// The most operations (values and operators, every `$ref` written out) a rule may stand for.
     static let maximumExpandedSize = 100_000
 
-    init(evaluators: [String: JSONScanner.Node]) {
+    init(evaluators: [String: JSONScanner.Node], compiled: CompiledEvaluators = CompiledEvaluators()) {
         self.evaluators = evaluators
+        self.compiled = compiled
     }
 
     /// The expression of `node`.
@@ -42,7 +44,11 @@ struct LogicCompiler {
         case .bool(let flag): return .literal(.bool(flag))
         case .int(let number): return .literal(.number(Double(number)))
         case .double(let number): return .literal(.number(number))
-        case .string(let text): return .literal(.string(text))
+        case .string(let text):
+            // A long literal costs its bytes, an operation per 16: `cat` of a 1 MB literal doubled
+            // through `$ref`s would otherwise build gigabytes within the bound.
+            count(text.utf8.count / 16, at: node.position)
+            return .literal(.string(text))
         case .array(let elements):
             return Self.folded(elements.map { compile($0) })
         case .object(let members):
@@ -52,6 +58,8 @@ struct LogicCompiler {
                         kind: .notAnOperation, position: node.position,
                         message: "an operation is an object of one operator, found keys \(members.map { "\"\($0.key)\"" }.joined(separator: ", "))"))
                 }
+                // Data, not compiled further: it costs what it holds.
+                count(Self.dataSize(node), at: node.position)
                 return .literal(Self.data(node))
             }
             return compileOperation(member, object: node)
@@ -100,15 +108,21 @@ struct LogicCompiler {
                 message: "evaluator \"\(name)\" refers to itself (through \(expanding.joined(separator: " → ")))"))
             return .literal(.null)
         }
-        if let known = compiled[name] {
+        if let known = compiled.entries[name] {
+            problems += known.problems
             count(known.size, at: position)
             return known.expression
         }
         expanding.append(name)
         defer { expanding.removeLast() }
         let sizeBefore = size
+        let problemsBefore = problems.count
         let expression = compile(evaluator)
-        compiled[name] = (expression, size - sizeBefore)
+        // One cut short by this rule's bound is not the evaluator: it is compiled again for the next.
+        if !isTooLarge {
+            compiled.entries[name] = CompiledEvaluators.Entry(
+                expression: expression, size: size - sizeBefore, problems: Array(problems[problemsBefore...]))
+        }
         return expression
     }
 
@@ -141,6 +155,17 @@ struct LogicCompiler {
             constants.append(constant)
         }
         return .literal(.array(constants))
+    }
+
+    /// What a value taken as data costs against ``maximumExpandedSize``: a value each, and an extra one
+    /// per 16 bytes of text.
+    private static func dataSize(_ node: JSONScanner.Node) -> Int {
+        switch node.value {
+        case .null, .bool, .int, .double: return 1
+        case .string(let text): return 1 + text.utf8.count / 16
+        case .array(let elements): return elements.reduce(1) { $0 + dataSize($1) }
+        case .object(let members): return members.reduce(1) { $0 + 1 + $1.key.utf8.count / 16 + dataSize($1.node) }
+        }
     }
 
     /// A parsed JSON value as data, unevaluated.
