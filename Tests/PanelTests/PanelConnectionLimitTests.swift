@@ -41,7 +41,10 @@ import TestSupport
             let started = clock.now
             let answer = try await panel.send("GET", "/v1/containers", credential: .bearer(panel.panel.access.token))
             #expect(answer.status == 200, "\(answer)")
-            #expect(started.duration(to: clock.now) < .seconds(2))
+            // Without the registry the 300 idle connections hold it about 75 s (a cap of 4, each closed
+            // after its idle second). Within 2 s on a quiet machine (the figure is in the note);
+            // 10 here, for a CI machine running the whole suite on two cores.
+            #expect(started.duration(to: clock.now) < .seconds(10))
             // More of them after the owner's: the owner's connection is kept, and answers again.
             let more = try (0..<20).map { _ in try RawSocketConnection(port: panel.panel.port) }
             let again = try await panel.send("GET", "/v1/containers", credential: .bearer(panel.panel.access.token))

@@ -14,13 +14,8 @@ package final class ConnectionRegistry: Sendable {
     private struct Entry {
         let channel: any Channel
         let order: Int
-        let opened: NIODeadline
         var proven = false
     }
-
-    /// How long a new connection is spared while older ones without the token are left to close: the
-    /// time its owner takes to send a request's head.
-    static let grace = TimeAmount.milliseconds(250)
 
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
@@ -39,18 +34,18 @@ package final class ConnectionRegistry: Sendable {
     }
 
     /// Records `channel`, just accepted; answers the connection to close to stay within ``cap``, if
-    /// any: the oldest without the token that has had ``grace`` to show it; else, when a flood has
-    /// opened them all within it, one of those at random (so a flood cannot aim at the owner's
-    /// connection, which shows the token in its first request); else, when all have shown it, `channel`.
+    /// any: the oldest without the token, or `channel` itself when all have shown it.
+    ///
+    /// The owner's new connection is the newest until its first request shows the token: a flood must
+    /// open ``cap`` connections in that moment (a millisecond) to close it. Choosing at random, or
+    /// sparing young connections, was tried: either closed the owner's connection under a flood that
+    /// had just begun.
     func opened(_ channel: any Channel) -> (any Channel)? {
-        let now = NIODeadline.now()
-        return state.withLock { state in
+        state.withLock { state in
             state.opened += 1
-            state.entries[ObjectIdentifier(channel)] = Entry(channel: channel, order: state.opened, opened: now)
+            state.entries[ObjectIdentifier(channel)] = Entry(channel: channel, order: state.opened)
             guard state.entries.count > cap else { return nil }
-            let unproven = state.entries.values.filter { !$0.proven }
-            let settled = unproven.filter { now - $0.opened >= Self.grace }
-            let victim = settled.min { $0.order < $1.order }?.channel ?? unproven.randomElement()?.channel ?? channel
+            let victim = state.entries.values.filter { !$0.proven }.min { $0.order < $1.order }?.channel ?? channel
             state.entries[ObjectIdentifier(victim)] = nil
             return victim
         }
