@@ -7,22 +7,11 @@ import TestSupport
 /// `envscript ui`: prints an address with its token, serves the panel there, and stops cleanly on Ctrl-C.
 @Suite(.timeLimit(.minutes(15))) struct PanelCommandTests {
     /// The `Open http://...` address `ui` prints, once it has printed it.
-    private func printedAddress(of process: ChildProcess) async throws -> URL? {
-        for _ in 0..<3000 {
-            if let line = process.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("Open ") }) {
-                return URL(string: String(line.dropFirst("Open ".count)))
-            }
-            if !process.process.isRunning { return nil }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
-    }
-
     @Test func servesThePanelOfAHomeAndStopsCleanlyOnInterrupt() async throws {
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home")
         let process = try EnvScriptProcess.start(["ui", "--home", home.path, "--port", "0"], in: scratch.url)
-        let address = try #require(try await printedAddress(of: process), "ui printed no address: \(process.standardError)")
+        let address = try #require(try await process.printedPanelAddress(), "ui printed no address: \(process.standardError)")
         #expect(address.host == "127.0.0.1")
         let token = try #require(URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
         #expect(token.count == 64)
@@ -101,7 +90,7 @@ import TestSupport
         let home = scratch.url.appendingPathComponent("home").path
         // umask 000: the modes must be set, not left to the umask.
         let process = try startUI(["--home", home, "--open"], in: scratch, after: "umask 000", pathFirst: scratch.url.appendingPathComponent("bin").path)
-        let address = try #require(try await printedAddress(of: process), "ui printed no address: \(process.standardError)")
+        let address = try #require(try await process.printedPanelAddress(), "ui printed no address: \(process.standardError)")
         let token = try #require(URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
         try await waitUntil("the stub browser ran") { FileManager.default.fileExists(atPath: marks + "/page-text") }
 
@@ -128,7 +117,7 @@ import TestSupport
         let scratch = try Scratch()
         let home = scratch.url.appendingPathComponent("home").path
         let process = try startUI(["--home", home, "--idle-timeout", "1"], in: scratch, after: "ulimit -n 64")
-        let address = try #require(try await printedAddress(of: process), "ui printed no address: \(process.standardError)")
+        let address = try #require(try await process.printedPanelAddress(), "ui printed no address: \(process.standardError)")
         let token = try #require(URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
         let port = try #require(address.port)
         let socketsBefore = sockets(of: process.pid)
@@ -164,7 +153,7 @@ import TestSupport
         let scratch = try Scratch()
         let process = try EnvScriptProcess.start(
             ["ui", "--home", scratch.url.appendingPathComponent("home").path, "--bind", "0.0.0.0"], in: scratch.url)
-        _ = try #require(try await printedAddress(of: process), "ui printed no address: \(process.standardError)")
+        _ = try #require(try await process.printedPanelAddress(), "ui printed no address: \(process.standardError)")
         #expect(process.standardError.contains("warning: the panel listens on 0.0.0.0"))
         process.send(SIGTERM)
         let outcome = try await onAnotherThread { process.wait(seconds: 30) }
