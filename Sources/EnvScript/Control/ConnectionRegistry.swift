@@ -64,9 +64,6 @@ package final class ConnectionRegistry: Sendable {
     func closed(_ channel: any Channel) {
         state.withLock { _ = $0.entries.removeValue(forKey: ObjectIdentifier(channel)) }
     }
-
-    /// How many connections are open (for tests).
-    var openCount: Int { state.withLock { $0.entries.count } }
 }
 
 /// Registers its connection with a ``ConnectionRegistry`` as it is set up, closes one to stay within
