@@ -62,6 +62,11 @@ public final class EnvScriptHost: @unchecked Sendable {
     private var storeAnnouncer: StoreChangeAnnouncer?
     /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
     private let attachment = Locked<HostAttachment?>(nil)
+    /// The server of ``HostConfiguration/ofrepListener`` while the host is open, or nil.
+    private let ofrepServer = Locked<BackgroundServer?>(nil)
+    /// The TCP port of ``HostConfiguration/ofrepListener`` (the one picked when it asked for 0), while the
+    /// host is open; nil without a listener.
+    public var ofrepListenerPort: Int? { ofrepServer.withLock { $0?.port } }
     /// Set once ``close()`` has saved the preferences: from then on the control API refuses requests,
     /// so nothing it acknowledges goes unsaved.
     let isClosing = Locked(false)
@@ -125,6 +130,11 @@ public final class EnvScriptHost: @unchecked Sendable {
             lua.register(module)
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
+        }
+        if let listener = configuration.ofrepListener {
+            // A host whose opening fails after this is released, and its close() stops the listener.
+            let server = try OFREPListenerServer.start(listener, host: ControlHost(self))
+            ofrepServer.withLock { $0 = server }
         }
         let attachment = try attaching.map { try HostAttachment(completing: $0, host: self) }
         self.attachment.withLock { $0 = attachment }
@@ -204,6 +214,11 @@ public final class EnvScriptHost: @unchecked Sendable {
             ControlRoutes.finishEventStreams(of: self)
             attachment.stop()
         }
+        // Taken once, like the attachment: its requests under way finish, then it stops.
+        ofrepServer.withLock { server in
+            defer { server = nil }
+            return server
+        }?.stop()
         let flushed = lock.withLock { () -> Bool in
             guard lua.isOpen else { return false }
             // A request the control server has not finished yet (from async code close() does not wait

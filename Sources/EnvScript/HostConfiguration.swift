@@ -49,6 +49,10 @@ public struct HostConfiguration: Sendable {
     /// What one client may hold of the control socket of the attached host: connections at once, idle
     /// and request timeouts (see ``ServerLimits``; the defaults suit the command line and a panel).
     public var controlServerLimits = ServerLimits()
+    /// A TCP listener on which the host serves its flags over OFREP to OpenFeature SDKs — browsers of
+    /// allowed origins, services of a fleet — with a bearer token; nil (the default) for none. See
+    /// ``OFREPListener``.
+    public var ofrepListener: OFREPListener?
     /// How long one call of a container hook from Lua (`container.on_will_change`,
     /// `container.on_did_change`) may run; `nil` (the default) for no limit beyond the instruction
     /// budget. A will-change hook stopped by it cancels its switch, so a stuck hook never holds the

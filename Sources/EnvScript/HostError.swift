@@ -13,6 +13,11 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case invalidAppID(String, reason: String)
     /// The control socket could not be served, so the host cannot attach to its home.
     case attachmentFailed(socket: String, reason: String)
+    /// A text given as a web origin (``AllowedOrigins``) is not one.
+    case invalidOrigin(String)
+    /// The OFREP listener (``HostConfiguration/ofrepListener``) cannot be set up or cannot listen;
+    /// `reason` says why.
+    case ofrepListenerFailed(address: String, reason: String)
 
     public var description: String {
         switch self {
@@ -24,6 +29,10 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             return "the home '\(home)' belongs to the application '\(recorded)' (recorded in '\(record)'), not to '\(requested)'; open it as '\(recorded)' (on the command line: --app-id \(recorded), or no --app-id) to use its files, or use another home; if the home really belongs to '\(requested)', delete '\(record)' and open it again"
         case .attachmentFailed(let socket, let reason):
             return "cannot serve the control socket '\(socket)': \(reason); check that the home's bookkeeping folder is writable, or open the host with attachesToHome: false"
+        case .invalidOrigin(let text):
+            return "'\(text)' is not a web origin: give http or https, a host and an optional port, nothing after (http://localhost:5173)"
+        case .ofrepListenerFailed(let address, let reason):
+            return "cannot serve OFREP on \(address): \(reason)"
         case .invalidAppID(let identifier, let reason):
             return "invalid application identifier '\(identifier.debugDescription.dropFirst().dropLast())': it \(reason); use a name like com.example.app"
         }

@@ -52,8 +52,10 @@ struct UICommand: ParsableCommand {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
         if bindAddress.isEmpty { throw ValidationError("--bind needs an address, such as 127.0.0.1") }
-        for origin in allowedOrigins where PanelAccess.origin(origin) == nil {
-            throw ValidationError("--allow-origin '\(origin)' is not an origin: give http or https, a host and an optional port, nothing after (http://localhost:5173)")
+        do {
+            _ = try AllowedOrigins(allowedOrigins)
+        } catch {
+            throw ValidationError("--allow-origin: \(error)")
         }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be a number of seconds above 0 and at most 86400, got \(idleTimeout)")
@@ -86,7 +88,7 @@ struct UICommand: ParsableCommand {
             panel = try host.servePanel(
                 port: port, bindHost: bindAddress, scenarios: scenarios, followsApplication: true,
                 limits: ServerLimits(idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded(.up)))),
-                allowedOrigins: Set(allowedOrigins.compactMap(PanelAccess.origin)))
+                allowedOrigins: try AllowedOrigins(allowedOrigins))
         } catch {
             throw CommandFailure(message: "\(error)", status: ExitStatus.failure)
         }

@@ -18,11 +18,11 @@ extension EnvScriptHost {
     ///   - limits: how many connections the panel serves at once and how long it waits for a request
     ///     (``ServerLimits``), so that nobody without the token can exhaust the app's descriptors.
     ///   - allowedOrigins: origins whose pages may call the OFREP routes with the token (a browser's
-    ///     OpenFeature provider; ``PanelAccess/origin(_:)`` reads one). None by default.
+    ///     OpenFeature provider). None by default.
     /// - Returns: the running panel; open its ``PanelServer/url``, which carries the access token.
     public func servePanel(
         port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil, followsApplication: Bool = false,
-        limits: ServerLimits = ServerLimits(), allowedOrigins: Set<String> = []
+        limits: ServerLimits = ServerLimits(), allowedOrigins: AllowedOrigins = .none
     ) throws -> PanelServer {
         try PanelServer(
             host: self, bindHost: bindHost, port: port, scenarios: scenarios, followsApplication: followsApplication,

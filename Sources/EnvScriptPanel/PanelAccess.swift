@@ -1,4 +1,5 @@
 import Foundation
+import EnvScript
 
 /// Who may use a panel: the addresses it answers to and the token every request must carry.
 ///
@@ -17,24 +18,25 @@ import Foundation
 /// readable by the page (`ETag` included). Nothing else is open to them.
 public struct PanelAccess: Sendable {
     /// The random secret of this panel: 32 bytes, hex.
-    public let token: String
+    public var token: String { secret.value }
+    /// The token, and how requests show it.
+    let secret: AccessToken
     /// `host:port` values accepted in the `Host` header.
     public let allowedAuthorities: Set<String>
     /// The `host:port` to open: the bound address (an IPv6 one in brackets), or 127.0.0.1 when the
     /// panel listens on every address.
     public let authority: String
 
-    /// The origins (`scheme://host[:port]`, lower case) whose pages may call the OFREP routes.
-    public let allowedOrigins: Set<String>
+    /// The origins whose pages may call the OFREP routes.
+    public let allowedOrigins: AllowedOrigins
 
     /// The cookie that carries the token after the first visit.
     static let cookieName = "envscript_panel"
 
     /// Access for a panel listening on `port` of `bindHost`, with a new random token.
-    init(bindHost: String, port: Int, allowedOrigins: Set<String> = []) {
+    init(bindHost: String, port: Int, allowedOrigins: AllowedOrigins = .none) {
         self.allowedOrigins = allowedOrigins
-        var generator = SystemRandomNumberGenerator()
-        token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        secret = AccessToken.random()
         let host = Self.isWildcard(bindHost)
             ? "127.0.0.1" : (bindHost.contains(":") && !bindHost.hasPrefix("[") ? "[\(bindHost)]" : bindHost)
         authority = "\(host):\(port)"
@@ -43,30 +45,13 @@ public struct PanelAccess: Sendable {
 
     /// Whether `candidate` is the token, compared in time that does not depend on where they differ.
     func isToken(_ candidate: Substring?) -> Bool {
-        guard let candidate else { return false }
-        let expected = Array(token.utf8), given = Array(candidate.utf8)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
-        return difference == 0
+        secret.matches(candidate)
     }
 
     /// Whether `origin` (`scheme://host:port`) is the panel's own.
     func isOwnOrigin(_ origin: String) -> Bool {
         guard origin.hasPrefix("http://") else { return false }
         return allowedAuthorities.contains(String(origin.dropFirst("http://".count)))
-    }
-
-    /// `text` as an origin a panel may allow (`http://localhost:5173`): `http` or `https`, a host, an
-    /// optional port, nothing after; in lower case, without a default port. Nil when it is not one.
-    public static func origin(_ text: String) -> String? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty, url.user == nil, url.query == nil, url.fragment == nil,
-              url.path.isEmpty || url.path == "/"
-        else { return nil }
-        let defaultPort = scheme == "https" ? 443 : 80
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return "\(scheme)://\(bracketed)" + (url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? "")
     }
 
     private static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }

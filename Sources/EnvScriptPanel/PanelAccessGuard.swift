@@ -15,12 +15,12 @@ struct PanelAccessGuard<Context: RequestContext>: RouterMiddleware {
         }
         let origin = request.headers[.origin]
         if let origin, !access.isOwnOrigin(origin.lowercased()) {
-            if request.uri.path.hasPrefix("/ofrep/"), let allowed = PanelAccess.origin(origin), access.allowedOrigins.contains(allowed) {
-                return try await Self.crossOrigin(request, context: context, origin: origin, access: access, next: next)
+            if request.uri.path.hasPrefix("/ofrep/"), access.allowedOrigins.allows(origin) {
+                return try await OFREPCrossOrigin.respond(to: request, context: context, origin: origin, token: access.secret, next: next)
             }
             return Self.forbidden(request, "cross-site requests are refused (Origin \(origin)); a page of another origin may call the OFREP routes once envscript ui is started with --allow-origin ORIGIN")
         }
-        if access.isToken(Self.bearer(of: request)) { return try await next(request, context) }
+        if access.isToken(AccessToken.bearer(of: request)) { return try await next(request, context) }
         if access.isToken(request.cookies[PanelAccess.cookieName].map { Substring($0.value) }) {
             if !Self.isSafe(request.method) && origin == nil {
                 return Self.forbidden(request, "a change made with the panel's cookie must name its Origin")
@@ -35,55 +35,16 @@ struct PanelAccessGuard<Context: RequestContext>: RouterMiddleware {
             return response
         }
         // OFREP's document: missing or invalid credentials are 401, with the scheme to use.
-        if request.uri.path.hasPrefix("/ofrep/") { return Self.unauthorized }
-        return Self.forbidden(request, "no valid access token: open the address the panel printed when it started, with its ?token=")
-    }
-
-    /// A request to the OFREP routes from a page of an allowed origin: its preflight answered, the request
-    /// itself let in with the bearer token only (a cookie grants nothing here), the answer readable by
-    /// the page.
-    private static func crossOrigin(
-        _ request: Request, context: Context, origin: String, access: PanelAccess,
-        next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        var response: Response
-        if request.method == .options {
-            response = Response(status: .noContent, headers: [
-                .accessControlAllowMethods: "POST, GET, OPTIONS",
-                .accessControlAllowHeaders: "Authorization, Content-Type, If-None-Match",
-                .accessControlMaxAge: "600",
-            ])
-        } else if access.isToken(bearer(of: request)) {
-            response = try await next(request, context)
-        } else {
-            response = unauthorized
+        if request.uri.path.hasPrefix("/ofrep/") {
+            return OFREPCrossOrigin.unauthorized(hint: "send the token envscript ui printed as Authorization: Bearer <token>")
         }
-        response.headers[.accessControlAllowOrigin] = origin
-        response.headers[.accessControlExposeHeaders] = "ETag"
-        response.headers[.vary] = "Origin"
-        return response
-    }
-
-    /// OFREP's answer to missing or wrong credentials: 401, with the scheme to use.
-    private static var unauthorized: Response {
-        Response(
-            status: .unauthorized,
-            headers: [.contentType: "application/json; charset=utf-8", .wwwAuthenticate: "Bearer"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"errorDetails":"no valid access token: send the token envscript ui printed as Authorization: Bearer <token>"}"#)))
-    }
-
-    /// The credentials of an `Authorization: Bearer …` header; the scheme's name in any case (RFC 9110).
-    static func bearer(of request: Request) -> Substring? {
-        guard let value = request.headers[.authorization] else { return nil }
-        let scheme = "bearer "
-        guard value.count > scheme.count, value.prefix(scheme.count).lowercased() == scheme else { return nil }
-        return value.dropFirst(scheme.count).drop { $0 == " " }
+        return Self.forbidden(request, "no valid access token: open the address the panel printed when it started, with its ?token=")
     }
 
     /// Whether `request` carries the token, as a bearer header, the panel's cookie or a `?token=`:
     /// its connection is then the owner's (``ConnectionRegistry``), whatever else the guard decides.
     static func carriesToken(_ request: Request, access: PanelAccess) -> Bool {
-        return access.isToken(bearer(of: request))
+        return access.isToken(AccessToken.bearer(of: request))
             || access.isToken(request.cookies[PanelAccess.cookieName].map { Substring($0.value) })
             || access.isToken(request.uri.queryParameters["token"])
     }

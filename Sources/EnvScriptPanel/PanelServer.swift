@@ -32,7 +32,7 @@ public final class PanelServer: Sendable {
     ///   cannot be bound.
     init(
         host: EnvScriptHost, bindHost: String, port requestedPort: Int, scenarios: PanelScenarios?,
-        followsApplication: Bool, limits: ServerLimits, allowedOrigins: Set<String> = []
+        followsApplication: Bool, limits: ServerLimits, allowedOrigins: AllowedOrigins = .none
     ) throws {
         // The router needs the token and the token names the port: bind first, on a router whose guard
         // reads the access once it is known.

@@ -1,8 +1,9 @@
-"""A browser's OpenFeature provider against `envscript ui`: a page served from another origin (another
-port of 127.0.0.1, as a web app's dev server is) makes in headless Chromium the requests the OFREP web
-provider makes — a preflight (its bearer header is not a simple one), the bulk POST with a context, and
-polling with If-None-Match — reads a flag, sees an edit of the flag file within 2 s, and gets 304s while
-nothing changes. Run by scripts/test-browser."""
+"""A browser's OpenFeature provider against `envscript ui` and against an application's own OFREP
+listener (HostConfiguration.ofrepListener): a page served from another origin (another port of
+127.0.0.1, as a web app's dev server is) makes in headless Chromium the requests the OFREP web provider
+makes — a preflight (its bearer header is not a simple one), the bulk POST with a context, and polling
+with If-None-Match — reads a flag, sees an edit of the flag file within 2 s, and gets 304s while nothing
+changes. Run by scripts/test-browser."""
 
 import http.server
 import json
@@ -23,6 +24,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
 BINARY = os.environ["ENVSCRIPT_BINARY"]
+APP_HELPER = os.environ["ENVSCRIPT_APP_HELPER"]
 
 PAGE = """<!doctype html>
 <html><body><pre id="log"></pre><script>
@@ -64,7 +66,25 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-class OFREPWebProviderTests(unittest.TestCase):
+class PanelOFREPWebProviderTests(unittest.TestCase):
+    """Against `envscript ui --allow-origin`."""
+
+    def start_server(self, project, page_origin):
+        """Starts the server for pages of `page_origin` on the flags of `project`; returns (base, token)."""
+        self.server = subprocess.Popen(
+            [BINARY, "ui", "--home", str(self.scratch / "home"), "--port", "0", "--allow-origin", page_origin],
+            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for line in self.server.stdout:
+            if line.startswith("Open "):
+                return line[len("Open "):].strip().split("/?token=")
+        raise RuntimeError("envscript ui printed no address: " + self.server.stderr.read())
+
+    def stop_server(self):
+        self.server.send_signal(signal.SIGINT)
+        self.server.wait(timeout=30)
+        self.server.stdout.close()
+        self.server.stderr.close()
+
     def setUp(self):
         self.scratch = Path(tempfile.mkdtemp(prefix="envscript-ofrep-web-"))
         project = self.scratch / "project"
@@ -80,17 +100,7 @@ class OFREPWebProviderTests(unittest.TestCase):
         threading.Thread(target=self.site.serve_forever, daemon=True).start()
         page_origin = f"http://127.0.0.1:{self.site.server_address[1]}"
         self.page = page_origin + "/index.html"
-        self.server = subprocess.Popen(
-            [BINARY, "ui", "--home", str(self.scratch / "home"), "--port", "0", "--allow-origin", page_origin],
-            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        address = None
-        for line in self.server.stdout:
-            if line.startswith("Open "):
-                address = line[len("Open "):].strip()
-                break
-        if address is None:
-            raise RuntimeError("envscript ui printed no address: " + self.server.stderr.read())
-        self.base, self.token = address.split("/?token=")
+        self.base, self.token = self.start_server(project, page_origin)
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium")
         for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
@@ -101,10 +111,7 @@ class OFREPWebProviderTests(unittest.TestCase):
         self.driver.quit()
         self.site.shutdown()
         self.site.server_close()
-        self.server.send_signal(signal.SIGINT)
-        self.server.wait(timeout=30)
-        self.server.stdout.close()
-        self.server.stderr.close()
+        self.stop_server()
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     def wait_until(self, condition, what, timeout):
@@ -145,6 +152,31 @@ class OFREPWebProviderTests(unittest.TestCase):
         finally:
             other.shutdown()
             other.server_close()
+
+
+class ApplicationOFREPWebProviderTests(PanelOFREPWebProviderTests):
+    """Against a running application's OFREP listener (the attached-host helper, which embeds
+    EnvScriptHost with HostConfiguration.ofrepListener allowing the page's origin)."""
+
+    def start_server(self, project, page_origin):
+        (project / "host.lua").write_text((project / "envscript.lua").read_text())
+        self.server = subprocess.Popen(
+            [APP_HELPER, str(self.scratch / "home"), str(project / "host.lua"), str(project)],
+            cwd=project, env={**os.environ, "ENVSCRIPT_HELPER_OFREP_ORIGIN": page_origin},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.helper_folder = project
+        deadline = time.monotonic() + 60
+        while not (project / "ready").exists():
+            if self.server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the application did not start: " + self.server.stderr.read())
+            time.sleep(0.02)
+        port, token = (project / "ofrep").read_text().split()
+        return f"http://127.0.0.1:{port}", token
+
+    def stop_server(self):
+        (self.helper_folder / "stop").touch()
+        self.assertEqual(self.server.wait(timeout=30), 0)
+        self.server.stderr.close()
 
 
 if __name__ == "__main__":

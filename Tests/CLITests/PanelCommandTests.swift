@@ -164,6 +164,6 @@ import TestSupport
         let scratch = try Scratch()
         let outcome = try scratch.run("ui", "--allow-origin", "http://localhost:5173/app")
         #expect(outcome.status == 2)
-        #expect(outcome.standardError.contains("--allow-origin 'http://localhost:5173/app' is not an origin"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("--allow-origin: 'http://localhost:5173/app' is not a web origin"), "\(outcome.standardError)")
     }
 }

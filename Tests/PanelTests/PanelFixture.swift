@@ -17,7 +17,7 @@ final class PanelFixture: @unchecked Sendable {
     /// A panel without scenarios: an application's own, or — `followsApplication` — a tool's (as
     /// `envscript ui` serves it) that shows the application attached to the home while there is one;
     /// served within `limits`.
-    init(followsApplication: Bool = false, limits: ServerLimits = ServerLimits(), allowedOrigins: Set<String> = []) throws {
+    init(followsApplication: Bool = false, limits: ServerLimits = ServerLimits(), allowedOrigins: AllowedOrigins = .none) throws {
         folder = try TemporaryFolder()
         var configuration = HostConfiguration(home: folder.url.appendingPathComponent("home"))
         if followsApplication { configuration.role = .tool }
@@ -30,7 +30,7 @@ final class PanelFixture: @unchecked Sendable {
     /// Runs `body` with a panel as ``init(followsApplication:limits:allowedOrigins:)`` serves it, closed
     /// afterwards whether `body` throws or not.
     static func with(
-        limits: ServerLimits = ServerLimits(), allowedOrigins: Set<String> = [], _ body: (PanelFixture) async throws -> Void
+        limits: ServerLimits = ServerLimits(), allowedOrigins: AllowedOrigins = .none, _ body: (PanelFixture) async throws -> Void
     ) async throws {
         let fixture = try PanelFixture(limits: limits, allowedOrigins: allowedOrigins)
         do {

@@ -99,16 +99,12 @@ extension ControlRoutes {
     /// general error (`{"errorDetails": ...}`), not the control API's.
     private struct OFREPBodyTooLarge: Error {
         static var answer: Response {
-            ofrepAnswer(#"{"errorDetails":"the request body is larger than \#(ControlRequestBody.maximumSize) bytes"}"#, status: 413)
+            OFREPAnswer.failure(status: .contentTooLarge, "the request body is larger than \(ControlRequestBody.maximumSize) bytes")
         }
     }
 
-    fileprivate static func ofrepAnswer(_ json: String, status: Int) -> Response {
-        let bytes = ByteBuffer(string: json)
-        return Response(
-            status: HTTPResponse.Status(code: status),
-            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.readableBytes)],
-            body: ResponseBody(byteBuffer: bytes))
+    private static func ofrepAnswer(_ json: String, status: Int) -> Response {
+        OFREPAnswer.json(json, status: HTTPResponse.Status(code: status))
     }
 
     /// A strong entity tag of `body`: its 64-bit FNV-1a hash, the same in every process for the same flags.
