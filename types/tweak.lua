@@ -22,8 +22,8 @@ function tweak.json(path, name) end
 --- Flags from a flagd flag-definition file: variants, a default variant, JsonLogic targeting with flagd's
 --- `fractional`, `sem_ver`, `starts_with` and `ends_with`, `$evaluators`, metadata; evaluated in each lookup's
 --- context, in Swift. The file is read again when it changes. `invalid_rules`: `fail_evaluation` (default: loaded as
---- flagd does; a flag whose rule cannot be evaluated answers PARSE_ERROR, and a warning names its line) or
---- `refuse_file` (a rule that cannot be evaluated refuses the file, naming its line and flag).
+--- flagd does; a flag whose rule cannot be evaluated, or that is wrong itself (no variants), answers PARSE_ERROR,
+--- and a warning names its line) or `refuse_file` (such a flag refuses the file, naming its line and flag).
 ---@param path string
 ---@param options? string|{name: string?, invalid_rules: ('refuse_file'|'fail_evaluation')?}
 ---@return tweak.Provider

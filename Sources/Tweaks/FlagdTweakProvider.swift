@@ -20,8 +20,10 @@ public final class FlagdTweakProvider: TweakProvider {
         /// who want a start-up to fail on such a file.
         case refuseFile
         /// The file loads, as flagd loads it (the default): a flag whose rule cannot be evaluated (an
-        /// unknown operator) answers the caller's default with error `PARSE_ERROR`, and is named in
-        /// ``loadWarnings``; the other mistakes evaluate as JsonLogic has them (a missing argument is null).
+        /// unknown operator), or that is wrong itself (no variants, a default variant it does not have),
+        /// answers the caller's default with error `PARSE_ERROR`, and is named in ``loadWarnings``; the
+        /// other mistakes of rules evaluate as JsonLogic has them (a missing argument is null). A file
+        /// that is not JSON, or not a flag set, is still refused.
         case failEvaluation
     }
 

@@ -182,4 +182,39 @@ import TestSupport
             _ = try FlagdTweakProvider(fileURL: file, invalidRules: .refuseFile, watchInterval: nil)
         }
     }
+
+    /// flagd loads a file one of whose flags is wrong (its Go tests: a flag without "variants" loads with
+    /// a schema warning), so by default that flag alone fails, with PARSE_ERROR and a warning naming the
+    /// file, line and flag; the file is still refused as a whole under `refuse_file`.
+    @Test func aWrongFlagFailsItsOwnEvaluationsAndTheOthersLoad() throws {
+        let text = """
+            {"flags": {
+              "good": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"},
+              "invalidFlag": {"notState": "ENABLED", "notVariants": {"on": true}, "notDefaultVariant": "on"},
+              "strayDefault": {"state": "ENABLED", "variants": {"x": 1},
+                               "defaultVariant": "y"}
+            }}
+            """
+        let set = try read(text, invalidRules: .failEvaluation)
+        guard case .value(let good)? = set.flags[TweakKey(flagKey: "good")]?.evaluate(in: .empty) else {
+            Issue.record("the good flag answers")
+            return
+        }
+        #expect(good.value == .bool(true))
+        for (key, words) in [("invalidFlag", "no \"variants\""), ("strayDefault", "not one of its variants")] {
+            guard case .callerDefault(let answer)? = set.flags[TweakKey(flagKey: key)]?.evaluate(in: .empty) else {
+                Issue.record("\(key) answers the caller's default")
+                continue
+            }
+            #expect(answer.errorCode == .parseError, "\(key)")
+            #expect(answer.errorMessage?.contains(words) == true, "\(key): \(answer.errorMessage ?? "")")
+        }
+        #expect(set.warnings.count == 2)
+        #expect(set.warnings.first?.hasPrefix("flags.json:3: flag 'invalidFlag' has no \"variants\"") == true, "\(set.warnings)")
+        #expect(set.warnings.last?.hasPrefix("flags.json:5: flag 'strayDefault'") == true, "\(set.warnings)")
+        #expect(refusal(text)?.key == "invalidFlag")
+        // Not JSON, or not a flag set: still refused.
+        #expect(refusal("{\"flags\": 3}", invalidRules: .failEvaluation) != nil)
+        #expect(refusal("{\"flags\": {", invalidRules: .failEvaluation) != nil)
+    }
 }

@@ -58,7 +58,18 @@ struct FlagdDocumentReader {
         set.metadata = setMetadata
         var keyOwners: [TweakKey: String] = [:]
         for member in flagMembers {
-            let flag = try readFlag(member, evaluators: evaluators, compiled: compiled, setMetadata: setMetadata, warnings: &set.warnings)
+            let flag: FlagdFlag
+            do {
+                flag = try readFlag(member, evaluators: evaluators, compiled: compiled, setMetadata: setMetadata, warnings: &set.warnings)
+            } catch let error as TweakError {
+                // flagd loads a file whose flag is wrong (no variants, a default variant it does not have,
+                // a variant no JSON type can hold) and fails that flag's evaluations.
+                guard invalidRules == .failEvaluation, case .invalidJSON(_, let line, _, _, let reason) = error.reason else { throw error }
+                set.warnings.append("\(file):\(line): \(reason); the flag answers PARSE_ERROR")
+                flag = FlagdFlag(
+                    flagKey: member.key, isEnabled: true, variants: [:], defaultVariant: nil,
+                    targeting: .unusable("line \(line): \(reason)"), metadata: setMetadata, source: source)
+            }
             if let owner = keyOwners[flag.key] {
                 throw problem(
                     member.keyPosition, member.key,
@@ -170,7 +181,7 @@ struct FlagdDocumentReader {
         }
         if let unusable = compiler.problems.first(where: \.makesRuleUnusable) {
             warnings.append("\(file):\(unusable.position.line): flag '\(flagKey)': \(unusable.message); the flag answers PARSE_ERROR")
-            return .unusable("line \(unusable.position.line): \(unusable.message)")
+            return .unusable("line \(unusable.position.line): its targeting: \(unusable.message)")
         }
         return .rule(rule)
     }

@@ -7,7 +7,8 @@ extension FlagdFlag {
     ///   that variant, reason `TARGETING_MATCH` (a `fractional` split included, as flagd reports it);
     /// - targeting that gives null: the default variant, reason `DEFAULT`;
     /// - no default variant where one is needed: the caller's default, reason `DEFAULT`;
-    /// - targeting that cannot be evaluated: the caller's default, error `PARSE_ERROR`; a variant the
+    /// - a flag that cannot be evaluated (its targeting, or the flag itself, was wrong at load): the
+    ///   caller's default, error `PARSE_ERROR`; a variant the
     ///   flag does not have: error `GENERAL`.
     func evaluate(in context: TweakContext) -> TweakAnswer {
         guard isEnabled else { return .callerDefault(defaultAnswer(reason: .disabled, dependsOnContext: false)) }
@@ -17,7 +18,7 @@ extension FlagdFlag {
         case .unusable(let problem):
             return .callerDefault(defaultAnswer(
                 reason: .error, errorCode: .parseError,
-                errorMessage: "the targeting of flag '\(flagKey)' cannot be evaluated: \(problem)"))
+                errorMessage: "flag '\(flagKey)' cannot be evaluated: \(problem)"))
         case .rule(let rule):
             let result = LogicEvaluator.evaluate(rule, .context(FlagEvaluationInput(flagKey: flagKey, context: context)))
             let name: String

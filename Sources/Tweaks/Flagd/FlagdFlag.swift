@@ -6,8 +6,8 @@ final class FlagdFlag: Sendable {
         case none
         /// A compiled rule whose result names the variant.
         case rule(LogicExpression)
-        /// A rule that cannot be evaluated (an unknown operator, a `$ref` to no evaluator): every
-        /// evaluation is a parse error, saying this.
+        /// A rule that cannot be evaluated (an unknown operator, a `$ref` to no evaluator), or a flag
+        /// that is wrong (no variants): every evaluation is a parse error, saying this.
         case unusable(String)
     }
 
