@@ -106,7 +106,7 @@ enum LogicEvaluator {
         case .in:
             let needle = argument(arguments, 0, data)
             switch argument(arguments, 1, data) {
-            case .string(let haystack): return .bool(haystack.contains(needle.textValue))
+            case .string(let haystack): return .bool(SubstringSearch.contains(haystack, needle.textValue))
             case .array(let elements): return .bool(elements.contains { $0.strictlyEquals(needle) })
             default: return .bool(false)
             }
