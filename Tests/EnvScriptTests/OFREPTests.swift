@@ -160,4 +160,33 @@ import Tweaks
             #expect(metadata["team"]?.string == "qa")
         }
     }
+
+    /// A bulk answer over a Lua provider that reads the context and takes 20 ms a flag (two seconds for
+    /// a hundred) is made a slice at a time: a request that comes meanwhile is answered before it ends,
+    /// not after (it waited the whole answer out before).
+    @Test func aSlowBulkAnswerLetsOtherRequestsThrough() async throws {
+        try await ControlAPIFixture.with { api in
+            try api.fixture.run("""
+                local function busy(seconds) local stop = os.clock() + seconds while os.clock() < stop do end end
+                local all = {}
+                for i = 1, 100 do all[i] = {feature = 'slow', variable = 'v' .. i, value = 'x'} end
+                tweak.stack{ tweak.overrides(), tweak.provider{ name = 'slow',
+                  get = function(feature, variable, ctx) if feature == 'slow' then busy(0.02) return 'x' end end,
+                  list = function() return all end } }
+                """)
+            let clock = ContinuousClock()
+            let (client, request) = (api.client, api.request("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {"targetingKey": "u1"}}"#))
+            let bulk = Task { () -> (Int, ContinuousClock.Instant) in
+                let answer = try await client.execute(request, timeout: .seconds(60))
+                _ = try await answer.body.collect(upTo: 1 << 20)
+                return (Int(answer.status.code), clock.now)
+            }
+            try await Task.sleep(for: .milliseconds(400))
+            let other = try await api.send("GET", "/v1/containers")
+            let otherAnswered = clock.now
+            let (bulkStatus, bulkAnswered) = try await bulk.value
+            #expect(other.status == 200 && bulkStatus == 200)
+            #expect(otherAnswered < bulkAnswered, "the other request waited for the whole bulk answer")
+        }
+    }
 }

@@ -37,13 +37,7 @@ extension ControlRoutes {
                 } catch is OFREPBodyTooLarge {
                     return OFREPBodyTooLarge.answer
                 }
-                let body = try await host.run { host -> String in
-                    let keys = host.tweaks.allKeys().map(\.flagKey)
-                    let flags = keys.map { OFREPEvaluation(key: $0, tweaks: host.tweaks, context: evaluationContext).json }
-                    var metadata = ""
-                    TweakValue.object(flagSetMetadata(of: host.tweaks)).writeExactJSON(into: &metadata)
-                    return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":"# + metadata + "}"
-                }
+                let body = try await bulkAnswer(host: host, context: evaluationContext)
                 let tag = entityTag(of: body)
                 if let asked = request.headers[.ifNoneMatch], entityTags(asked).contains(tag) {
                     return Response(status: .notModified, headers: [.eTag: tag])
@@ -54,6 +48,38 @@ extension ControlRoutes {
             }
         }
     }
+
+    /// The bulk answer: every flag of the stack in `context`, and the flag sets' metadata.
+    ///
+    /// Flags are evaluated a slice at a time, each slice under the host's lock for about a millisecond
+    /// (``bulkSlice``): a stack whose Lua providers read the context and take their time over hundreds of
+    /// flags keeps every other request of the host waiting no longer than one slice, not the whole answer.
+    private static func bulkAnswer(host: ControlHost, context: TweakContext) async throws -> String {
+        let (keys, metadata) = try await host.run { host -> ([String], String) in
+            var metadata = ""
+            TweakValue.object(flagSetMetadata(of: host.tweaks)).writeExactJSON(into: &metadata)
+            return (host.tweaks.allKeys().map(\.flagKey), metadata)
+        }
+        var flags: [String] = []
+        flags.reserveCapacity(keys.count)
+        while flags.count < keys.count {
+            let start = flags.count
+            flags += try await host.run { host -> [String] in
+                let clock = ContinuousClock()
+                let deadline = clock.now + bulkSlice
+                var slice: [String] = []
+                for key in keys[start...] {
+                    slice.append(OFREPEvaluation(key: key, tweaks: host.tweaks, context: context).json)
+                    if clock.now >= deadline { break }
+                }
+                return slice
+            }
+        }
+        return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":"# + metadata + "}"
+    }
+
+    /// How long one slice of a bulk answer holds the host's lock, at most (past one flag's evaluation).
+    private static let bulkSlice = Duration.milliseconds(1)
 
     /// The bulk answer's `metadata`: the flag sets' own metadata of the stack's flagd files, a higher
     /// provider's entry winning over a lower one's, as flagd answers with its flag set's.
