@@ -36,12 +36,22 @@ struct PermissionGate: Sendable {
         if folders.contains(where: { Self.isWithin(file.path, folder: $0.path) }) { return file }
         var project = [String]()
         for folder in projectFolders.map({ Self.resolved($0).path }) where !project.contains(folder) { project.append(folder) }
+        let projectNames = "the project folder\(project.count == 1 ? "" : "s") (\(project.joined(separator: ", ")))"
+        // Where a symbolic link leads is not said: the script could not have learnt it otherwise.
+        let written = Self.absolute(path, from: scriptPathBase)
+        if !project.isEmpty, folders.contains(where: { Self.isWithin(written.path, folder: $0.path) }) {
+            throw PermissionError(description: """
+                \(function): \(access.verb) '\(path)' is not allowed: a symbolic link on its way leads outside \(projectNames); \
+                grant the folder it leads to with \(access.flag) on the command line, or in \
+                HostConfiguration.permissions.\(access.setting), or put the file itself in the project
+                """)
+        }
         let outside = project.isEmpty
             ? "the host runs no script file, so it has no project folder"
-            : "it is outside the project folder\(project.count == 1 ? "" : "s") (\(project.joined(separator: ", ")))"
+            : "it is outside \(projectNames)"
         throw PermissionError(description: """
             \(function): \(access.verb) '\(path)' is not allowed: \(outside); grant its folder with \(access.flag) \
-            \(file.deletingLastPathComponent().path) on the command line, or in HostConfiguration.permissions.\(access.setting)
+            \(written.deletingLastPathComponent().path) on the command line, or in HostConfiguration.permissions.\(access.setting)
             """)
     }
 
@@ -76,8 +86,7 @@ struct PermissionGate: Sendable {
     /// and the symbolic links of its existing part resolved: a link inside a granted folder cannot lead
     /// outside it.
     static func resolved(_ path: String, from base: String? = nil) -> URL {
-        let absolute = path.hasPrefix("/") ? path : (base ?? FileManager.default.currentDirectoryPath) + "/" + path
-        var existing = URL(fileURLWithPath: absolute).standardizedFileURL
+        var existing = absolute(path, from: base)
         var rest: [String] = []
         while existing.path != "/", realPath(existing.path) == nil {
             rest.insert(existing.lastPathComponent, at: 0)
@@ -86,6 +95,13 @@ struct PermissionGate: Sendable {
         var result = URL(fileURLWithPath: realPath(existing.path) ?? existing.path)
         for component in rest { result.appendPathComponent(component) }
         return result.standardizedFileURL
+    }
+
+    /// `path` made absolute from `base` (nil for the current folder), `.` and `..` resolved as written,
+    /// links not followed.
+    private static func absolute(_ path: String, from base: String?) -> URL {
+        let absolute = path.hasPrefix("/") ? path : (base ?? FileManager.default.currentDirectoryPath) + "/" + path
+        return URL(fileURLWithPath: absolute).standardizedFileURL
     }
 
     private static func realPath(_ path: String) -> String? {
