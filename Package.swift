@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// EnvScript: switchable application environments ("containers") with policies written in Lua 5.4.
@@ -16,6 +16,10 @@ import PackageDescription
 /// state) and reaches a lower layer directly where the runtime has nothing to add: a home's doctor, the
 /// archive format, checking a tweak file, the Lua type generator. Only RemoteTweaks, the runtime and the
 /// front-ends bring networking (AsyncHTTPClient, Hummingbird).
+///
+/// The runtime's parts that bring networking or archives are package traits (SE-0450), all on by default:
+/// an app that adds the package with `traits: []` gets a host with Lua, containers and hooks, flags and
+/// state, and builds none of SwiftNIO, Hummingbird, AsyncHTTPClient or ZIPFoundation.
 var package = Package(
     name: "EnvScript",
     platforms: [.macOS(.v15)],
@@ -31,6 +35,18 @@ var package = Package(
         .library(name: "AppState", targets: ["AppState"]),
         .library(name: "Preferences", targets: ["Preferences"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
+    ],
+    traits: [
+        .trait(
+            name: "Control",
+            description: "A host's control socket (other processes, the command line among them, make it take part in their switches; the panel follows it) and its OFREP listener (HostConfiguration.ofrepListener). Brings SwiftNIO, Hummingbird and AsyncHTTPClient."),
+        .trait(
+            name: "RemoteFlags",
+            description: "Flags fetched over HTTP: tweak.remote and tweak.ofrep, RemoteTweaks' providers in a host. Brings AsyncHTTPClient."),
+        .trait(
+            name: "Sharing",
+            description: "Containers as zip archives: container.export, container.import and container.diff. Brings ZIPFoundation."),
+        .default(enabledTraits: ["Control", "RemoteFlags", "Sharing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -114,16 +130,18 @@ var package = Package(
         .target(
             name: "EnvScript",
             dependencies: [
-                "LuaBridge", "Containers", "ContainerSharing", "Preferences", "Tweaks", "RemoteTweaks", "AppState", "Locking",
+                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
+                .target(name: "RemoteTweaks", condition: .when(traits: ["RemoteFlags"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Control"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Control"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Control"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Control"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Control"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Control"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Control"])),
             ]
         ),
         // Command-line tooling over the runtime: QA scenarios and their reports, LuaLS type definitions.
@@ -239,6 +257,7 @@ var package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

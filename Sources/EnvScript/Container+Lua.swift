@@ -1,4 +1,6 @@
+#if Sharing
 import ContainerSharing
+#endif
 import Containers
 import Foundation
 import LuaBridge
@@ -34,6 +36,7 @@ extension DamagedContainer {
     }
 }
 
+#if Sharing
 extension ScriptValue {
     /// A diff as Lua sees it: the `--json` shape with snake_case keys (`size_before`, `keys`...).
     init(diffOf diff: ContainerDiff) throws {
@@ -42,3 +45,4 @@ extension ScriptValue {
         self = try JSONDecoder().decode(ScriptValue.self, from: encoder.encode(diff))
     }
 }
+#endif

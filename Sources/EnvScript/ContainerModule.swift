@@ -1,4 +1,6 @@
+#if Sharing
 import ContainerSharing
+#endif
 import Containers
 import Foundation
 import LuaBridge
@@ -91,6 +93,7 @@ enum ContainerModule {
             call.push(try table(try containers.updateInfo(container: target, name: name, description: description)))
             return 1
         }
+        #if Sharing
         module.function("export") { [unowned host] call in
             let source = try containers.resolve(try call.argument(1, as: String.self))
             let path = try call.argument(2, as: String.self)
@@ -131,6 +134,15 @@ enum ContainerModule {
             call.push(try ScriptValue(diffOf: diff).luaValue)
             return 1
         }
+        #else
+        // There, saying why, so that a script written for a full build fails with its reason.
+        for name in ["export", "import", "diff"] {
+            module.function(name) { call in
+                throw call.argumentError(
+                    1, "container.\(name) is not in this build: the application was built without EnvScript's Sharing trait (container archives)")
+            }
+        }
+        #endif
         module.function("reset") { _ in
             try containers.reset()
             return 0

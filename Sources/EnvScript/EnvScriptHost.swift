@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import LuaBridge
 import Preferences
+#if RemoteFlags
 import RemoteTweaks
+#endif
 import Tweaks
 import Locking
 
@@ -44,29 +46,32 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// modules); switched along with the containers.
     public let application: Application
     /// The record other processes find this host by while it is attached to its home, or nil.
-    public var attachedHostRecord: AttachedHostRecord? { attachment.withLock { $0?.record } }
-    /// The remote providers the scripts declared with `tweak.remote` that are still in use, in the order
-    /// they were declared. Each fetches in the background, never under ``lock``; see
-    /// ``waitUntilRemoteTweaksFetched(timeout:)``.
-    public var remoteTweakProviders: [RemoteTweakProvider] { remoteTweaks.all.compactMap { $0 as? RemoteTweakProvider } }
-    /// The OFREP providers the scripts declared with `tweak.ofrep` that are still in use, in the order
-    /// they were declared; they fetch in the background like ``remoteTweakProviders``.
-    public var ofrepTweakProviders: [OFREPTweakProvider] { remoteTweaks.all.compactMap { $0 as? OFREPTweakProvider } }
+    public var attachedHostRecord: AttachedHostRecord? {
+        #if Control
+        controlPlane?.record
+        #else
+        presence?.record
+        #endif
+    }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     public private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
+    #if RemoteFlags
     /// Starts, reloads after switches and stops the remote providers scripts declare.
     let remoteTweaks: RemoteTweakProviders
-    /// Tells the other attached hosts of this host's writes to the stores.
-    /// Set once, at the end of `init`.
-    private var storeAnnouncer: StoreChangeAnnouncer?
-    /// The control socket and record while attached to the home (``HostConfiguration/attachesToHome``).
-    private let attachment = Locked<HostAttachment?>(nil)
-    /// The server of ``HostConfiguration/ofrepListener`` while the host is open, or nil.
-    private let ofrepServer = Locked<BackgroundServer?>(nil)
+    #endif
+    #if Control
+    /// The control socket, the OFREP listener and the other hosts' part in this one's changes; set once,
+    /// at the end of `init`.
+    private var controlPlane: HostControlPlane?
     /// The TCP port of ``HostConfiguration/ofrepListener`` (the one picked when it asked for 0), while the
     /// host is open; nil without a listener.
-    public var ofrepListenerPort: Int? { ofrepServer.withLock { $0?.port } }
+    public var ofrepListenerPort: Int? { controlPlane?.ofrepListenerPort }
+    #else
+    /// The record that tells other processes this host is running and cannot take part in their
+    /// switches (no control socket in this build); set once, at the end of `init`.
+    private var presence: HostPresence?
+    #endif
     /// Set once ``close()`` has saved the preferences: from then on the control API refuses requests,
     /// so nothing it acknowledges goes unsaved.
     let isClosing = Locked(false)
@@ -93,13 +98,12 @@ public final class EnvScriptHost: @unchecked Sendable {
         try Self.prepareHome(configuration.home)
         containers = try AppContainer(home: configuration.home)
         appID = try configuration.settleAppID(in: containers)
+        #if Control
         // The control routes and server are made on a thread of their own while the rest opens.
-        let attaching = configuration.attachesToHome
-            ? try HostAttachment.begin(
-                home: configuration.home, appID: appID, role: configuration.role, limits: configuration.controlServerLimits)
-            : nil
+        let opening = try HostControlPlane.begin(configuration, appID: appID)
         var attached = false
-        defer { if !attached { attaching?.abandon() } }
+        defer { if !attached { opening.abandon() } }
+        #endif
         secureKeyFile = configuration.secureKeyFile(appID: appID)
         // Lua files in the folders scripts may read load as libraries (`require`, `loadfile`).
         var luaOptions = configuration.lua
@@ -108,13 +112,19 @@ public final class EnvScriptHost: @unchecked Sendable {
         storeCoordinator = try ContainerStoreCoordinator(containers: containers)
         preferences = PreferencesStore(home: configuration.home, appID: appID, coordinator: storeCoordinator)
         tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
+        #if RemoteFlags
         remoteTweaks = RemoteTweakProviders(logger: logger)
+        #endif
         application = Application(
             home: configuration.home, appID: appID, preferences: preferences,
             secureKey: .keyFile(secureKeyFile), containerID: try containers.epoch.activeContainer)
+        #if RemoteFlags
         switchParticipant = HostSwitchParticipant(
             containers: containers, application: application, tweaks: tweaks, remoteTweaks: remoteTweaks,
             logger: logger)
+        #else
+        switchParticipant = HostSwitchParticipant(containers: containers, application: application, tweaks: tweaks, logger: logger)
+        #endif
         containers.add(participant: switchParticipant)
         // One lock order for every change, from Lua or Swift, on any thread: host lock, gate, file lock.
         containers.changeSerializer = lock
@@ -131,22 +141,15 @@ public final class EnvScriptHost: @unchecked Sendable {
             // Host modules are globals too, like the standard libraries; `require` returns the same table.
             try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
         }
-        if let listener = configuration.ofrepListener {
-            // A host whose opening fails after this is released, and its close() stops the listener.
-            let server = try OFREPListenerServer.start(listener, host: ControlHost(self))
-            ofrepServer.withLock { $0 = server }
-        }
-        let attachment = try attaching.map { try HostAttachment(completing: $0, host: self) }
-        self.attachment.withLock { $0 = attachment }
-        attached = true
+        #if Control
         // Every change this host makes gives the other attached hosts their part, and they hear of its
         // writes to the stores.
-        let participants = RemoteHostParticipants(
-            home: configuration.home, ownID: attachment?.record.id, timeout: configuration.participationTimeout, logger: logger)
-        containers.remoteParticipants = participants
-        let announcer = StoreChangeAnnouncer(participants: participants)
-        storeAnnouncer = announcer
-        storeCoordinator.observeWrites { announcer.noteWrite() }
+        controlPlane = try HostControlPlane(completing: opening, host: self)
+        attached = true
+        #else
+        presence = configuration.attachesToHome ? try HostPresence(home: configuration.home, appID: appID, role: configuration.role) : nil
+        containers.remoteParticipants = presence
+        #endif
         if configuration.makesApplicationCurrent { application.makeCurrent() }
         // A control request (or the app's own Swift code) holding the lock while its change waits for
         // another process's lets go of it meanwhile: that process may need this host's hooks. A script
@@ -154,7 +157,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         lock.allowLettingGo(LettingGoRule(
             allowsLettingGo: { [weak self] in self.map { !$0.lua.isInCall } ?? false },
             checkAfterTakingBack: { [weak self] in
-                guard let self, lua.isOpen, !isClosing.withLock({ $0 }) else { throw ControlError.hostClosed }
+                guard let self, lua.isOpen, !isClosing.withLock({ $0 }) else { throw HostError.closed }
             }))
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
@@ -194,14 +197,13 @@ public final class EnvScriptHost: @unchecked Sendable {
             logger.error("close() was called from inside a call into Lua and is refused: close the host once the call has returned")
             return
         }
+        #if RemoteFlags
         remoteTweaks.close()
+        #endif
         application.resignCurrent()
-        // Taken once: of two threads closing together, one detaches.
-        let attachment = self.attachment.withLock { attachment in
-            defer { attachment = nil }
-            return attachment
-        }
-        if attachment != nil {
+        #if Control
+        // Of two threads closing together, one detaches.
+        controlPlane?.stopServing(of: self) {
             // A change another process is making with this host's part prepared ends first, so the
             // host reloads and runs its did-change hooks before it goes.
             do {
@@ -210,15 +212,9 @@ public final class EnvScriptHost: @unchecked Sendable {
                 logger.error("could not catch up with the home before closing: \(error)")
             }
         }
-        if let attachment {
-            ControlRoutes.finishEventStreams(of: self)
-            attachment.stop()
-        }
-        // Taken once, like the attachment: its requests under way finish, then it stops.
-        ofrepServer.withLock { server in
-            defer { server = nil }
-            return server
-        }?.stop()
+        #else
+        presence?.leave()
+        #endif
         let flushed = lock.withLock { () -> Bool in
             guard lua.isOpen else { return false }
             // A request the control server has not finished yet (from async code close() does not wait
@@ -234,9 +230,11 @@ public final class EnvScriptHost: @unchecked Sendable {
             return true
         }
         guard flushed else { return }
+        #if Control
         // Outside the lock: the other hosts answer under their own locks, and one of them may be
         // closing too, waiting for this host's answer while it holds its lock.
-        storeAnnouncer?.flush()
+        controlPlane?.flushAnnouncements()
+        #endif
         lock.withLock {
             guard lua.isOpen else { return }
             for entry in kept.values { entry.unregister() }
@@ -256,29 +254,6 @@ public final class EnvScriptHost: @unchecked Sendable {
     public func synchronizeStores() throws {
         try application.synchronizeWithDisk()
         tweaks.resetCache()
-    }
-
-    /// Waits until each remote provider (`tweak.remote`, `tweak.ofrep`) has ended its first fetch since it was declared
-    /// or since the last switch — with tweaks or with an error, see `RemoteTweakProvider.status` — so
-    /// that flags answer from the server rather than from the kept copy. Declaring a provider never
-    /// waits for the network; call this where an answer from the server matters more than starting at
-    /// once.
-    ///
-    /// - Returns: false when a fetch had not ended within `timeout`.
-    public func waitUntilRemoteTweaksFetched(timeout: Duration) async -> Bool {
-        await remoteTweaks.waitUntilFetched(timeout: timeout)
-    }
-
-    /// The longest timeout of the remote providers in use (`tweak.remote`, `tweak.ofrep`), in seconds:
-    /// how long a wait for their first fetches may take; nil when there are none.
-    package var longestRemoteTimeout: TimeInterval? {
-        remoteTweaks.all.map(\.configuration.timeout).max()
-    }
-
-    /// ``waitUntilRemoteTweaksFetched(timeout:)`` for synchronous callers: blocks the calling thread,
-    /// which must not hold ``lock``, nor be a thread of Swift's cooperative pool.
-    public func waitUntilRemoteTweaksFetchedBlocking(timeout: Duration) -> Bool {
-        remoteTweaks.waitUntilFetchedBlocking(timeout: timeout)
     }
 
     /// Runs the Lua file at `path` and returns its results.

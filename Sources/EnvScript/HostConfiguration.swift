@@ -36,7 +36,8 @@ public struct HostConfiguration: Sendable {
     /// Whether the host attaches to its home while it is open (default true): it serves the control
     /// API on a Unix domain socket in the home's bookkeeping folder, and takes part in every switch of
     /// the home that another process makes — its participants flush and reload, its hooks run and may
-    /// refuse. A one-shot tool that only asks for changes (the `envscript` command) need not attach:
+    /// refuse. Built without the `Control` trait, it serves no socket: it publishes a record by which
+    /// another process's switch finds it, and refuses, since the host cannot take part. A one-shot tool that only asks for changes (the `envscript` command) need not attach:
     /// whether attached or not, a host's own changes always give the attached hosts their part.
     public var attachesToHome: Bool
     /// How long a change waits for each attached host to answer before it is cancelled (default 10 s).
@@ -46,6 +47,7 @@ public struct HostConfiguration: Sendable {
     /// application attached to its home. Tools that attach for a while, like the `envscript` command,
     /// say `AttachedHostRole.tool`.
     public var role: AttachedHostRole = .application
+    #if Control
     /// What one client may hold of the control socket of the attached host: connections at once, idle
     /// and request timeouts (see ``ServerLimits``; the defaults suit the command line and a panel).
     public var controlServerLimits = ServerLimits()
@@ -53,6 +55,7 @@ public struct HostConfiguration: Sendable {
     /// allowed origins, services of a fleet — with a bearer token; nil (the default) for none. See
     /// ``OFREPListener``.
     public var ofrepListener: OFREPListener?
+    #endif
     /// How long one call of a container hook from Lua (`container.on_will_change`,
     /// `container.on_did_change`) may run; `nil` (the default) for no limit beyond the instruction
     /// budget. A will-change hook stopped by it cancels its switch, so a stuck hook never holds the

@@ -13,6 +13,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case invalidAppID(String, reason: String)
     /// The control socket could not be served, so the host cannot attach to its home.
     case attachmentFailed(socket: String, reason: String)
+    /// The host was closed, or released, while a request was still being answered.
+    case closed
     /// A text given as a web origin (``AllowedOrigins``) is not one.
     case invalidOrigin(String)
     /// The OFREP listener (``HostConfiguration/ofrepListener``) cannot be set up or cannot listen;
@@ -29,6 +31,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             return "the home '\(home)' belongs to the application '\(recorded)' (recorded in '\(record)'), not to '\(requested)'; open it as '\(recorded)' (on the command line: --app-id \(recorded), or no --app-id) to use its files, or use another home; if the home really belongs to '\(requested)', delete '\(record)' and open it again"
         case .attachmentFailed(let socket, let reason):
             return "cannot serve the control socket '\(socket)': \(reason); check that the home's bookkeeping folder is writable, or open the host with attachesToHome: false"
+        case .closed:
+            return "the host has closed; it no longer answers"
         case .invalidOrigin(let text):
             return "'\(text)' is not a web origin: give http or https, a host and an optional port, nothing after (http://localhost:5173)"
         case .ofrepListenerFailed(let address, let reason):

@@ -2,7 +2,9 @@ import AppState
 import Containers
 import Foundation
 import Logging
+#if RemoteFlags
 import RemoteTweaks
+#endif
 import Tweaks
 
 /// The host's part in every switch, and in every clean of the active container: the state (and with
@@ -13,9 +15,12 @@ final class HostSwitchParticipant: SwitchParticipant {
     private let containers: AppContainer
     private let application: Application
     private let tweaks: TweakManager
+    #if RemoteFlags
     private let remoteTweaks: RemoteTweakProviders
+    #endif
     private let logger: Logger
 
+    #if RemoteFlags
     init(
         containers: AppContainer, application: Application, tweaks: TweakManager,
         remoteTweaks: RemoteTweakProviders, logger: Logger
@@ -26,6 +31,14 @@ final class HostSwitchParticipant: SwitchParticipant {
         self.remoteTweaks = remoteTweaks
         self.logger = logger
     }
+    #else
+    init(containers: AppContainer, application: Application, tweaks: TweakManager, logger: Logger) {
+        self.containers = containers
+        self.application = application
+        self.tweaks = tweaks
+        self.logger = logger
+    }
+    #endif
 
     func prepareForSwitch() throws {
         try application.prepareForSwitch()
@@ -40,7 +53,9 @@ final class HostSwitchParticipant: SwitchParticipant {
         } catch {
             logger.error("could not load the state of the new container: \(error)")
         }
+        #if RemoteFlags
         remoteTweaks.containerDidSwitch()
+        #endif
         tweaks.resetCache()
     }
 

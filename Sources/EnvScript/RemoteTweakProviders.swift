@@ -1,3 +1,4 @@
+#if RemoteFlags
 import Foundation
 import Logging
 import RemoteTweaks
@@ -96,3 +97,4 @@ final class RemoteTweakProviders: Sendable {
         for provider in providers { provider.close() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if RemoteFlags
 import Foundation
 import LuaBridge
 import RemoteTweaks
@@ -23,3 +24,4 @@ extension RemoteTweakProvider {
         return .table(table)
     }
 }
+#endif

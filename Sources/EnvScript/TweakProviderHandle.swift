@@ -1,5 +1,7 @@
 import LuaBridge
+#if RemoteFlags
 import RemoteTweaks
+#endif
 import Tweaks
 
 /// A tweak provider as Lua holds it (a userdata of type `tweak.provider`), to pass to `tweak.stack`.
@@ -26,8 +28,10 @@ final class TweakProviderHandle {
             "status": LuaFunction("provider:status") { call in
                 let handle = try call.object(1, as: TweakProviderHandle.self, typeName: typeName)
                 switch handle.provider {
+                #if RemoteFlags
                 case let remote as RemoteTweakProvider: call.push(remote.statusLuaTable)
                 case let ofrep as OFREPTweakProvider: call.push(RemoteTweakProvider.statusLuaTable(ofrep.status, url: ofrep.bulkURL))
+                #endif
                 default: call.push(LuaValue.nil)
                 }
                 return 1

@@ -15,6 +15,6 @@ struct PanelTarget: Sendable {
     /// itself). Hosts of this process are never chosen: they are the panel's own.
     func application() -> AttachedHostRecord? {
         let ownPID = getpid()
-        return (try? hosts.live())?.first { $0.role == .application && $0.pid != ownPID }
+        return (try? hosts.live())?.first { $0.role == .application && $0.pid != ownPID && $0.hasControlSocket }
     }
 }

@@ -24,14 +24,22 @@ public struct AttachedHostRecord: Codable, Sendable, Equatable {
     public var id: String
     /// The host's process.
     public var pid: Int32
-    /// Where its control API listens: the path of a Unix domain socket.
+    /// Where its control API listens: the path of a Unix domain socket; empty for a host without one
+    /// (``hasControlSocket``).
     public var socketPath: String
     /// The application identifier it opened the home with.
     public var appID: String
     /// When it attached.
     public var attachedAt: Date
-    /// The version of the control API it speaks.
+    /// The version of the control API it speaks; ``noControlSocket`` for a host built without the
+    /// control part (EnvScript's `Control` trait), which cannot take part in another process's switch.
     public var apiVersion: Int
+
+    /// The ``apiVersion`` of a host that serves no control API.
+    public static let noControlSocket = 0
+
+    /// Whether the host serves the control API, and so can take part in another process's switch.
+    public var hasControlSocket: Bool { apiVersion != Self.noControlSocket && !socketPath.isEmpty }
     /// An application or a tool; records written before roles existed read as applications.
     public var role: AttachedHostRole
     /// The name of the host's program, for people to recognise it ("MyApp", "envscript").

@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// The secret a server of EnvScript reachable over TCP asks of every request (the panel's, the OFREP
@@ -41,3 +42,4 @@ package struct AccessToken: Sendable {
         return value.dropFirst(scheme.count).drop { $0 == " " }
     }
 }
+#endif

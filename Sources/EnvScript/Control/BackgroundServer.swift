@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -188,3 +189,4 @@ package struct BackgroundServerError: Error, CustomStringConvertible {
 
     package var description: String { "cannot listen on \(address): \(reason)" }
 }
+#endif

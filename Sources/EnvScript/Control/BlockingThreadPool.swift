@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Logging
 
@@ -119,3 +120,4 @@ final class BlockingThreadPool: @unchecked Sendable {
         }
     }
 }
+#endif

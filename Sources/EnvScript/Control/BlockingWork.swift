@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 
 /// Runs blocking work — anything that takes the host's lock, the container engine's gate, a file lock
@@ -25,3 +26,4 @@ enum BlockingWork {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Locking
 
 /// Blocking work that many callers may ask for at once and that one run serves for all of them: a
@@ -60,3 +61,4 @@ final class CoalescedWork: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Locking
 import NIOCore
 
@@ -103,3 +104,4 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         registry.closed(channel)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Containers
 import Foundation
 
@@ -91,3 +92,4 @@ package struct DamagedContainerPayload: Codable, Sendable, Equatable {
 struct OKPayload: Codable, Sendable {
     var ok = true
 }
+#endif

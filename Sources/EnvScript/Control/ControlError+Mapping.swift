@@ -1,5 +1,8 @@
+#if Control
 import AppState
+#if Sharing
 import ContainerSharing
+#endif
 import Containers
 import Foundation
 import Hummingbird
@@ -17,9 +20,11 @@ extension ControlError {
         case let error as ContainerError: self = Self.mapping(error)
         case let error as TweakError: self = Self.mapping(error)
         case let error as AppStateError: self = Self.mapping(error)
+        #if Sharing
         case let error as ArchiveError:
             // A damaged or crafted archive: what the client sent is wrong.
             self.init(.badRequest, error.description)
+        #endif
         case let error as LuaError: self.init(.failed, error.message)
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
             self.init(.badRequest, "the request body is too large; the control API takes at most \(ControlRequestBody.maximumSize / 1024) KiB")
@@ -69,3 +74,4 @@ extension ControlError {
         return "\(error)"
     }
 }
+#endif

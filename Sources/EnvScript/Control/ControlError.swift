@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// An error answer of the control API: an HTTP status and the body
@@ -77,3 +78,4 @@ extension ControlError: HTTPResponseError {
         ControlResponse.error(self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// Answers the errors that happen outside the control API's handlers — a path no operation has, a
@@ -26,3 +27,4 @@ public struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware 
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import AppState
 import Containers
 import Foundation
@@ -132,3 +133,4 @@ extension ControlEvent {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import AppState
 import Containers
 import Tweaks
@@ -159,3 +160,4 @@ enum ControlEventStreams {
         for entry in subscriptions { entry.subscription?.cancel() }
     }
 }
+#endif

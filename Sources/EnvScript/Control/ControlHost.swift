@@ -1,3 +1,4 @@
+#if Control
 /// The host as the control API's handlers hold it: a weak reference that may cross into `@Sendable`
 /// closures, and the one way handlers reach the host — under its lock, on ``BlockingWork``'s queue.
 ///
@@ -65,3 +66,4 @@ struct ControlHost: Sendable {
     /// Whether the host has not been released yet; never blocks, so it may run on any thread.
     var isAlive: Bool { host != nil }
 }
+#endif

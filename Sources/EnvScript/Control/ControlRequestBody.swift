@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Hummingbird
 import Tweaks
@@ -110,3 +111,4 @@ extension ScriptValue {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Hummingbird
 
@@ -57,3 +58,4 @@ package enum ControlResponse {
         return decoded
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Containers
 import Hummingbird
 
@@ -110,3 +111,4 @@ extension ControlRoutes {
         }
     }
 }
+#endif

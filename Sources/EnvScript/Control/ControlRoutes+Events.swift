@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 extension ControlRoutes {
@@ -52,3 +53,4 @@ extension ControlRoutes {
         }
     }
 }
+#endif

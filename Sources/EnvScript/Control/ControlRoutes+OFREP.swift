@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Hummingbird
 import Tweaks
@@ -152,3 +153,4 @@ extension ControlRoutes {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control && Sharing
 import ContainerSharing
 import Containers
 import Foundation
@@ -141,3 +142,4 @@ struct TemporaryArchive {
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import AppState
 import Hummingbird
 
@@ -39,3 +40,4 @@ extension ControlRoutes {
         }
     }
 }
+#endif

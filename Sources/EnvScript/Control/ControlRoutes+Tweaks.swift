@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 import Tweaks
 
@@ -97,3 +98,4 @@ extension ControlRoutes {
         }
     }
 }
+#endif

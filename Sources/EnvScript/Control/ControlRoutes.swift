@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// The control API of a running host: HTTP and JSON under `/v1`, meant to be served on the Unix socket
@@ -32,7 +33,9 @@ public enum ControlRoutes {
     /// - Returns: the table the answer 405 is made from; `take()` it once the router has all its routes.
     static func register<Context: RequestContext>(on router: Router<Context>, host: ControlHost) -> RouteTable<Context> {
         registerContainerRoutes(on: router, host: host)
+        #if Sharing
         registerSharingRoutes(on: router, host: host)
+        #endif
         registerTweakRoutes(on: router, host: host)
         registerOFREPRoutes(on: router, host: host)
         registerStateRoutes(on: router, host: host)
@@ -43,3 +46,4 @@ public enum ControlRoutes {
         return methodNotAllowed.table
     }
 }
+#endif

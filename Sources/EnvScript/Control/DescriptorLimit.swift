@@ -1,3 +1,4 @@
+#if Control
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,3 +30,4 @@ enum DescriptorLimit {
     private static let resource = RLIMIT_NOFILE
     #endif
 }
+#endif

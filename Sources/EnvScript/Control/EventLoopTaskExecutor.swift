@@ -1,3 +1,4 @@
+#if Control
 import NIOCore
 
 /// A task executor over a NIO event loop, for the control server's tasks.
@@ -20,3 +21,4 @@ final class EventLoopTaskExecutor: TaskExecutor, @unchecked Sendable {
         loop.execute { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }
+#endif

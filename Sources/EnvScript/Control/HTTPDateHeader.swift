@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Locking
 
@@ -29,3 +30,4 @@ package final class HTTPDateHeader: Sendable {
             + "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec)) GMT"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Containers
 import Foundation
 import Hummingbird
@@ -150,3 +151,4 @@ final class HostAttachment: Sendable {
         server.stop()
     }
 }
+#endif

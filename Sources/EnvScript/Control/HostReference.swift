@@ -1,3 +1,4 @@
+#if Control
 import Locking
 
 /// A weak reference to a host that may be set after it is made, and read from any thread: what the
@@ -22,3 +23,4 @@ final class HostReference: @unchecked Sendable {
         stored.withLock { $0.host = host }
     }
 }
+#endif

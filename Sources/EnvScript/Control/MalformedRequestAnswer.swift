@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Hummingbird
 import NIOCore
@@ -68,3 +69,4 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// Answers a request whose path the router serves under other methods only — `TRACE /v1/containers`,
@@ -61,3 +62,4 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         return template.count == segments.count
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 import Tweaks
 
@@ -20,3 +21,4 @@ package enum OFREPAnswer {
         return json(#"{"errorDetails":"# + details + "}", status: status)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// How a server answers OFREP requests from a page of an allowed origin (CORS), and requests without
@@ -35,3 +36,4 @@ package enum OFREPCrossOrigin {
         return response
     }
 }
+#endif

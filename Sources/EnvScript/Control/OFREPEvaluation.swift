@@ -1,3 +1,4 @@
+#if Control
 import Tweaks
 
 /// One flag evaluated for OFREP (the OpenFeature Remote Evaluation Protocol): the answer of
@@ -88,3 +89,4 @@ struct OFREPEvaluation: Sendable {
         return text + "}"
     }
 }
+#endif

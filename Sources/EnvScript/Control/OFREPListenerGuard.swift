@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// Lets in only what ``OFREPListener`` allows, before any handler runs: requests of allowed origins by
@@ -36,3 +37,4 @@ struct OFREPListenerGuard<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

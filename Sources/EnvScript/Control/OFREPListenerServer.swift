@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// Serves ``OFREPListener``: the OFREP routes of a host, behind ``OFREPListenerGuard``, on TCP.
@@ -21,3 +22,4 @@ enum OFREPListenerServer {
         }
     }
 }
+#endif

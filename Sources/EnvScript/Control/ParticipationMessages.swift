@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 
 /// The bodies of the participation operations of the control API (`/v1/participation/...`), by which
@@ -52,3 +53,4 @@ enum ParticipationMessages {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Containers
 import Foundation
 import Hummingbird
@@ -102,3 +103,4 @@ extension ControlRoutes {
         }
     }
 }
+#endif

@@ -1,5 +1,8 @@
+#if Control
 import Foundation
+#if RemoteFlags
 import RemoteTweaks
+#endif
 import Tweaks
 
 /// A provider of the stack as the control API shows it: `name`, `kind` (`overrides`, `remote` — `tweak.remote` or
@@ -17,12 +20,14 @@ struct ProviderPayload: Encodable, Sendable {
         case is OverridesTweakProvider:
             kind = "overrides"
             status = nil
+        #if RemoteFlags
         case let remote as RemoteTweakProvider:
             kind = "remote"
             status = RemoteStatusPayload(remote.status, url: remote.configuration.url)
         case let ofrep as OFREPTweakProvider:
             kind = "remote"
             status = RemoteStatusPayload(ofrep.status, url: ofrep.bulkURL)
+        #endif
         default:
             kind = "other"
             status = nil
@@ -41,6 +46,7 @@ struct RemoteStatusPayload: Encodable, Sendable {
     let lastAttempt: String?
     let lastError: String?
 
+    #if RemoteFlags
     init(_ status: RemoteTweakProvider.Status, url: URL) {
         self.url = url.absoluteString
         etag = status.etag
@@ -50,6 +56,7 @@ struct RemoteStatusPayload: Encodable, Sendable {
         lastAttempt = status.lastAttempt?.formatted(.iso8601)
         lastError = (status.lastError ?? status.keptCopyError).map { "\($0)" }
     }
+    #endif
 
     enum CodingKeys: String, CodingKey {
         case url, etag
@@ -65,3 +72,4 @@ struct RemoteStatusPayload: Encodable, Sendable {
 struct ProviderListPayload: Encodable, Sendable {
     let providers: [ProviderPayload]
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import AsyncHTTPClient
 import Containers
 import Foundation
@@ -15,6 +16,9 @@ public enum ParticipationError: Error, CustomStringConvertible, Sendable {
     case noAnswer(pid: Int32, seconds: Double)
     /// The host's socket could not be used.
     case unreachable(pid: Int32, socket: String, reason: String)
+    /// The host serves no control API (an app built without EnvScript's `Control` trait), so it cannot
+    /// take part: the change would move its data under it.
+    case cannotTakePart(pid: Int32, program: String)
 
     public var description: String {
         switch self {
@@ -24,6 +28,8 @@ public enum ParticipationError: Error, CustomStringConvertible, Sendable {
             return "the running host pid \(pid) did not answer within \(Self.format(seconds)) s (is it stopped or stuck in a hook?); allow it more time, or stop it"
         case .unreachable(let pid, let socket, let reason):
             return "the running host pid \(pid) could not be reached at '\(socket)': \(reason)"
+        case .cannotTakePart(let pid, let program):
+            return "the running application \(program) (pid \(pid)) cannot take part in a change of the home: it was built without EnvScript's control part (the Control trait), so the change would move its data under it; quit it first, or build it with the Control trait"
         }
     }
 
@@ -51,6 +57,9 @@ final class RemoteHostParticipants: RemoteParticipants {
     func prepare(_ change: HomeChange) throws -> PreparedHomeChange {
         let others = try hosts.live().filter { $0.id != ownID }
         guard !others.isEmpty else { return PreparedHomeChange(change: change, participants: []) }
+        if let blind = others.first(where: { !$0.hasControlSocket }) {
+            throw ParticipationError.cannotTakePart(pid: blind.pid, program: blind.program)
+        }
         let message = ParticipationMessages.Prepare(
             switchID: change.id, kind: change.kind.rawValue, to: change.to.uuid, from: change.from.uuid, askerPID: getpid())
         // All at once: a change waits for the slowest host, not for the sum of them.
@@ -120,7 +129,7 @@ final class RemoteHostParticipants: RemoteParticipants {
     /// Posts `body` to `path` of every other attached host at once and waits for their answers, logging
     /// those that did not hear it.
     private func tellOthers<Body: Encodable>(_ body: Body, at path: String, what: String) {
-        let others = ((try? hosts.live()) ?? []).filter { $0.id != ownID }
+        let others = ((try? hosts.live()) ?? []).filter { $0.id != ownID && $0.hasControlSocket }
         let requests = others.compactMap { record in
             (try? post(body, to: path, of: record)).map { (record, $0) }
         }
@@ -165,3 +174,4 @@ final class RemoteHostParticipants: RemoteParticipants {
         return "HTTP \(response.status.code)"
     }
 }
+#endif

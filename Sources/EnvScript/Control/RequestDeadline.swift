@@ -1,3 +1,4 @@
+#if Control
 import NIOCore
 import NIOHTTPTypes
 
@@ -43,3 +44,4 @@ final class RequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
         deadline = nil
     }
 }
+#endif

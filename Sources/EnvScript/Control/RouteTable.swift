@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 import Locking
 
@@ -38,3 +39,4 @@ final class RouteTable<Context: RequestContext>: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Tweaks
 
@@ -41,3 +42,4 @@ extension ScriptValue {
         }
     }
 }
+#endif

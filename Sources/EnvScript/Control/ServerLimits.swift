@@ -1,3 +1,4 @@
+#if Control
 /// What one client may hold of a server of EnvScript (a host's control socket, the control panel), so
 /// that nobody who can reach it — another local user, without the token — can use up the process's
 /// file descriptors or keep it busy forever.
@@ -42,3 +43,4 @@ public struct ServerLimits: Sendable, Equatable {
         max(1, min(maximumConnections, DescriptorLimit.current / 8))
     }
 }
+#endif

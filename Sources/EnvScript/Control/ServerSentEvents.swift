@@ -1,3 +1,4 @@
+#if Control
 import Hummingbird
 
 /// Server-sent events as the control API and the panel send them: frames of one line of JSON, in a
@@ -28,3 +29,4 @@ package enum ServerSentEvents {
         })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import AppState
 
 /// A piece of declared state: `{"key", "kind", "value"}`, or `{"key", "kind", "error"}` when its value
@@ -53,3 +54,4 @@ struct StateListPayload: Encodable, Sendable {
         state = try application.declaredKeys.map { try StateEntryPayload(key: $0, in: application, tolerant: true) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 import Locking
 
@@ -50,3 +51,4 @@ final class StoreChangeAnnouncer: Sendable {
         if due { announce() }
     }
 }
+#endif

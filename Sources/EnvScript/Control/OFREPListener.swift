@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 
 /// An HTTP listener on TCP on which an ``EnvScriptHost`` serves its flags over OFREP, the OpenFeature
@@ -66,3 +67,4 @@ public struct OFREPListener: Sendable {
         }
     }
 }
+#endif

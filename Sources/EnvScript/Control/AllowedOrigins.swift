@@ -1,3 +1,4 @@
+#if Control
 import Foundation
 
 /// The web origins whose pages may call a server's OFREP routes from a browser (CORS): a web app's dev
@@ -46,3 +47,4 @@ public struct AllowedOrigins: Sendable, Equatable {
         return "\(scheme)://\(bracketed)" + (url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? "")
     }
 }
+#endif
