@@ -326,3 +326,9 @@ if let only = Context.environment["ENVSCRIPT_ONLY_TESTS"] {
         package.targets.removeAll { $0.name == "GeneratedAccessorsFixture" }
     }
 }
+
+// No dependency leaks through a library's interface: an import is internal unless a file says
+// `public import` (SE-0409), where a public declaration shows the module's types.
+for target in package.targets where target.type == .regular {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

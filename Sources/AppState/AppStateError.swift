@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Preferences
 
 /// What went wrong with application state or a dependency, naming the key, file or dependency involved

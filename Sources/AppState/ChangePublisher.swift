@@ -1,4 +1,4 @@
-import Preferences
+public import Preferences
 
 /// Delivers the changes of one piece of state: to its own observers with the new value, and to the
 /// application's observers with the key alone.

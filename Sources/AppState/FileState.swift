@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Application {
     /// State kept as plain JSON in a file of its own, `<fileStateFolder>/<key>.json` — for values too

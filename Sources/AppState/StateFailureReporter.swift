@@ -1,7 +1,7 @@
 import Locking
 import Logging
 import Preferences
-import Synchronization
+public import Synchronization
 
 /// Where the failures of non-throwing state access go: the log, then the application's failure
 /// observers. One reporter per ``Application``, shared by its slots.

@@ -1,4 +1,4 @@
-import Preferences
+public import Preferences
 
 extension Application {
     /// State kept in the container's preferences (`Library/Preferences/<appID>.plist`) under its key, in

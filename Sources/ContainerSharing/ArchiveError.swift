@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why an archive could not be written, read or imported. Each message names the archive and, where
 /// one is to blame, the entry; nothing was created in the home.

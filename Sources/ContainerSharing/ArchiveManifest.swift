@@ -1,4 +1,4 @@
-import Containers
+public import Containers
 import Foundation
 
 /// The table of contents of a container archive, stored in it as `envscript-container.json`: which

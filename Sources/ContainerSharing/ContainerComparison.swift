@@ -1,5 +1,5 @@
-import Containers
-import Foundation
+public import Containers
+public import Foundation
 import Preferences
 
 /// What a ``ContainerDiff`` compares: a container of the home or an exported archive.

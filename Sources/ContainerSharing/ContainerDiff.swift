@@ -1,6 +1,6 @@
 import Foundation
-import Containers
-import Preferences
+public import Containers
+public import Preferences
 
 /// What differs between two containers, or a container and an archive: entries added, removed and
 /// changed, and the keys of the application's preferences (tweak overrides by `feature.variable`,

@@ -1,6 +1,6 @@
-import Containers
+public import Containers
 import Crypto
-import Foundation
+public import Foundation
 import ZIPFoundation
 
 extension AppContainer {

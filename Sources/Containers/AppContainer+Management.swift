@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AppContainer {
     /// Creates an empty container. It becomes active only when activated.

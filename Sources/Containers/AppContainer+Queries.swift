@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AppContainer {
     /// Every container of the home: DEFAULT first, then by creation date.

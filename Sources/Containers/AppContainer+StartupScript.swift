@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AppContainer {
     /// The absolute path of the start-up script recorded for the home at `home` (see

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AppContainer {
     /// The epoch of the home now: the active container and the switch generation.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Locking
 
 /// Several complete, switchable environments ("containers") of one application's home directory.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One switchable environment of an application's home: its identity and bookkeeping.
 ///

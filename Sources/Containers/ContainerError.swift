@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What went wrong in an ``AppContainer`` operation. Each message names the container, file or value
 /// involved and says what to do about it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A container whose folder exists but whose `container.json` cannot be used (missing, unreadable, not a
 /// container record, or the record of another container). Its data is still in its folder.

@@ -1,6 +1,6 @@
 #if RemoteFlags
-import Foundation
-import RemoteTweaks
+package import Foundation
+public import RemoteTweaks
 
 /// The remote providers of a host's scripts (`tweak.remote`, `tweak.ofrep`), with the `RemoteFlags` trait.
 extension EnvScriptHost {

@@ -1,7 +1,7 @@
 import Containers
 import Foundation
 import Logging
-import LuaBridge
+public import LuaBridge
 
 extension EnvScriptHost {
     /// Runs the application's start-up script at `path`, as ``runScript(atPath:)`` does, then records

@@ -1,13 +1,13 @@
-import AppState
-import Containers
-import Foundation
+public import AppState
+public import Containers
+public import Foundation
 import Logging
-import LuaBridge
-import Preferences
+public import LuaBridge
+public import Preferences
 #if RemoteFlags
 import RemoteTweaks
 #endif
-import Tweaks
+public import Tweaks
 import Locking
 
 /// The EnvScript runtime: one sandboxed Lua state over an application's home, with the engines

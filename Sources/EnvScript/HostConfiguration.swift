@@ -1,7 +1,7 @@
-import Containers
-import Foundation
-import LuaBridge
-import Tweaks
+public import Containers
+public import Foundation
+public import LuaBridge
+public import Tweaks
 
 /// How an ``EnvScriptHost`` is set up: where the application's home is, its identifier, and how the
 /// Lua state is limited.

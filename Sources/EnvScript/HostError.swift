@@ -15,6 +15,9 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
     case attachmentFailed(socket: String, reason: String)
     /// The host was closed, or released, while a request was still being answered.
     case closed
+    /// Other running hosts are attached to the home, and this one, built without EnvScript's `Control`
+    /// trait, cannot reach them to give them their part in its change.
+    case cannotReachRunningHosts(pids: [Int32])
     /// A text given as a web origin (``AllowedOrigins``) is not one.
     case invalidOrigin(String)
     /// The OFREP listener (``HostConfiguration/ofrepListener``) cannot be set up or cannot listen;
@@ -33,6 +36,8 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             return "cannot serve the control socket '\(socket)': \(reason); check that the home's bookkeeping folder is writable, or open the host with attachesToHome: false"
         case .closed:
             return "the host has closed; it no longer answers"
+        case .cannotReachRunningHosts(let pids):
+            return "other running hosts are attached to this home (\(pids.map { "pid \($0)" }.joined(separator: ", "))), and this application, built without EnvScript's Control trait, cannot reach them to take their part in the change; quit them first, or build this application with the Control trait"
         case .invalidOrigin(let text):
             return "'\(text)' is not a web origin: give http or https, a host and an optional port, nothing after (http://localhost:5173)"
         case .ofrepListenerFailed(let address, let reason):

@@ -1,5 +1,6 @@
-import Containers
+public import Containers
 import Foundation
+import Synchronization
 
 /// Serialises every use of a host's Lua state.
 ///
@@ -12,13 +13,23 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
     /// When a thread holding the lock may let go of it to wait for another process's change, and what
     /// it checks once it has the lock back; set once by the host before it is shared.
     private var rule = LettingGoRule.never
+    /// How many threads are waiting in ``withLock(_:)`` for another to let go.
+    private let waiting = Atomic<Int>(0)
 
     /// Creates an unlocked lock.
     public init() {}
 
+    /// Whether a thread waits for the lock now: work done in turns (a long answer made a slice at a
+    /// time) lets it through before taking the lock again.
+    package var hasWaiters: Bool { waiting.load(ordering: .relaxed) > 0 }
+
     /// Runs `body` holding the lock.
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock.lock()
+        if !lock.try() {
+            waiting.add(1, ordering: .relaxed)
+            lock.lock()
+            waiting.subtract(1, ordering: .relaxed)
+        }
         depth += 1
         defer {
             depth -= 1

@@ -32,7 +32,7 @@ final class HostPresence: RemoteParticipants {
 
     func prepare(_ change: HomeChange) throws -> PreparedHomeChange {
         let others = try hosts.live().filter { $0.id != record.id }.map(\.pid)
-        if !others.isEmpty { throw ContainerError.unreachableHosts(pids: others) }
+        if !others.isEmpty { throw HostError.cannotReachRunningHosts(pids: others) }
         return PreparedHomeChange(change: change, participants: [])
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LuaBridge
+public import LuaBridge
 
 #if canImport(Glibc)
 import Glibc

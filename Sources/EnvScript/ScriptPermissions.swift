@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What scripts may reach beyond the sandbox, in the style of Deno's permissions: files under the
 /// project folders and nothing else unless granted, and no network unless granted.

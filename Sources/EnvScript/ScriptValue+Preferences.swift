@@ -1,4 +1,4 @@
-import Preferences
+public import Preferences
 
 /// Script values converted to and from the preferences that hold stored state directly, in the form
 /// their `Codable` encoding has always had there: nil as ``Preferences/PreferenceValue/nullMarker``, a

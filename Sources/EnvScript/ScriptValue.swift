@@ -1,5 +1,5 @@
 import Foundation
-import LuaBridge
+public import LuaBridge
 
 /// A Lua value as it is stored by the `state` module: nil, booleans, integers, floats, strings,
 /// arrays and string-keyed tables — what can live in a preferences file or a JSON file.

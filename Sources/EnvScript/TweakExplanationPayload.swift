@@ -1,4 +1,4 @@
-import Tweaks
+public import Tweaks
 
 /// An explanation as `envscript tweak explain --json` (and Lua's `tweak.explain`) show it:
 /// `{"feature", "variable", "answer": {tweak} | null, "steps": [{"provider", "outcome", ...}]}`.

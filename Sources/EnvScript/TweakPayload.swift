@@ -1,4 +1,4 @@
-import Tweaks
+public import Tweaks
 
 /// A tweak as the control API and `envscript tweak ... --json` show it: `feature, variable, value,
 /// source, reason, encrypted, sealed`, and `title`, `group`, `description`, `variant`, `metadata` when

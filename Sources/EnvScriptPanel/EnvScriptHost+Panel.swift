@@ -1,5 +1,5 @@
-import EnvScript
-import Foundation
+public import EnvScript
+public import Foundation
 
 extension EnvScriptHost {
     /// Serves this host's control panel — its containers, flags and state in a browser — until the

@@ -1,5 +1,5 @@
 import Foundation
-import EnvScript
+public import EnvScript
 
 /// Who may use a panel: the addresses it answers to and the token every request must carry.
 ///

@@ -1,5 +1,5 @@
-import EnvScript
-import Foundation
+public import EnvScript
+public import Foundation
 
 /// The scenarios a panel offers to run: the Lua files of a folder, each run in a host of its own over a
 /// fresh temporary home (as `envscript run` does without `--home`), so a run never changes the home the

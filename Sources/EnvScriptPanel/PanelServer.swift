@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import EnvScript
-import Foundation
+public import Foundation
 import Hummingbird
 
 /// The control panel of a host: a local web page with its containers, flags, state and scenarios, served over

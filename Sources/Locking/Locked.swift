@@ -1,13 +1,13 @@
 #if ENVSCRIPT_PTHREAD_LOCKS
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 #else
-import Synchronization
+public import Synchronization
 #endif
 
 /// A value that threads share, reached only while holding its lock: `Synchronization.Mutex`'s shape

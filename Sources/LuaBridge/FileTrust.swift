@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #endif
 
 /// Whose files envscript runs code from, as git trusts a repository: by owner. A file in a folder

@@ -1,5 +1,5 @@
-import CLua
-import CLuaSupport
+public import CLua
+public import CLuaSupport
 
 /// Calls of a kept Lua function with typed arguments and one typed result:
 /// `let sum: Int = try add.call(2, 3)`.

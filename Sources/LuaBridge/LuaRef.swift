@@ -1,6 +1,6 @@
 import CLua
 import CLuaSupport
-import Synchronization
+public import Synchronization
 
 /// A Lua value kept alive by Swift through a registry reference.
 ///

@@ -1,5 +1,5 @@
-import CLua
-import CLuaSupport
+public import CLua
+public import CLuaSupport
 
 /// A Lua thread's stack as ``LuaReadable`` and ``LuaPushable`` conformers see it: reading a slot and
 /// pushing a plain value, and nothing that can raise a Lua error.

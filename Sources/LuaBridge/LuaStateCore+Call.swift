@@ -1,5 +1,5 @@
-import CLua
-import CLuaSupport
+public import CLua
+public import CLuaSupport
 
 extension LuaStateCore {
     /// Runs `esl_pcall` and turns a failure into a ``LuaError`` (the error value is left for the caller to pop).

@@ -1,6 +1,6 @@
 import CLua
-import CLuaSupport
-import Synchronization
+public import CLuaSupport
+public import Synchronization
 import Locking
 
 /// The part of a state shared by everything that must reach it later: refs, Swift function calls, modules.

@@ -1,4 +1,4 @@
-import CLua
+public import CLua
 
 /// The type of a Lua value as the C API reports it (`lua_type`), for checks that need no string.
 public enum LuaType: Int32, Sendable {

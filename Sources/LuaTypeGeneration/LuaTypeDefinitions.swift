@@ -1,5 +1,5 @@
-import EnvScript
-import Foundation
+package import EnvScript
+package import Foundation
 import LuaBridge
 
 /// LuaLS definition files (`---@meta`) for the host modules and the scenario globals, and a

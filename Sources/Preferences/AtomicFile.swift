@@ -1,12 +1,12 @@
-import Foundation
+package import Foundation
 import Locking
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// Whole-file reads and crash-safe whole-file writes.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A folder of whole files, one per key, for values too large for a ``PreferencesStore``:
 /// `<home>/Library/Application Support/<appID>/<key>`.

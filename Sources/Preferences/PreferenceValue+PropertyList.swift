@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Conversion between ``PreferenceValue`` and property lists: read through `PropertyListSerialization`,
 /// written through `PropertyListEncoder` (see ``PropertyListRepresentation``).

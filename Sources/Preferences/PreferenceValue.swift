@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One value of a ``PreferencesStore``: the types a property list can hold.
 ///

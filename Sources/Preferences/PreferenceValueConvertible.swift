@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A type that converts to and from ``PreferenceValue`` directly, without Foundation's property-list
 /// coders and the `Data` and `Any` trees they go through.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What went wrong in a ``PreferencesStore`` or ``FileStore``, naming the file or key involved.
 public enum PreferencesError: Error, Sendable, CustomStringConvertible, LocalizedError {

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 import Locking
 
 /// Keeps a change observer registered: ``cancel()`` removes it, and so does dropping the last reference,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a store's file is to be read or written now, as a ``StoreCoordinator`` resolved it.
 public struct StoreLocation: Sendable, Equatable {

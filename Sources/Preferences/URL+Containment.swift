@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension URL {
     /// Whether this file lies inside `folder` (below it, not the folder itself), with symbolic links of

@@ -1,6 +1,6 @@
-import Foundation
-import Preferences
-import Tweaks
+public import Foundation
+public import Preferences
+public import Tweaks
 
 /// A read-only provider whose flags an OFREP service (the OpenFeature Remote Evaluation Protocol)
 /// evaluates: a bulk evaluation, `POST {url}/ofrep/v1/evaluate/flags` with `{"context": …}` for the

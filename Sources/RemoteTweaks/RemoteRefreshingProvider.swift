@@ -1,4 +1,4 @@
-import Tweaks
+public import Tweaks
 
 /// A provider fetching in the background that a host adopts: it starts it, reloads its kept copy after
 /// switches, waits for its first fetch and closes it.

@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import Locking
-import Preferences
+public import Preferences
 import Synchronization
-import Tweaks
+public import Tweaks
 
 /// A read-only provider whose tweaks — a document in JustTweak's JSON format — are fetched over HTTP.
 ///

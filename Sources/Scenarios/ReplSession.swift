@@ -1,5 +1,5 @@
-import EnvScript
-import LuaBridge
+package import EnvScript
+package import LuaBridge
 
 /// The evaluator behind `envscript repl`: runs what the user typed in the host's Lua state, says when
 /// the input is not finished yet, shows values as Lua would write them (tables over several lines,

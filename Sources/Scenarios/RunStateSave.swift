@@ -1,4 +1,4 @@
-import EnvScript
+package import EnvScript
 
 /// Saving a run's stored state before the run reports its end.
 ///

@@ -1,6 +1,6 @@
-import EnvScript
+package import EnvScript
 import Foundation
-import LuaBridge
+package import LuaBridge
 
 /// Runs busted-style scenarios in a host: files are loaded (their top level declares blocks, tests and
 /// hooks), then each file's tree is walked as busted executes it — a block's body runs when the walk

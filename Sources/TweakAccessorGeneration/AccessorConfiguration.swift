@@ -22,7 +22,7 @@
 /// | `kind` | `"class"` (a final class) or `"struct"` | `"class"` |
 /// | `swiftVersion` | the language mode of the module compiling the code, `"5"` or `"6"` (a string or number; minor versions allowed); from 6 on the type is declared `Sendable` | `"6"` |
 /// | `managerPropertyName` | the name of the stored `TweakManager` | `"tweakManager"` |
-/// | `imports` | modules to import, one of which must provide `TweakManager` (for example `EnvScript`) | `["Tweaks"]` |
+/// | `imports` | modules to import, one of which must provide `TweakManager` (for example `EnvScript`); imported at the accessor's access level | `["Tweaks"]` |
 /// | `requiredFields` | fields every tweak must have: any of `"Title"`, `"Description"`, `"Group"`, `"GeneratedPropertyName"` (`"Value"` is always required) | `[]` |
 /// | `types` | flags (`"feature.variable"`) read as a Swift type of yours, `Decodable` and `Sendable` (a struct for an object, an enum for a string...): the accessor decodes the value and is optional | `{}` |
 ///

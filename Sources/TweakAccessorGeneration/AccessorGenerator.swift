@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Tweaks
 
 /// Generates typed accessors for a tweaks file in JustTweak's format (see `TweakJSON`).

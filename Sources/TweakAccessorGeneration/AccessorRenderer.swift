@@ -26,7 +26,8 @@ struct AccessorRenderer {
         let manager = SwiftIdentifier.escaped(configuration.managerPropertyName)
         let source = SwiftLiteral.singleLine(sourceName)
         var lines = header
-        lines += configuration.imports.map { "import \($0)" }
+        // At the accessor's own level: its declarations show the modules' types (SE-0409).
+        lines += configuration.imports.map { "\(access)import \($0)" }
         lines += [
             "",
             "/// Typed access to the tweaks of `\(source)` through a `TweakManager`.",

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The two files generated for one tweaks file: `<accessorName>.swift` and `<accessorName>+Constants.swift`.
 package struct GeneratedAccessors: Sendable, Hashable {

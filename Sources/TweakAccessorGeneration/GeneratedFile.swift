@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A generated source file: its name and contents, written only when its contents change.
 package struct GeneratedFile: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Locking
 
 /// A read-only provider over a flagd flag-definition file (https://flagd.dev/reference/flag-definitions/):
@@ -20,7 +20,8 @@ public final class FlagdTweakProvider: TweakProvider {
         /// who want a start-up to fail on such a file.
         case refuseFile
         /// The file loads, as flagd loads it (the default): a flag whose rule cannot be evaluated (an
-        /// unknown operator), or that is wrong itself (no variants, a default variant it does not have),
+        /// unknown operator), or that is wrong itself (no variants, a state or default variant that is
+        /// not one, a variant or metadata no JSON value of flagd's can be),
         /// answers the caller's default with error `PARSE_ERROR`, and is named in ``loadWarnings``; the
         /// other mistakes of rules evaluate as JsonLogic has them (a missing argument is null). A file
         /// that is not JSON, or not a flag set, is still refused.

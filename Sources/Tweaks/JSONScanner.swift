@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A small JSON parser that remembers where each value and key starts.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Locking
 
 /// A read-only provider over a tweak file in JustTweak's JSON format (see ``TweakJSON``), usually the

@@ -1,5 +1,5 @@
 import Locking
-import Preferences
+public import Preferences
 
 /// The mutable provider of overrides, stored in a container's `PreferencesStore` — so the
 /// overrides follow the active container across switches.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A change heard by ``TweakManager`` observers: which provider changed what, and the tweak in effect now.
 public struct TweakChange: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What went wrong with a tweak, naming the feature, variable, provider, file, line or URL involved.
 ///

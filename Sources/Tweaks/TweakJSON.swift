@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Preferences
 
 /// Reads tweak documents in JustTweak's format:

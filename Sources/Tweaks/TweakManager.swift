@@ -1,5 +1,5 @@
 import Foundation
-import Preferences
+public import Preferences
 import Locking
 
 /// Looks tweaks up in a stack of providers, first = highest priority, and reports how it got the answer.
@@ -184,6 +184,12 @@ public final class TweakManager: Sendable {
     /// Empties the cache, for example after a container switch.
     public func resetCache() {
         state.withLock { $0.invalidateCache() }
+    }
+
+    /// A number that changes whenever what a lookup may answer does (the stack, a provider's tweaks, the
+    /// cache dropped after a switch): two reads with the same revision saw the same flags.
+    package var revision: UInt64 {
+        state.withLock { $0.generation }
     }
 
     // MARK: Reading

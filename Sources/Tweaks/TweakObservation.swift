@@ -1,4 +1,4 @@
-import Preferences
+public import Preferences
 
 /// Keeps an observer registered: `remove()` unregisters it, and so does
 /// dropping the last reference. The observation type of the preferences the overrides live in.

@@ -106,6 +106,10 @@ import TestSupport
             let tokenless = try await Self.send("POST", Self.bulk, port: port, headers: [("Origin", Self.page)], body: Self.context)
             #expect(tokenless.status == 401)
             #expect(tokenless.headers.first(name: "Access-Control-Allow-Origin") == Self.page)
+            // A path the listener does not serve is answered readably to the page too.
+            let elsewhere = try await Self.send("POST", "/v1/containers", port: port, headers: [("Origin", Self.page), Self.bearer])
+            #expect(elsewhere.status == 404, "\(elsewhere)")
+            #expect(elsewhere.headers.first(name: "Access-Control-Allow-Origin") == Self.page)
             for stranger in ["http://evil.example", "http://localhost:5174", "null"] {
                 let refused = try await Self.send(
                     "POST", Self.bulk, port: port, headers: [("Origin", stranger), Self.bearer], body: Self.context)

@@ -161,19 +161,25 @@ import Tweaks
         }
     }
 
+    /// A stack of the overrides over a Lua provider of a hundred flags `slow.v1`...`slow.v100`, which reads
+    /// the context and takes 20 ms a flag.
+    private static func addSlowFlags(to api: ControlAPIFixture) throws {
+        try api.fixture.run("""
+            local function busy(seconds) local stop = os.clock() + seconds while os.clock() < stop do end end
+            local all = {}
+            for i = 1, 100 do all[i] = {feature = 'slow', variable = 'v' .. i, value = 'x'} end
+            tweak.stack{ tweak.overrides(), tweak.provider{ name = 'slow',
+              get = function(feature, variable, ctx) if feature == 'slow' then busy(0.02) return 'x' end end,
+              list = function() return all end } }
+            """)
+    }
+
     /// A bulk answer over a Lua provider that reads the context and takes 20 ms a flag (two seconds for
     /// a hundred) is made a slice at a time: a request that comes meanwhile is answered before it ends,
     /// not after (it waited the whole answer out before).
     @Test func aSlowBulkAnswerLetsOtherRequestsThrough() async throws {
         try await ControlAPIFixture.with { api in
-            try api.fixture.run("""
-                local function busy(seconds) local stop = os.clock() + seconds while os.clock() < stop do end end
-                local all = {}
-                for i = 1, 100 do all[i] = {feature = 'slow', variable = 'v' .. i, value = 'x'} end
-                tweak.stack{ tweak.overrides(), tweak.provider{ name = 'slow',
-                  get = function(feature, variable, ctx) if feature == 'slow' then busy(0.02) return 'x' end end,
-                  list = function() return all end } }
-                """)
+            try Self.addSlowFlags(to: api)
             let clock = ContinuousClock()
             let (client, request) = (api.client, api.request("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {"targetingKey": "u1"}}"#))
             let bulk = Task { () -> (Int, ContinuousClock.Instant) in
@@ -187,6 +193,31 @@ import Tweaks
             let (bulkStatus, bulkAnswered) = try await bulk.value
             #expect(other.status == 200 && bulkStatus == 200)
             #expect(otherAnswered < bulkAnswered, "the other request waited for the whole bulk answer")
+        }
+    }
+
+    /// A bulk answer made a slice at a time never mixes two states of the host: overrides removed while
+    /// it is under way make it begin again, so the two overridden flags answer alike.
+    @Test func aBulkAnswerNeverMixesTwoStatesOfTheFlags() async throws {
+        try await ControlAPIFixture.with { api in
+            try Self.addSlowFlags(to: api)
+            try api.fixture.run("tweak.set('slow', 'v1', 'a') tweak.set('slow', 'v100', 'a')")
+            let (client, request) = (api.client, api.request("POST", "/ofrep/v1/evaluate/flags", body: #"{"context": {"targetingKey": "u1"}}"#))
+            let bulk = Task { () -> String in
+                let answer = try await client.execute(request, timeout: .seconds(120))
+                return String(buffer: try await answer.body.collect(upTo: 1 << 20))
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let removed = try await api.send("DELETE", "/v1/tweaks/overrides")
+            #expect(removed.status == 200, "\(removed)")
+            let text = try await bulk.value
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let flags = try #require(body["flags"] as? [[String: Any]])
+            let values = Dictionary(uniqueKeysWithValues: flags.compactMap { flag in
+                (flag["key"] as? String).map { ($0, flag["value"] as? String ?? "") }
+            })
+            #expect(values.count == 100)
+            #expect(values["slow.v1"] == values["slow.v100"], "one answer mixed two states: v1 \(values["slow.v1"] ?? "-"), v100 \(values["slow.v100"] ?? "-")")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
-import Tweaks
+public import Foundation
+public import Tweaks
 
 /// The type the configuration maps `ui_customization.theme` to.
 public enum FixtureTheme: String, Decodable, Sendable {

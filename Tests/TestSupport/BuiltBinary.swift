@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An executable of this package that the tests run as a child process, found where SwiftPM puts
 /// every product: next to the test runner.

@@ -1,5 +1,5 @@
 import Locking
-import Logging
+public import Logging
 
 /// Log lines kept in memory: hand ``logger`` to the code under test, then read ``lines``.
 public final class CapturedLog: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Adds to `actions` the closing, in the child, of every descriptor above standard error.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Preferences
+public import Preferences
 
 extension PreferenceValue {
     /// A random value of any shape a property list holds, `depth` levels of arrays and dictionaries at

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A client connection to a Unix domain socket, or to a TCP port of 127.0.0.1, that sends bytes exactly
 /// as given — a request cut in the middle, say — and reads what comes back. For tests of what a server

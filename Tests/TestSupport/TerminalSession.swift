@@ -1,5 +1,5 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// A program running in a terminal of its own: a tmux session on a private server, typed into with
 /// `send-keys` and read with `capture-pane`, for the tests of what people use interactively (the

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// Runs `body` (which starts a process) with `signals` unblocked in the calling thread, then restores

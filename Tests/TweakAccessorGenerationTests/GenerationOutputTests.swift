@@ -144,9 +144,10 @@ import Testing
             accessorName: "Flags", accessLevel: .public, kind: .struct, swiftLanguageMode: 5,
             managerPropertyName: "manager", imports: ["Foundation", "EnvScript"])
         var generated = try Generate.accessors(json, configuration)
+        // At the accessor's own level, since its public declarations show the modules' types.
         #expect(generated.accessor.contents.contains("""
-            import Foundation
-            import EnvScript
+            public import Foundation
+            public import EnvScript
             """))
         #expect(generated.accessor.contents.contains("public struct Flags {"))
         #expect(generated.accessor.contents.contains("    public let manager: TweakManager"))

@@ -1,6 +1,6 @@
-import Foundation
-import Logging
-import Preferences
+public import Foundation
+public import Logging
+public import Preferences
 import Locking
 
 /// The state and dependencies of an application, living in the active container of its home so that a

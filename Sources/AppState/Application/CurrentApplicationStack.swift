@@ -1,5 +1,5 @@
 import Locking
-import Synchronization
+public import Synchronization
 
 /// Applications made current, the current one last, with a generation that changes whenever the
 /// current one does. The process has one (``CurrentApplication/process``).

@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 
 /// Where the key that encrypts secure state comes from. The key always lives outside the containers, so
 /// a container's files never carry what unlocks them.

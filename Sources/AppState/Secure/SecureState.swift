@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Application {
     /// State encrypted at rest: the value's JSON sealed with AES-GCM in a file of its own,

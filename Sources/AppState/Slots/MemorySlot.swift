@@ -1,5 +1,5 @@
 import Preferences
-import Locking
+public import Locking
 
 /// The storage of memory state: a value under a lock, and whether it differs from the initial value
 /// by having been set (so a switch knows what to keep).

@@ -1,5 +1,5 @@
-import Preferences
-import Locking
+public import Preferences
+public import Locking
 
 /// The storage of stored state: one key of the container's ``PreferencesStore``.
 ///

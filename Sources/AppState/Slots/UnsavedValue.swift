@@ -1,5 +1,5 @@
-import Locking
-import Synchronization
+public import Locking
+public import Synchronization
 
 /// The value of a write that could not be saved — a file that cannot be written, a secure key that is
 /// missing — kept in memory so the next reads see the change, until a write or update succeeds (here

@@ -1,5 +1,5 @@
 import Locking
-import Observation
+public import Observation
 
 /// A state for the Observation framework: an `@Observable` model (or a view) that reads ``value`` is
 /// told when the state changes — set through any handle, wrapper or script, read anew from another

@@ -1,12 +1,12 @@
-import Foundation
+public import Foundation
 import Locking
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// What a host attached to a home is to the other processes of that home.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A change of the list of a home's containers — one created (or cloned), renamed or described,
 /// deleted, or every one but DEFAULT removed by a reset — made by this process or by another one

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AppContainer {
     /// Posted on `NotificationCenter.default` once the will-change delegates and hooks accepted a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which container is live in a home, and after how many switches: the fencing token of everything a
 /// process caches from the live home.

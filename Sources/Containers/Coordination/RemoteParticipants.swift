@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A change of the home that other processes attached to it take part in.
 public struct HomeChange: Sendable, Equatable {

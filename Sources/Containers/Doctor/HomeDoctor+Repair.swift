@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 extension HomeDoctor {

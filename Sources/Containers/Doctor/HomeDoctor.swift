@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Finds every inconsistency of a home (``examine()``) and repairs what it can without losing data
 /// (``repair(now:)``): what cannot be read is moved into the quarantine folder of the home's bookkeeping,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AppContainer {
     /// Makes `container` the active one: its entries move into the live home and the current ones into

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An entry that was in the way of a switch and was set aside, not lost.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A part of the application that caches the home's files in memory — a preferences store, a file
 /// state, tweak overrides — and so must write its changes out before a switch and read the new

@@ -1,12 +1,12 @@
 import CFileSync
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// Makes a folder tree inside an existing, empty folder — the one path by which clone and import

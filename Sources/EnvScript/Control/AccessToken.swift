@@ -1,5 +1,5 @@
 #if Control
-import Hummingbird
+package import Hummingbird
 
 /// The secret a server of EnvScript reachable over TCP asks of every request (the panel's, the OFREP
 /// listener's), and how a request shows it.

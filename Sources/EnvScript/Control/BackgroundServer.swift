@@ -1,11 +1,11 @@
 #if Control
 import Foundation
-import Hummingbird
-import HummingbirdCore
+package import Hummingbird
+package import HummingbirdCore
 import Logging
 import Locking
 import NIOCore
-import NIOHTTP1
+public import NIOHTTP1
 import NIOPosix
 
 /// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and

@@ -1,6 +1,6 @@
 #if Control
 import Locking
-import NIOCore
+package import NIOCore
 
 /// The connections of a server that anyone on the machine may reach (the control panel's TCP port),
 /// told apart by whether they have shown the access token: a connection has not until one of its

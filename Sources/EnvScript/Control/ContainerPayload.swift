@@ -1,6 +1,6 @@
 #if Control
-import Containers
-import Foundation
+package import Containers
+package import Foundation
 
 /// A container as the control API and `envscript container info --json` show it: the fields and names
 /// of the Lua table (`uuid, name, description, is_default, is_active, created_at, last_activated_at,

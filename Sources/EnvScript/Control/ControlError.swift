@@ -1,5 +1,5 @@
 #if Control
-import Hummingbird
+public import Hummingbird
 
 /// An error answer of the control API: an HTTP status and the body
 /// `{"error": {"code": "...", "message": "..."}}`.

@@ -1,5 +1,5 @@
 #if Control
-import Hummingbird
+public import Hummingbird
 
 /// Answers the errors that happen outside the control API's handlers — a path no operation has, a
 /// method a path does not take, a body too large — as the API's JSON errors, so that a client always

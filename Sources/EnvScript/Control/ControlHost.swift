@@ -43,6 +43,16 @@ struct ControlHost: Sendable {
         }
     }
 
+    /// Returns once no other thread waits for the host's lock, or after 50 ms: work done in turns under
+    /// the lock gives every other request its turn between two of its own.
+    func letWaitersThrough() async {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(50)
+        while let host, host.lock.hasWaiters, clock.now < deadline {
+            try? await Task.sleep(for: .microseconds(200))
+        }
+    }
+
     /// Runs `body` with the host on the blocking queue *without* its lock — only for taking part in
     /// another process's change of the home. That process holds the home's lock meanwhile; should a
     /// thread of this host hold the host lock while waiting for the home's lock, taking the host lock

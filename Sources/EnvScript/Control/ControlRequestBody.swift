@@ -1,6 +1,6 @@
 #if Control
 import Foundation
-import Hummingbird
+package import Hummingbird
 import Tweaks
 
 /// The JSON object a request sends, read field by field with errors that name the field and say what

@@ -1,6 +1,6 @@
 #if Control
-import Foundation
-import Hummingbird
+package import Foundation
+package import Hummingbird
 
 /// How the control API answers: JSON bodies, and every error as ``ControlErrorBody``.
 package enum ControlResponse {

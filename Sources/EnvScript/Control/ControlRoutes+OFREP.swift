@@ -55,17 +55,32 @@ extension ControlRoutes {
     /// Flags are evaluated a slice at a time, each slice under the host's lock for about a millisecond
     /// (``bulkSlice``): a stack whose Lua providers read the context and take their time over hundreds of
     /// flags keeps every other request of the host waiting no longer than one slice, not the whole answer.
+    /// Should the flags change between slices (a switch, an override, a new stack), the answer is begun
+    /// again, so that it never mixes two states of the host; the last of ``bulkAttempts`` is made under
+    /// the lock at once.
     private static func bulkAnswer(host: ControlHost, context: TweakContext) async throws -> String {
-        let (keys, metadata) = try await host.run { host -> ([String], String) in
-            var metadata = ""
-            TweakValue.object(flagSetMetadata(of: host.tweaks)).writeExactJSON(into: &metadata)
-            return (host.tweaks.allKeys().map(\.flagKey), metadata)
+        for _ in 1..<bulkAttempts {
+            if let answer = try await slicedBulkAnswer(host: host, context: context) { return answer }
+        }
+        return try await host.run { host in
+            bulkBody(
+                flags: host.tweaks.allKeys().map { OFREPEvaluation(key: $0.flagKey, tweaks: host.tweaks, context: context).json },
+                metadata: flagSetMetadataJSON(of: host.tweaks))
+        }
+    }
+
+    /// The bulk answer made a slice at a time; nil when the flags changed before it was done.
+    private static func slicedBulkAnswer(host: ControlHost, context: TweakContext) async throws -> String? {
+        let (keys, metadata, revision) = try await host.run { host in
+            (host.tweaks.allKeys().map(\.flagKey), flagSetMetadataJSON(of: host.tweaks), host.tweaks.revision)
         }
         var flags: [String] = []
         flags.reserveCapacity(keys.count)
         while flags.count < keys.count {
             let start = flags.count
-            flags += try await host.run { host -> [String] in
+            if start > 0 { await host.letWaitersThrough() }
+            let slice = try await host.run { host -> [String]? in
+                guard host.tweaks.revision == revision else { return nil }
                 let clock = ContinuousClock()
                 let deadline = clock.now + bulkSlice
                 var slice: [String] = []
@@ -75,12 +90,27 @@ extension ControlRoutes {
                 }
                 return slice
             }
+            guard let slice else { return nil }
+            flags += slice
         }
-        return #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":"# + metadata + "}"
+        return bulkBody(flags: flags, metadata: metadata)
+    }
+
+    private static func bulkBody(flags: [String], metadata: String) -> String {
+        #"{"flags":["# + flags.joined(separator: ",") + #"],"metadata":"# + metadata + "}"
+    }
+
+    /// ``flagSetMetadata(of:)`` as JSON text.
+    private static func flagSetMetadataJSON(of tweaks: TweakManager) -> String {
+        var metadata = ""
+        TweakValue.object(flagSetMetadata(of: tweaks)).writeExactJSON(into: &metadata)
+        return metadata
     }
 
     /// How long one slice of a bulk answer holds the host's lock, at most (past one flag's evaluation).
     private static let bulkSlice = Duration.milliseconds(1)
+    /// How many times a bulk answer is begun when the flags change under it.
+    private static let bulkAttempts = 3
 
     /// The bulk answer's `metadata`: the flag sets' own metadata of the stack's flagd files, a higher
     /// provider's entry winning over a lower one's, as flagd answers with its flag set's.

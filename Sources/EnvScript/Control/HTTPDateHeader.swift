@@ -1,5 +1,5 @@
 #if Control
-import Foundation
+package import Foundation
 import Locking
 
 /// The `Date` header of every answer (RFC 9110 §6.6.1, `Sun, 06 Nov 1994 08:49:37 GMT`), formatted once a

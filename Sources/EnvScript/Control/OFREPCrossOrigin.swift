@@ -1,5 +1,5 @@
 #if Control
-import Hummingbird
+package import Hummingbird
 
 /// How a server answers OFREP requests from a page of an allowed origin (CORS), and requests without
 /// the token — the one set of rules of the control panel and the OFREP listener.

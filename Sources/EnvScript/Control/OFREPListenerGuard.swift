@@ -11,12 +11,19 @@ struct OFREPListenerGuard<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        do {
-            return try await guarded(request, context: context, next: next)
-        } catch let error as any HTTPResponseError where error.status == .notFound || error.status == .methodNotAllowed {
-            return OFREPAnswer.failure(
-                status: error.status,
-                "no operation \(request.method) \(request.uri.path) here: this listener serves OFREP only, POST /ofrep/v1/evaluate/flags and POST /ofrep/v1/evaluate/flags/{key}")
+        try await withoutActuallyEscaping(next) { next in
+            // A path this listener does not serve is answered in OFREP's shape, and to a page of an allowed
+            // origin readably (inside the CORS answer).
+            let served: (Request, Context) async throws -> Response = { request, context in
+                do {
+                    return try await next(request, context)
+                } catch let error as any HTTPResponseError where error.status == .notFound || error.status == .methodNotAllowed {
+                    return OFREPAnswer.failure(
+                        status: error.status,
+                        "no operation \(request.method) \(request.uri.path) here: this listener serves OFREP only, POST /ofrep/v1/evaluate/flags and POST /ofrep/v1/evaluate/flags/{key}")
+                }
+            }
+            return try await guarded(request, context: context, next: served)
         }
     }
 

@@ -1,5 +1,5 @@
 #if Control
-import Hummingbird
+package import Hummingbird
 
 /// Server-sent events as the control API and the panel send them: frames of one line of JSON, in a
 /// `text/event-stream` answer that ends when its producer does or when the client goes away.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What went wrong sealing or opening a tweak value, or reading its keys. Messages name the key id and
 /// the file and line involved, never key material or plain text.

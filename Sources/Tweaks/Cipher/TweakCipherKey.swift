@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// One key of a ``TweakCipher``: 256 random bits under an id that sealed values name.
 ///

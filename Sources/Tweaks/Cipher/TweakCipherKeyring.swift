@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The keys of a ``TweakCipher``, in order: every key opens the values sealed with it, and the last one
 /// seals new values. Rotating a key is adding a new one at the end (`envscript tweak keygen`), re-sealing

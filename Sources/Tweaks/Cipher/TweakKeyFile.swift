@@ -1,12 +1,12 @@
-import Foundation
+public import Foundation
 import Preferences
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// Reading and adding to a key file of the tweak cipher (the text form of ``TweakCipherKeyring``).

@@ -23,7 +23,10 @@ do {
         container.on_did_change(function(to) print('switched to ' .. to.name) end)
         if not container.get('Staging') then container.create('Staging') end
         """, name: "startup")
-    try host.execute("container.activate('Staging') tweak.set('checkout', 'color', 'red')", name: "switch")
+    try host.execute("""
+        container.activate(container.active().name == 'Staging' and 'DEFAULT' or 'Staging')
+        tweak.set('checkout', 'color', 'red')
+        """, name: "switch")
     say("color in Staging: \(host.tweaks.value("checkout", "color", default: "none"))")
     let remote = try host.execute("return select(2, pcall(tweak.remote, {url = 'http://127.0.0.1:1/t.json'}))", name: "remote")
     say("tweak.remote: \(remote.first?.stringValue ?? "?")")
