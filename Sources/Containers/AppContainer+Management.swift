@@ -27,17 +27,19 @@ extension AppContainer {
     /// full switch, which its will-change hooks may cancel).
     ///
     /// - Throws: ``ContainerError/Code/cannotDeleteDefault``, ``ContainerError/Code/notFound``.
-    public func delete(container: Container) throws {
+    @discardableResult
+    public func delete(container: Container) throws -> ContainerChangeReport {
         try deleteContainer(uuid: container.uuid)
     }
 
     /// Deletes the container with `uuid`; see ``delete(container:)``.
-    public func deleteContainer(uuid: UUID) throws {
+    @discardableResult
+    public func deleteContainer(uuid: UUID) throws -> ContainerChangeReport {
         guard uuid != Container.defaultUUID else { throw ContainerError.cannotDeleteDefault }
-        try exclusively("delete a container") { completed in
+        let report = try exclusivelyReporting("delete a container") { change in
             _ = try existing(uuid)
             if try store.activeUUID() == uuid {
-                try switchLocked(to: Container.defaultUUID, completed: &completed)
+                try switchLocked(to: Container.defaultUUID, in: &change)
             }
             let trash = try makeTrashFolder()
             // Under the stores lock, so a store writer that read this container never writes into its
@@ -50,36 +52,40 @@ extension AppContainer {
             try FileSystem.removeTree(layout.absolute(trash))
         }
         announceListChange(ContainerListChange(kind: .deleted, uuid: uuid))
+        return report.report
     }
 
     /// Deletes the container with the UUID written as `uuid`; see ``delete(container:)``.
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
-    public func deleteContainer(uuid: String) throws {
+    @discardableResult
+    public func deleteContainer(uuid: String) throws -> ContainerChangeReport {
         try deleteContainer(uuid: Self.parseUUID(uuid))
     }
 
     /// Removes every entry of a container, keeping the container. For the active container this empties
     /// the live home, except the bookkeeping and excluded entries, and then the participants reload.
-    public func clean(container: Container) throws {
+    @discardableResult
+    public func clean(container: Container) throws -> ContainerChangeReport {
         try cleanContainer(uuid: container.uuid)
     }
 
     /// Removes every entry of the container with `uuid`; see ``clean(container:)``.
-    public func cleanContainer(uuid: UUID) throws {
-        try exclusively("clean a container") { completed in
+    @discardableResult
+    public func cleanContainer(uuid: UUID) throws -> ContainerChangeReport {
+        try exclusivelyReporting("clean a container") { change in
             let cleaned = try existing(uuid)
             let isActive = try store.activeUUID() == uuid
             // Other processes reading the active container reload once it is empty.
             let remote = isActive ? try prepareRemote(.clean, to: cleaned, from: cleaned) : nil
             try abandoningRemote(remote) {
-                try cleanLocked(uuid, isActive: isActive)
+                try cleanLocked(uuid, isActive: isActive, in: &change)
             }
-            if let remote { completed = CompletedSwitch(to: cleaned, from: cleaned, remote: remote, announces: false) }
-        }
+            if let remote { change.completed = CompletedSwitch(to: cleaned, from: cleaned, remote: remote, announces: false) }
+        }.report
     }
 
-    private func cleanLocked(_ uuid: UUID, isActive: Bool) throws {
+    private func cleanLocked(_ uuid: UUID, isActive: Bool, in change: inout ChangeInProgress) throws {
         let trash = try makeTrashFolder()
         var steps: [Journal.Step] = []
         if isActive {
@@ -93,7 +99,7 @@ extension AppContainer {
         steps.append(.move(from: HomeLayout.hiddenFolder(uuid), to: joinPath(trash, "hidden")))
         try run(Journal(
             operation: "clean container \(uuid.uuidString)", steps: steps,
-            activeAfter: nil, metadataAfter: [], removeAfter: [trash]))
+            activeAfter: nil, metadataAfter: [], removeAfter: [trash]), in: &change)
         if isActive {
             // A new generation, so that every process reading the container notices it was emptied.
             try HomeLock.holdingStores(layout) { try store.bumpGeneration() }
@@ -105,7 +111,8 @@ extension AppContainer {
     /// Removes every entry of the container with the UUID written as `uuid`; see ``clean(container:)``.
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
-    public func cleanContainer(uuid: String) throws {
+    @discardableResult
+    public func cleanContainer(uuid: String) throws -> ContainerChangeReport {
         try cleanContainer(uuid: Self.parseUUID(uuid))
     }
 
@@ -176,12 +183,13 @@ extension AppContainer {
     /// which its will-change hooks may cancel), then removes every other container and all bookkeeping
     /// but the record of the application the home belongs to (``recordedApplicationID``).
     /// Excluded entries of the live home stay. A home never switched is left as it is.
-    public func reset() throws {
-        guard try FileSystem.exists(layout.bookkeeping) else { return }
-        try exclusively("reset the home", initialize: false) { completed in
+    @discardableResult
+    public func reset() throws -> ContainerChangeReport {
+        guard try FileSystem.exists(layout.bookkeeping) else { return ContainerChangeReport() }
+        let report = try exclusivelyReporting("reset the home", initialize: false) { change in
             let removed = try store.containerUUIDs().filter { $0 != Container.defaultUUID }
             if try store.activeUUID() != Container.defaultUUID {
-                try switchLocked(to: Container.defaultUUID, completed: &completed)
+                try switchLocked(to: Container.defaultUUID, in: &change)
             }
             // One rename takes all the bookkeeping out of use; a crash after it only leaves the renamed
             // folder, which the next opening removes.
@@ -201,6 +209,7 @@ extension AppContainer {
             }
         }
         announceListChange(ContainerListChange(kind: .reset, uuid: nil))
+        return report.report
     }
 
     // MARK: Helpers

@@ -35,14 +35,6 @@ public final class AppContainer: Sendable {
         /// The epoch this instance last saw the home in: after its own changes, and after catching up
         /// with other processes' (``synchronizeWithHome()``).
         var knownEpoch: HomeEpoch?
-        /// The processes that took part in this instance's last change.
-        var lastRemoteParticipants: [Int32] = []
-        /// Where a Ctrl-C handler asks this instance's changes to stop (``AppContainer/interruption``).
-        var interruption: ChangeInterruption?
-        /// Those of them that did not finish their part (reload, did-change hooks) in time.
-        var lastLateParticipants: [Int32] = []
-        /// Why the tidying after this instance's last change failed past its commit point.
-        var lastLeftToFinish: String?
     }
 
     let settings = Locked(Settings())
@@ -86,27 +78,6 @@ public final class AppContainer: Sendable {
     public var remoteParticipants: (any RemoteParticipants)? {
         get { settings.withLock { $0.remoteParticipants } }
         set { settings.withLock { $0.remoteParticipants = newValue } }
-    }
-
-    /// The process ids of the other processes that took part in the last change this instance made.
-    public var lastChangeParticipants: [Int32] {
-        settings.withLock { $0.lastRemoteParticipants }
-    }
-
-    /// The process ids of the other processes that took part in the last change this instance made but
-    /// did not say in time that they had reloaded and run their did-change hooks (busy in a long script,
-    /// or stuck in a hook): they catch up once free, from the container they last saw to the one then
-    /// live.
-    public var lastChangeLateParticipants: [Int32] {
-        settings.withLock { $0.lastLateParticipants }
-    }
-
-    /// Why tidying up after the last change this instance made failed (putting its records in place,
-    /// removing its journal or trash), in words; nil when nothing failed. The change is made — the
-    /// failure came past its commit point — and the journal it left is finished by the next opening of
-    /// the home.
-    package var lastChangeLeftToFinish: String? {
-        settings.withLock { $0.lastLeftToFinish }
     }
 
     /// Path-suffix rules naming entries of the live home that are not part of any container: they stay
@@ -213,13 +184,25 @@ public final class AppContainer: Sendable {
     /// host's hooks under the serializer. A hold the caller itself has on the serializer (a control
     /// request of the runtime, run under its lock) is let go for the wait too, where the serializer
     /// allows it (``ChangeSerializer/lettingGo(while:)``).
+    ///   - interruption: where a Ctrl-C handler asks the change to stop (see ``ChangeInterruption``).
     func exclusively<Result: Sendable>(
         _ operation: String, initialize: Bool = true, serialized: Bool = true,
-        _ body: (inout CompletedSwitch?) throws -> Result
+        _ body: (inout ChangeInProgress) throws -> Result
     ) throws -> Result {
+        try exclusivelyReporting(operation, initialize: initialize, serialized: serialized, body).result
+    }
+
+    /// ``exclusively(_:initialize:serialized:_:)``, returning the change's report with its result.
+    func exclusivelyReporting<Result: Sendable>(
+        _ operation: String, initialize: Bool = true, serialized: Bool = true,
+        interruption: ChangeInterruption? = nil,
+        _ body: (inout ChangeInProgress) throws -> Result
+    ) throws -> (result: Result, report: ContainerChangeReport) {
         while true {
-            if let result = try exclusivelyIfFree(operation, initialize: initialize, serialized: serialized, body) {
-                return result
+            if let outcome = try exclusivelyIfFree(
+                operation, initialize: initialize, serialized: serialized, interruption: interruption, body)
+            {
+                return outcome
             }
             // Not even a caller's hold on the serializer is kept while waiting (see the note above).
             // Never while announcing a switch: the observers after this one must still see it as the last.
@@ -231,18 +214,18 @@ public final class AppContainer: Sendable {
         }
     }
 
-    /// ``exclusively(_:initialize:serialized:_:)`` if the home's lock is free now; `nil`, having run
-    /// nothing, if another process holds it.
+    /// ``exclusivelyReporting(_:initialize:serialized:interruption:_:)`` if the home's lock is free now;
+    /// `nil`, having run nothing, if another process holds it.
     private func exclusivelyIfFree<Result: Sendable>(
-        _ operation: String, initialize: Bool, serialized: Bool,
-        _ body: (inout CompletedSwitch?) throws -> Result
-    ) throws -> Result? {
+        _ operation: String, initialize: Bool, serialized: Bool, interruption: ChangeInterruption?,
+        _ body: (inout ChangeInProgress) throws -> Result
+    ) throws -> (result: Result, report: ContainerChangeReport)? {
         if serialized, let serializer = changeSerializer {
             return try serializer.withLock {
-                try exclusivelyIfFree(operation, initialize: initialize, serialized: false, body)
+                try exclusivelyIfFree(operation, initialize: initialize, serialized: false, interruption: interruption, body)
             }
         }
-        var completed: CompletedSwitch?
+        var change = ChangeInProgress(interruption: interruption)
         let outcome: Swift.Result<Result?, any Error>
         do {
             let claim = try ReentrancyGuard.claim(home: layout.home, operation: operation)
@@ -252,10 +235,15 @@ public final class AppContainer: Sendable {
                     try HomeLock.holdingIfFree(layout) {
                         try repairLocked()
                         if initialize { try store.initializeIfNeeded(now: Date()) }
-                        let result = try body(&completed)
+                        let result = try body(&change)
                         // The other processes reload and run their did-change hooks while the home is
                         // still as this change left it: no later change moves the data under them.
-                        defer { if let remote = completed?.remote { finishRemote(remote, committed: true) } }
+                        defer {
+                            if let remote = change.completed?.remote {
+                                change.report.participants = remote.participants
+                                change.report.lateParticipants = finishRemote(remote, committed: true)
+                            }
+                        }
                         try FileSystem.removeTree(layout.trash)
                         return result
                     }
@@ -263,8 +251,8 @@ public final class AppContainer: Sendable {
             }
         }
         // Outside the lock, so that our did-change hooks may change containers again.
-        if let completed, completed.announces { announce(completed) }
-        return try outcome.get()
+        if let completed = change.completed, completed.announces { announce(completed) }
+        return try outcome.get().map { ($0, change.report) }
     }
 
     /// Finishes a journal left by a crash and clears what interrupted operations leave behind.

@@ -17,10 +17,8 @@ enum ContainerModule {
     static func make(host: EnvScriptHost) -> LuaModule {
         var module = LuaModule("container")
         let containers = host.containers
+        let operations = host.containerOperations
 
-        func table(_ container: Container) throws -> LuaValue {
-            container.luaTable(activeUUID: try containers.activeContainer.uuid)
-        }
         func options(_ call: LuaCall, _ position: Int32) throws -> LuaTable {
             try call.optionalTable(position) ?? LuaTable()
         }
@@ -37,68 +35,62 @@ enum ContainerModule {
             if case .bytes = try call.value(position) { throw call.argumentError(position, "the name \(notUTF8)") }
             return try call.argument(position, as: String.self)
         }
+        func id(_ call: LuaCall, _ position: Int32) throws -> String {
+            try call.argument(position, as: String.self)
+        }
+        func push(_ call: LuaCall, _ view: some Encodable) throws -> Int32 {
+            call.push(try Self.luaValue(view))
+            return 1
+        }
 
         // A damaged record sets its container apart (the second result) rather than failing the list.
         module.function("list") { call in
-            let listing = try containers.containerListing
-            call.push(LuaValue.array(listing.containers.map { $0.luaTable(activeUUID: listing.activeUUID) }))
-            call.push(LuaValue.array(listing.damaged.map { $0.luaTable(activeUUID: listing.activeUUID) }))
+            let listing = try operations.list()
+            call.push(try Self.luaValue(listing.containers))
+            call.push(try Self.luaValue(listing.damaged))
             return 2
         }
-        module.function("active") { call in
-            call.push(try table(try containers.activeContainer))
-            return 1
-        }
+        module.function("active") { call in try push(call, try operations.active()) }
         module.function("get") { call in
-            let key = try call.argument(1, as: String.self)
-            do {
-                call.push(try table(try containers.resolve(key)))
-            } catch let error as ContainerError where error.code == .notFound {
+            guard let found = try operations.get(try id(call, 1)) else {
                 call.push(LuaValue.nil)
+                return 1
             }
-            return 1
+            return try push(call, found)
         }
         module.function("create") { call in
             let name = try newName(call, 1)
             let description = try optionalText(call, try options(call, 2), "description", position: 2)
-            call.push(try table(try containers.createNewContainer(name: name, description: description)))
-            return 1
+            return try push(call, try operations.create(name: name, description: description))
         }
-        module.function("activate") { call in
-            let target = try containers.resolve(try call.argument(1, as: String.self))
-            try containers.activate(container: target)
-            call.push(try table(try containers.activeContainer))
-            return 1
-        }
+        module.function("activate") { call in try push(call, try operations.activate(try id(call, 1)).container) }
         module.function("delete") { call in
-            try containers.delete(container: try containers.resolve(try call.argument(1, as: String.self)))
+            _ = try operations.delete(try id(call, 1))
             return 0
         }
         module.function("clean") { call in
-            try containers.clean(container: try containers.resolve(try call.argument(1, as: String.self)))
+            _ = try operations.clean(try id(call, 1))
             return 0
         }
         module.function("clone") { call in
-            let source = try containers.resolve(try call.argument(1, as: String.self))
+            let source = try id(call, 1)
             let name = try newName(call, 2)
             let description = try optionalText(call, try options(call, 3), "description", position: 3)
-            call.push(try table(try containers.clone(container: source, name: name, description: description)))
-            return 1
+            return try push(call, try operations.clone(source, name: name, description: description))
         }
         module.function("update") { call in
-            let target = try containers.resolve(try call.argument(1, as: String.self))
+            let target = try id(call, 1)
             let changes = try call.table(2)
             let name = try optionalText(call, changes, "name", position: 2)
             let description = try optionalText(call, changes, "description", position: 2)
-            call.push(try table(try containers.updateInfo(container: target, name: name, description: description)))
-            return 1
+            return try push(call, try operations.update(target, name: name, description: description))
         }
         #if Sharing
         module.function("export") { [unowned host] call in
-            let source = try containers.resolve(try call.argument(1, as: String.self))
+            let source = try id(call, 1)
             let path = try call.argument(2, as: String.self)
             let destination = try host.permissionGate.check(.write, path, by: "container.export")
-            let manifest = try containers.export(container: source, to: destination)
+            let manifest = try operations.export(source, to: destination)
             var result = LuaTable()
             result["path"] = .string(path)
             result["entries"] = .integer(manifest.entries.count)
@@ -118,19 +110,18 @@ enum ContainerModule {
                 case let other: throw call.argumentError(2, "field '\(field)' must be a positive integer, not \(other.typeName)")
                 }
             }
-            call.push(try table(try containers.importContainer(from: archive, name: name, limits: limits)))
-            return 1
+            return try push(call, try operations.import(from: archive, name: name, limits: limits))
         }
         module.function("diff") { [unowned host] call in
             func operand(_ position: Int32) throws -> DiffOperand {
                 let text = try call.argument(position, as: String.self)
-                if let container = try? containers.resolve(text) { return .container(container) }
+                if let container = try? operations.resolve(text) { return .container(container) }
                 // An archive: checked before anything about it is looked at, then opened as checked.
                 let archive = try host.permissionGate.check(.read, text, by: "container.diff")
                 if FileManager.default.fileExists(atPath: archive.path) { return .archive(archive) }
                 throw call.argumentError(position, "'\(text)' is neither a container of this home nor an archive file")
             }
-            let diff = try containers.diff(try operand(1), try operand(2))
+            let diff = try operations.diff(try operand(1), try operand(2))
             call.push(try ScriptValue(diffOf: diff).luaValue)
             return 1
         }
@@ -144,7 +135,7 @@ enum ContainerModule {
         }
         #endif
         module.function("reset") { _ in
-            try containers.reset()
+            _ = try operations.reset()
             return 0
         }
         module.function("exclude") { call in
@@ -167,7 +158,7 @@ enum ContainerModule {
         module.function("on_will_change") { [unowned host] call in
             let hook = LuaCallback(try call.function(1), lock: host.lock, timeLimit: host.hookTimeLimit("container.on_will_change hook"))
             let token = containers.addWillChangeHook { to, from in
-                _ = try hook.call([to.luaTable(activeUUID: from?.uuid), from?.luaTable(activeUUID: from?.uuid) ?? .nil])
+                _ = try hook.call(try Self.hookArguments(to: to, from: from, activeUUID: from?.uuid))
             }
             call.push(try host.keep(hook, by: "container.on_will_change", until: { _ = containers.removeHook(token) }).luaValue)
             return 1
@@ -177,7 +168,7 @@ enum ContainerModule {
             let logger = host.logger
             let token = containers.addDidChangeHook { to, from in
                 do {
-                    _ = try hook.call([to.luaTable(activeUUID: to.uuid), from?.luaTable(activeUUID: to.uuid) ?? .nil])
+                    _ = try hook.call(try Self.hookArguments(to: to, from: from, activeUUID: to.uuid))
                 } catch {
                     logger.error("a container.on_did_change hook failed: \(error)")
                 }
@@ -186,5 +177,19 @@ enum ContainerModule {
             return 1
         }
         return module
+    }
+
+    /// A view as Lua sees it: the table of the control API's JSON, made by the one encoder of views.
+    static func luaValue(_ view: some Encodable) throws -> LuaValue {
+        try ScriptValueEncoder().encode(view).luaValue
+    }
+
+    /// The two arguments of a switch hook: the container switched to and the one left (nil when
+    /// unknown), each marked active as the home stands when the hook runs.
+    private static func hookArguments(to: Container, from: Container?, activeUUID: UUID?) throws -> [LuaValue] {
+        [
+            try luaValue(ContainerView(to, activeUUID: activeUUID)),
+            try from.map { try luaValue(ContainerView($0, activeUUID: activeUUID)) } ?? .nil,
+        ]
     }
 }

@@ -42,6 +42,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// The containers of ``HostConfiguration/home``. Every switch made through it — from Lua, from
     /// Swift or from the command line — runs the hooks the start-up scripts registered.
     public let containers: AppContainer
+
+    /// The container operations every front door (Lua, the control API, the command line) goes through.
+    package var containerOperations: ContainerOperations { ContainerOperations(containers) }
     /// Application state and dependencies, in the active container (the `state` and `dependency`
     /// modules); switched along with the containers.
     public let application: Application

@@ -20,7 +20,7 @@ extension ContainerCommand {
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
-                let manifest = try host.containers.export(container: try host.containers.resolve(container), to: URL(fileURLWithPath: output))
+                let manifest = try host.containerOperations.export(container, to: URL(fileURLWithPath: output))
                 let files = manifest.entries.filter { $0.kind == .file }
                 let bytes = files.reduce(Int64(0)) { $0 + ($1.hardLinkOf == nil ? $1.size ?? 0 : 0) }
                 print("exported \(manifest.container.name) to \(output) (\(manifest.entries.count) entries, \(ByteCount.text(bytes)))")
@@ -54,8 +54,8 @@ extension ContainerCommand {
             try runtime.withHost { host in
                 let limits = ArchiveLimits(maxSize: maxSize.bytes, maxFiles: maxFiles)
                 do {
-                    let imported = try host.containers.importContainer(from: URL(fileURLWithPath: file), name: name, limits: limits)
-                    print("imported \(imported.name) (\(imported.uuid.uuidString))")
+                    let imported = try host.containerOperations.import(from: URL(fileURLWithPath: file), name: name, limits: limits)
+                    print("imported \(imported.name) (\(imported.uuid))")
                 } catch let error as ContainerError where name == nil {
                     switch error.reason {
                     case .duplicateName(let taken):
@@ -89,7 +89,7 @@ extension ContainerCommand {
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
-                let diff = try host.containers.diff(try operand(first, host), try operand(second, host))
+                let diff = try host.containerOperations.diff(try operand(first, host), try operand(second, host))
                 if json {
                     try printJSON(diff)
                 } else {

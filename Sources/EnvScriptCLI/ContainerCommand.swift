@@ -22,19 +22,18 @@ struct ContainerCommand: ParsableCommand {
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
                 // A damaged record is listed as damaged; it does not hide the other containers.
-                let listing = try host.containers.containerListing
-                let active = listing.activeUUID
+                let listing = try host.containerOperations.list()
                 for damaged in listing.damaged {
-                    printError("warning: container \(damaged.uuid.uuidString) is damaged: its record '\(damaged.path)' is unusable: \(damaged.reason); run 'envscript container doctor' to see every problem of the home and 'envscript container doctor --repair' to repair it")
+                    printError("warning: container \(damaged.uuid) is damaged: its record '\(damaged.recordPath)' is unusable: \(damaged.problem); run 'envscript container doctor' to see every problem of the home and 'envscript container doctor --repair' to repair it")
                 }
                 if let halfSwitched = try? HomeDoctor(home: host.containers.home).examine().first(where: \.kind.misplacesEntries) {
                     printError("warning: \(halfSwitched.problem); run 'envscript container doctor' to see every problem of the home and 'envscript container doctor --repair' to repair it")
                 }
-                if json { return try printJSON(ContainerListPayload(listing)) }
+                if json { return try printJSON(listing) }
                 printTable(
                     header: ["", "NAME", "UUID", "ACTIVATIONS", "DESCRIPTION"],
-                    rows: listing.containers.map { [$0.uuid == active ? "*" : "", $0.name, $0.uuid.uuidString, "\($0.activatedCount)", $0.description ?? ""] }
-                        + listing.damaged.map { [$0.uuid == active ? "*" : "", "(damaged)", $0.uuid.uuidString, "", "its record is unusable; see envscript container doctor"] })
+                    rows: listing.containers.map { [$0.isActive ? "*" : "", $0.name, $0.uuid, "\($0.activatedCount)", $0.description ?? ""] }
+                        + listing.damaged.map { [$0.isActive ? "*" : "", "(damaged)", $0.uuid, "", "its record is unusable; see envscript container doctor"] })
             }
         }
     }
@@ -47,10 +46,7 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost(readsOnly: true) { host in
-                let active = try host.containers.activeContainer
-                let shown = try container.map { try host.containers.resolve($0) } ?? active
-                var record = ContainerPayload(shown, activeUUID: active.uuid)
-                record.diskUsage = try host.containers.diskUsage(of: shown)
+                let record = try host.containerOperations.info(container)
                 if json { return try printJSON(record) }
                 printTable(header: ["FIELD", "VALUE"], rows: record.fields)
             }
@@ -65,8 +61,7 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                let created = try host.containers.createNewContainer(name: name, description: description)
-                print(created.uuid.uuidString)
+                print(try host.containerOperations.create(name: name, description: description).uuid)
             }
         }
     }
@@ -85,7 +80,7 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                try InterruptibleActivation.activate(try host.containers.resolve(container), in: host)
+                try InterruptibleActivation.activate(container, in: host)
             }
         }
     }
@@ -97,9 +92,8 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                let deleted = try host.containers.resolve(container)
-                try host.containers.delete(container: deleted)
-                reportChange("deleted \(deleted.name)", host)
+                let change = try host.containerOperations.delete(container)
+                reportChange("deleted \(change.container.name)", change.report)
             }
         }
     }
@@ -111,9 +105,8 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                let cleaned = try host.containers.resolve(container)
-                try host.containers.clean(container: cleaned)
-                reportChange("cleaned \(cleaned.name)", host)
+                let change = try host.containerOperations.clean(container)
+                reportChange("cleaned \(change.container.name)", change.report)
             }
         }
     }
@@ -127,8 +120,7 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                let copy = try host.containers.clone(container: try host.containers.resolve(source), name: name, description: description)
-                print(copy.uuid.uuidString)
+                print(try host.containerOperations.clone(source, name: name, description: description).uuid)
             }
         }
     }
@@ -146,7 +138,7 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                _ = try host.containers.updateInfo(container: try host.containers.resolve(container), name: name, description: description)
+                _ = try host.containerOperations.update(container, name: name, description: description)
             }
         }
     }
@@ -157,14 +149,13 @@ struct ContainerCommand: ParsableCommand {
 
         func run() throws {
             try runtime.withHost { host in
-                try host.containers.reset()
-                reportChange("reset the home", host)
+                reportChange("reset the home", try host.containerOperations.reset().report)
             }
         }
     }
 }
 
-extension ContainerPayload {
+extension ContainerView {
     /// The fields as `container info` lists them.
     var fields: [[String]] {
         var fields = [
@@ -180,24 +171,24 @@ extension ContainerPayload {
     }
 }
 
-/// Prints what a change did and which running hosts took part in it, for example
+/// Prints what a change did and which running hosts took part in it (its `report`), for example
 /// `activated Debug (2 running hosts took part: pid 4242, pid 4250)`.
-func reportChange(_ what: String, _ host: EnvScriptHost) {
-    let pids = host.containers.lastChangeParticipants
+func reportChange(_ what: String, _ report: ContainerChangeReport) {
+    let pids = report.participants
     switch pids.count {
     case 0: print(what)
     case 1: print("\(what) (1 running host took part: pid \(pids[0]))")
     default: print("\(what) (\(pids.count) running hosts took part: \(pids.map { "pid \($0)" }.joined(separator: ", ")))")
     }
     // Not plain success: the change is made, but these hosts' did-change hooks did not run with it.
-    for pid in host.containers.lastChangeLateParticipants {
+    for pid in report.lateParticipants {
         printError("""
             warning: the running host pid \(pid) did not reload and run its did-change hooks within the host \
             timeout (--host-timeout): it is busy (in a long script, or stuck in a hook); it catches up once free, \
             from the container it last saw to the one then live
             """)
     }
-    if let failure = host.containers.lastChangeLeftToFinish {
+    if let failure = report.leftToFinish {
         printError("""
             warning: the change is made, but tidying up after it failed: \(failure). The next envscript \
             command on this home (or `envscript container doctor --repair`) finishes it

@@ -8,8 +8,10 @@ import Foundation
 /// container; a signal after it lets the switch finish (its did-change hooks are stopped) and the
 /// command says so. Either way it ends with ``ExitStatus/interrupted(by:)``.
 enum InterruptibleActivation {
-    /// Switches the home of `host` to `target` and prints what happened.
-    static func activate(_ target: Container, in host: EnvScriptHost) throws {
+    /// Switches the home of `host` to the container named `id` (a name or UUID) and prints what happened.
+    static func activate(_ id: String, in host: EnvScriptHost) throws {
+        let operations = host.containerOperations
+        let target = try operations.resolve(id)
         // The moment a signal arrives counts (a handler records it), not the moment a thread hears of
         // it: a Ctrl-C between two moves stops the next one. The moves are made on this thread, which
         // hears the signals even when the process was started with them blocked.
@@ -20,25 +22,24 @@ enum InterruptibleActivation {
             lua.interrupt()
         }
         defer { signals.cancel() }
-        host.containers.interruption = interruption
-        defer { host.containers.interruption = nil }
 
+        var change: ContainerChange?
         var failure: (any Error)?
         do {
-            try host.containers.activate(container: target)
+            change = try operations.activate(target.uuid.uuidString, interruption: interruption)
         } catch {
             failure = error
         }
         guard interruption.isRequested else {
             if let failure { throw failure }
-            return reportChange("activated \(target.name)", host)
+            return reportChange("activated \(target.name)", change?.report ?? ContainerChangeReport())
         }
         // What the home says decides the message, not where the signal came.
         if let recovery = failure as? ContainerError, recovery.code == .recoveryFailed { throw recovery }
         let status = ExitStatus.interrupted(by: SignalArrival.firstArrived ?? SIGINT)
         let active = try host.containers.activeContainer
         if active.uuid == target.uuid {
-            reportChange("activated \(target.name)", host)
+            reportChange("activated \(target.name)", change?.report ?? ContainerChangeReport())
             throw CommandFailure(
                 message: "interrupted: the switch to \(target.name) was already made when the interrupt came, so it was finished; the home is on \(target.name)",
                 status: status)

@@ -205,7 +205,10 @@ func keptNewcomers(in home: TemporaryHome, of container: UUID) throws -> (tree: 
             Self.appWrites([".notes.txt.tmp": "newcomer notes"], in: home)
             if rename(home.path + "/.notes.txt.tmp", home.path + "/notes.txt") != 0 { Issue.record("rename failed") }
         }
-        #expect(throws: ContainerError.self) { try containers.run(journal) }
+        #expect(throws: ContainerError.self) {
+            var change = ChangeInProgress()
+            try containers.run(journal, in: &change)
+        }
         containers.observeSwitchSteps(nil)
 
         #expect(try containers.activeContainer.uuid == Container.defaultUUID)

@@ -85,7 +85,8 @@ import Testing
         var journal = try plannedSwitch(containers, to: fixture.b)
         journal.steps.insert(.makeDirectory(path: "no/such/parent", mode: 0o755), at: journal.steps.count - 2)
         #expect {
-            try containers.run(journal)
+            var change = ChangeInProgress()
+            try containers.run(journal, in: &change)
         } throws: { error in
             guard case .io(let path, let underlying as SystemCallError)? = (error as? ContainerError)?.reason else { return false }
             return path.hasSuffix("no/such/parent") && underlying.code == ENOENT

@@ -80,8 +80,8 @@ import Testing
         async let finished = ThreadGroup.run([
             {
                 do {
-                    try asker.containers.activate(container: a)
-                    outcomes.append("asker: took part \(asker.containers.lastChangeParticipants.count)")
+                    let report = try asker.containers.activate(container: a)
+                    outcomes.append("asker: took part \(report.participants.count)")
                 } catch { outcomes.append("asker: \(error)") }
             },
             {

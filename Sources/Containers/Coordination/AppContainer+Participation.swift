@@ -22,14 +22,11 @@ extension AppContainer {
         }
     }
 
-    /// Tells the processes that prepared how the change ended, and remembers who took part and who did
-    /// not finish its part in time; call with the home's lock still held.
-    func finishRemote(_ prepared: PreparedHomeChange, committed: Bool) {
-        let late = remoteParticipants?.finish(prepared, committed: committed) ?? []
-        settings.withLock {
-            $0.lastRemoteParticipants = committed ? prepared.participants : []
-            $0.lastLateParticipants = committed ? late : []
-        }
+    /// Tells the processes that prepared how the change ended; returns those that did not finish their
+    /// part in time. Call with the home's lock still held.
+    @discardableResult
+    func finishRemote(_ prepared: PreparedHomeChange, committed: Bool) -> [Int32] {
+        remoteParticipants?.finish(prepared, committed: committed) ?? []
     }
 
     /// Tells this instance's list hooks, then the other attached processes, that the list of containers

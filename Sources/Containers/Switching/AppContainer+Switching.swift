@@ -22,26 +22,38 @@ extension AppContainer {
     ///   the command line's interruption (Ctrl-C) asked the switch to stop before it was made (undone likewise), or
     ///   ``ContainerError/Code/refusedJournal`` when a journal left in the home does not belong
     ///   to its current state (nothing changed).
-    public func activate(container: Container) throws {
+    @discardableResult
+    public func activate(container: Container) throws -> ContainerChangeReport {
         try activateContainer(uuid: container.uuid)
     }
 
+    /// Makes `container` the active one, stopping (and undoing) the switch when `interruption` asks
+    /// before its commit point; see ``activate(container:)``.
+    @discardableResult
+    package func activate(container: Container, interruption: ChangeInterruption?) throws -> ContainerChangeReport {
+        try exclusivelyReporting("activate a container", interruption: interruption) { change in
+            try switchLocked(to: container.uuid, in: &change)
+        }.report
+    }
+
     /// Makes the container with `uuid` the active one; see ``activate(container:)``.
-    public func activateContainer(uuid: UUID) throws {
-        try exclusively("activate a container") { completed in
-            try switchLocked(to: uuid, completed: &completed)
-        }
+    @discardableResult
+    public func activateContainer(uuid: UUID) throws -> ContainerChangeReport {
+        try exclusivelyReporting("activate a container") { change in
+            try switchLocked(to: uuid, in: &change)
+        }.report
     }
 
     /// Makes the container with the UUID written as `uuid` the active one; see ``activate(container:)``.
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
-    public func activateContainer(uuid: String) throws {
+    @discardableResult
+    public func activateContainer(uuid: String) throws -> ContainerChangeReport {
         try activateContainer(uuid: Self.parseUUID(uuid))
     }
 
-    /// The switch itself, with the lock held. Sets `completed` once the switch is committed.
-    func switchLocked(to targetUUID: UUID, completed: inout CompletedSwitch?) throws {
+    /// The switch itself, with the lock held. Sets `change.completed` once the switch is committed.
+    func switchLocked(to targetUUID: UUID, in change: inout ChangeInProgress) throws {
         let target = try existing(targetUUID)
         let activeUUID = try store.activeUUID()
         if activeUUID == targetUUID { return }
@@ -68,19 +80,19 @@ extension AppContainer {
         } catch {
             throw ContainerError.switchCancelled(underlying: error)
         }
-        try stopIfInterrupted(Self.switchDescription(from: from, to: target))
+        try change.stopIfInterrupted(Self.switchDescription(from: from, to: target))
         // The other processes attached to the home: their flush and will-change hooks (any may refuse).
         let remote = try prepareRemote(.switch, to: target, from: from)
         report(.willChangeDone)
 
         try abandoningRemote(remote) {
-            try moveEntriesLocked(from: from, to: target, remote: remote, completed: &completed)
+            try moveEntriesLocked(from: from, to: target, remote: remote, in: &change)
         }
     }
 
     /// The rest of a switch once everyone agreed: flush, moves, commit, reload.
     private func moveEntriesLocked(
-        from: Container, to target: Container, remote: PreparedHomeChange?, completed: inout CompletedSwitch?
+        from: Container, to target: Container, remote: PreparedHomeChange?, in change: inout ChangeInProgress
     ) throws {
         let activeUUID = from.uuid
         let targetUUID = target.uuid
@@ -92,7 +104,7 @@ extension AppContainer {
         }
         report(.participantsFlushed)
         let operation = Self.switchDescription(from: from, to: target)
-        try stopIfInterrupted(operation)
+        try change.stopIfInterrupted(operation)
         NotificationCenter.default.post(
             name: Self.containerWillChangeNotification, object: self,
             userInfo: [Self.toContainerUserInfoKey: target, Self.fromContainerUserInfoKey: from])
@@ -105,28 +117,29 @@ extension AppContainer {
             operation: operation,
             steps: planner.steps, activeAfter: targetUUID,
             metadataBefore: [target], metadataAfter: [activated], removeAfter: [])
-        let kept = try run(journal)
+        let kept = try run(journal, in: &change)
         try noteOwnChange()
 
         for participant in participants { participant.object.containerDidSwitch() }
         report(.participantsReloaded)
-        completed = CompletedSwitch(to: activated, from: from, remote: remote, keptNewcomers: kept)
+        change.completed = CompletedSwitch(to: activated, from: from, remote: remote, keptNewcomers: kept)
     }
 
     /// Writes `journal`, does its steps and commits it; if a step fails, undoes the steps done and
     /// rethrows the failure. Returns the newcomers set aside to make way for the moves. Holds the
     /// stores lock throughout, so no store writer sees the home half switched or an outdated epoch.
-    /// A failure after the commit point is kept in ``lastChangeLeftToFinish``: the change is made.
+    /// A failure after the commit point is told in `change`'s report (``ContainerChangeReport/leftToFinish``):
+    /// the change is made.
     @discardableResult
-    func run(_ journal: Journal) throws -> [KeptNewcomer] {
+    func run(_ journal: Journal, in change: inout ChangeInProgress) throws -> [KeptNewcomer] {
+        let interruption = change.interruption
         let outcome = try HomeLock.holdingStores(layout) {
             try JournalRunner(
                 layout: layout, report: { [self] in report($0) },
-                isInterrupted: { [self] in interruption?.isRequested == true }
+                isInterrupted: { interruption?.isRequested == true }
             ).run(journal)
         }
-        let leftToFinish = outcome.leftToFinish.map { "\($0)" }
-        settings.withLock { $0.lastLeftToFinish = leftToFinish }
+        change.report.leftToFinish = outcome.leftToFinish.map { "\($0)" }
         return outcome.kept
     }
 

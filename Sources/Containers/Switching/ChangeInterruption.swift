@@ -3,7 +3,7 @@ import Locking
 /// A request to stop the change under way, made from another thread (a Ctrl-C handler) and read by the
 /// change at its safe points.
 ///
-/// Set on an ``AppContainer`` with ``AppContainer/interruption``. A switch asked to stop before its
+/// Given to ``AppContainer/activate(container:interruption:)``. A switch asked to stop before its
 /// commit point — between its will-change hooks, after its participants flushed, before each move,
 /// before recording the new active container — undoes what it did and throws
 /// ``ContainerError/Code/interrupted``, with nothing changed on disk and no journal left that would

@@ -23,7 +23,7 @@ enum ControlEvent: Sendable {
 
 /// `event: ready`: the active container and switch generation when the stream started.
 struct ReadyEventPayload: Encodable, Sendable {
-    let activeContainer: ContainerPayload
+    let activeContainer: ContainerView
     let generation: UInt64
 
     enum CodingKeys: String, CodingKey {
@@ -35,13 +35,13 @@ struct ReadyEventPayload: Encodable, Sendable {
 /// `event: container`: a switch from `from` to `to`, and the home's switch generation after it (absent
 /// when it could not be read).
 struct ContainerEventPayload: Encodable, Sendable {
-    let to: ContainerPayload
-    let from: ContainerPayload?
+    let to: ContainerView
+    let from: ContainerView?
     let generation: UInt64?
 
     init(to: Container, from: Container?, generation: UInt64?) {
-        self.to = ContainerPayload(to, activeUUID: to.uuid)
-        self.from = from.map { ContainerPayload($0, activeUUID: to.uuid) }
+        self.to = ContainerView(to, activeUUID: to.uuid)
+        self.from = from.map { ContainerView($0, activeUUID: to.uuid) }
         self.generation = generation
     }
 

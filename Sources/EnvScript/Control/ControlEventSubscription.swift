@@ -71,7 +71,7 @@ final class ControlEventSubscription: Sendable {
             let epoch = try containers.epoch
             let active = try containers.activeContainer
             gate.open(with: .ready(ReadyEventPayload(
-                activeContainer: ContainerPayload(active, activeUUID: active.uuid), generation: epoch.generation)))
+                activeContainer: ContainerView(active, activeUUID: active.uuid), generation: epoch.generation)))
         } catch {
             cancel()
             throw error

@@ -9,7 +9,7 @@ extension ControlRoutes {
     static func registerContainerRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
         router.get("/v1/containers") { _, _ in
             await ControlResponse.handling {
-                try ControlResponse.json(try await host.run { try ContainerListPayload($0.containers) })
+                try ControlResponse.json(try await host.run { try $0.containerOperations.list() })
             }
         }
         router.post("/v1/containers") { request, _ in
@@ -19,7 +19,7 @@ extension ControlRoutes {
                 let name = try body.string("name")
                 let description = try body.optionalString("description")
                 let created = try await host.run { host in
-                    try ContainerPayload(try host.containers.createNewContainer(name: name, description: description), in: host.containers)
+                    try host.containerOperations.create(name: name, description: description)
                 }
                 return try ControlResponse.json(created, status: .created)
             }
@@ -28,8 +28,9 @@ extension ControlRoutes {
         router.post("/v1/containers/reset") { _, _ in
             await ControlResponse.handling {
                 let after = try await host.run { host in
-                    try host.containers.reset()
-                    return try ContainerListPayload(host.containers)
+                    let operations = host.containerOperations
+                    _ = try operations.reset()
+                    return try operations.list()
                 }
                 return try ControlResponse.json(after)
             }
@@ -37,22 +38,13 @@ extension ControlRoutes {
         router.get("/v1/containers/{id}") { _, context in
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
-                return try ControlResponse.json(try await host.run { host in
-                    let container = try host.containers.resolve(id)
-                    var payload = try ContainerPayload(container, in: host.containers)
-                    payload.diskUsage = try host.containers.diskUsage(of: container)
-                    return payload
-                })
+                return try ControlResponse.json(try await host.run { try $0.containerOperations.info(id) })
             }
         }
         router.post("/v1/containers/{id}/activate") { _, context in
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
-                return try ControlResponse.json(try await host.run { host in
-                    let containers = host.containers
-                    try containers.activate(container: try containers.resolve(id))
-                    return try ContainerPayload(try containers.activeContainer, in: containers)
-                })
+                return try ControlResponse.json(try await host.run { try $0.containerOperations.activate(id).container })
             }
         }
         router.post("/v1/containers/{id}/clone") { request, context in
@@ -63,10 +55,7 @@ extension ControlRoutes {
                 let name = try body.string("name")
                 let description = try body.optionalString("description")
                 let copy = try await host.run { host in
-                    let containers = host.containers
-                    let source = try containers.resolve(id)
-                    return try ContainerPayload(
-                        try containers.clone(container: source, name: name, description: description), in: containers)
+                    try host.containerOperations.clone(id, name: name, description: description)
                 }
                 return try ControlResponse.json(copy, status: .created)
             }
@@ -82,29 +71,21 @@ extension ControlRoutes {
                     throw ControlError(.badRequest, "nothing to change: give 'name', 'description' or both (an empty description removes it)")
                 }
                 return try ControlResponse.json(try await host.run { host in
-                    let containers = host.containers
-                    let updated = try containers.updateInfo(
-                        container: try containers.resolve(id), name: name, description: description)
-                    return try ContainerPayload(updated, in: containers)
+                    try host.containerOperations.update(id, name: name, description: description)
                 })
             }
         }
         router.post("/v1/containers/{id}/clean") { _, context in
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
-                return try ControlResponse.json(try await host.run { host in
-                    let containers = host.containers
-                    let target = try containers.resolve(id)
-                    try containers.clean(container: target)
-                    return try ContainerPayload(try containers.container(uuid: target.uuid) ?? target, in: containers)
-                })
+                return try ControlResponse.json(try await host.run { try $0.containerOperations.clean(id).container })
             }
         }
         router.delete("/v1/containers/{id}") { _, context in
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
                 return try ControlResponse.json(try await host.run { host in
-                    try host.containers.delete(container: try host.containers.resolve(id))
+                    _ = try host.containerOperations.delete(id)
                     return OKPayload()
                 })
             }

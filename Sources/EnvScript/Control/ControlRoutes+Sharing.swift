@@ -15,11 +15,10 @@ extension ControlRoutes {
             await ControlResponse.handling {
                 let id = try ControlResponse.parameter("id", of: context)
                 let (name, archive) = try await host.run { host -> (String, Data) in
-                    let container = try host.containers.resolve(id)
                     let file = try TemporaryArchive()
                     defer { file.remove() }
-                    try host.containers.export(container: container, to: file.url)
-                    return (container.name, try Data(contentsOf: file.url))
+                    let manifest = try host.containerOperations.export(id, to: file.url)
+                    return (manifest.container.name, try Data(contentsOf: file.url))
                 }
                 return Response(
                     status: .ok,
@@ -38,10 +37,7 @@ extension ControlRoutes {
                 defer { file.remove() }
                 // Written as it arrives, without the host's lock: only a whole archive waits for it.
                 try await file.receive(request.body, upTo: importedArchiveMaximumSize)
-                let created = try await host.run { host in
-                    try ContainerPayload(
-                        try host.containers.importContainer(from: file.url, name: name), in: host.containers)
-                }
+                let created = try await host.run { try $0.containerOperations.import(from: file.url, name: name) }
                 return try ControlResponse.json(created, status: .created)
             }
         }
@@ -50,9 +46,9 @@ extension ControlRoutes {
                 let first = try ControlResponse.parameter("id", of: context)
                 let second = try ControlResponse.parameter("other", of: context)
                 return try ControlResponse.json(try await host.run { host in
-                    let containers = host.containers
-                    let diff = try containers.diff(
-                        .container(try containers.resolve(first)), .container(try containers.resolve(second)))
+                    let operations = host.containerOperations
+                    let diff = try operations.diff(
+                        .container(try operations.resolve(first)), .container(try operations.resolve(second)))
                     return try ScriptValue(diffOf: diff)
                 })
             }

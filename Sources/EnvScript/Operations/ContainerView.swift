@@ -1,13 +1,13 @@
-#if Control
 package import Containers
 package import Foundation
 
-/// A container as the control API and `envscript container info --json` show it: the fields and names
-/// of the Lua table (`uuid, name, description, is_default, is_active, created_at, last_activated_at,
-/// activated_count`), dates as ISO 8601 text; `description` and `last_activated_at` are absent when there
-/// is none. `disk_usage` (bytes and entries) is there only when one container is asked for: measuring
-/// walks its tree.
-package struct ContainerPayload: Codable, Sendable, Equatable {
+/// A container as every front door shows it — the Lua table, the control API, `envscript container
+/// info --json` and its table — encoded by one encoder for each: `uuid, name, description, is_default,
+/// is_active, created_at, last_activated_at, activated_count`, dates as ISO 8601 text; `description` and
+/// `last_activated_at` are absent when there is none. `disk_usage` (bytes and entries) is there only when
+/// one container is asked for (`envscript container info`, `GET /v1/containers/{id}`): measuring walks
+/// its tree.
+package struct ContainerView: Codable, Sendable, Equatable {
     package let uuid: String
     package let name: String
     package let description: String?
@@ -29,11 +29,6 @@ package struct ContainerPayload: Codable, Sendable, Equatable {
         activatedCount = container.activatedCount
     }
 
-    /// `container` as it is now, with the home's active container read afresh.
-    init(_ container: Container, in containers: AppContainer) throws {
-        self.init(container, activeUUID: try containers.activeContainer.uuid)
-    }
-
     package enum CodingKeys: String, CodingKey {
         case uuid, name, description
         case isDefault = "is_default"
@@ -47,25 +42,22 @@ package struct ContainerPayload: Codable, Sendable, Equatable {
 
 /// `{"containers": [...], "damaged": [...]}`: every container of the home, DEFAULT first, then by
 /// creation date; the containers whose record cannot be used are set apart in `damaged` rather than
-/// failing the list. The control API and `envscript container list --json` show it.
-package struct ContainerListPayload: Codable, Sendable {
-    package let containers: [ContainerPayload]
-    package let damaged: [DamagedContainerPayload]
-
-    init(_ containers: AppContainer) throws {
-        self.init(try containers.containerListing)
-    }
+/// failing the list. The control API and `envscript container list --json` show it; `container.list()`
+/// returns its two arrays.
+package struct ContainerListView: Codable, Sendable {
+    package let containers: [ContainerView]
+    package let damaged: [DamagedContainerView]
 
     package init(_ listing: ContainerListing) {
-        containers = listing.containers.map { ContainerPayload($0, activeUUID: listing.activeUUID) }
-        damaged = listing.damaged.map { DamagedContainerPayload($0, activeUUID: listing.activeUUID) }
+        containers = listing.containers.map { ContainerView($0, activeUUID: listing.activeUUID) }
+        damaged = listing.damaged.map { DamagedContainerView($0, activeUUID: listing.activeUUID) }
     }
 }
 
-/// A container whose `container.json` cannot be used, as the control API shows it: the fields of the
-/// Lua table (`uuid, is_default, is_active, record_path, problem`). Its data is still in its folder;
+/// A container whose `container.json` cannot be used, as every front door shows it: `uuid, is_default,
+/// is_active, record_path, problem`. Its data is still in its folder;
 /// `envscript container doctor` tells more.
-package struct DamagedContainerPayload: Codable, Sendable, Equatable {
+package struct DamagedContainerView: Codable, Sendable, Equatable {
     package let uuid: String
     package let isDefault: Bool
     package let isActive: Bool
@@ -87,9 +79,3 @@ package struct DamagedContainerPayload: Codable, Sendable, Equatable {
         case recordPath = "record_path"
     }
 }
-
-/// `{"ok": true}`: the answer of an operation with nothing else to report.
-struct OKPayload: Codable, Sendable {
-    var ok = true
-}
-#endif

@@ -1,0 +1,6 @@
+#if Control
+/// `{"ok": true}`: the answer of an operation with nothing else to report.
+struct OKPayload: Codable, Sendable {
+    var ok = true
+}
+#endif
