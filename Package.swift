@@ -8,14 +8,16 @@ import PackageDescription
 ///   7. EnvScriptCLI, the `envscript` tool;
 ///   6. EnvScriptPanel, the web panel;
 ///   5. Scenarios (`envscript run`'s runner), LuaTypeGeneration, TweakAccessorGeneration;
-///   4. EnvScript, the runtime: a host, its Lua modules and its control socket;
+///   4. EnvScript, the runtime: a host and its Lua modules, over EnvScriptOperations (the operations Lua,
+///      the control API and the CLI share, with their views and values) and, with the `Control` trait,
+///      EnvScriptControl (the control socket, the part in other processes' switches, the OFREP listener);
 ///   3. LuaBridge (Swift and Lua), RemoteTweaks (flags over HTTP), ContainerSharing (archives);
 ///   2. the engines Containers, Tweaks and AppState: plain Swift, no Lua, no networking;
 ///   1. Preferences; 0. Locking, CFileSync, CLua, CLuaSupport.
 /// A front-end (CLI, panel) goes through a host for whatever a running app takes part in (switches, flags,
 /// state) and reaches a lower layer directly where the runtime has nothing to add: a home's doctor, the
-/// archive format, checking a tweak file, the Lua type generator. Only RemoteTweaks, the runtime and the
-/// front-ends bring networking (AsyncHTTPClient, Hummingbird).
+/// archive format, checking a tweak file, the Lua type generator. Only RemoteTweaks, EnvScriptControl and
+/// the front-ends bring networking (AsyncHTTPClient, Hummingbird).
 ///
 /// The runtime's parts that bring networking or archives are package traits (SE-0450), all on by default:
 /// an app that adds the package with `traits: []` gets a host with Lua, containers and hooks, flags and
@@ -126,29 +128,51 @@ var package = Package(
         .executableTarget(name: "LuaChunkCompiler", dependencies: ["CLua"]),
         .plugin(name: "LuaBytecodePlugin", capability: .buildTool(), dependencies: ["LuaChunkCompiler"]),
 
+        // The operations every front door shares (Lua, the control API, the command line), written once over
+        // the engines, with the views and values they answer with.
+        .target(
+            name: "EnvScriptOperations",
+            dependencies: [
+                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
+                .target(name: "RemoteTweaks", condition: .when(traits: ["RemoteFlags"])),
+            ]
+        ),
+        // The control plane (the `Control` trait): a host's control socket, its part in other processes'
+        // switches, its OFREP listener, and the routes the panel serves too. The one target with an HTTP server.
+        .target(
+            name: "EnvScriptControl",
+            dependencies: [
+                "EnvScriptOperations", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                .product(name: "Logging", package: "swift-log"),
+                .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
+                .target(name: "RemoteTweaks", condition: .when(traits: ["RemoteFlags"])),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ]
+        ),
         // The runtime that wires the engines to Lua, and the command-line tool.
         .target(
             name: "EnvScript",
             dependencies: [
-                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                "EnvScriptOperations", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
                 .target(name: "RemoteTweaks", condition: .when(traits: ["RemoteFlags"])),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Control"])),
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Control"])),
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Control"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Control"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Control"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Control"])),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Control"])),
+                .target(name: "EnvScriptControl", condition: .when(traits: ["Control"])),
             ]
         ),
         // Command-line tooling over the runtime: QA scenarios and their reports, LuaLS type definitions.
         .target(
             name: "EnvScriptPanel",
             dependencies: [
-                "EnvScript", "Scenarios", "Containers", "Locking",
+                "EnvScript", "EnvScriptControl", "EnvScriptOperations", "Scenarios", "Containers", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -181,7 +205,8 @@ var package = Package(
         .executableTarget(
             name: "EnvScriptCLI",
             dependencies: [
-                "EnvScript", "EnvScriptPanel", "Containers", "ContainerSharing", "Tweaks", "TweakAccessorGeneration", "Scenarios",
+                "EnvScript", "EnvScriptOperations", "EnvScriptControl", "EnvScriptPanel", "Containers", "ContainerSharing", "Tweaks",
+                "TweakAccessorGeneration", "Scenarios",
                 "LuaTypeGeneration", "CLineEditor", "CSignalArrival", "Locking", "LuaBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -248,7 +273,8 @@ var package = Package(
         .testTarget(
             name: "EnvScriptTests",
             dependencies: [
-                "TestSupport", "EnvScript", "Tweaks", "Containers", "Preferences", "Locking", "LuaBridge",
+                "TestSupport", "EnvScript", "EnvScriptOperations", "EnvScriptControl", "Tweaks", "Containers", "Preferences",
+                "Locking", "LuaBridge",
                 // OFREPProviderTests: the OFREP provider itself, beside tweak.ofrep.
                 "RemoteTweaks",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,7 +1,7 @@
 public import AppState
 public import Containers
 public import Foundation
-import Logging
+package import Logging
 public import LuaBridge
 public import Preferences
 #if RemoteFlags
@@ -77,13 +77,13 @@ public final class EnvScriptHost: @unchecked Sendable {
     #endif
     /// Set once ``close()`` has saved the preferences: from then on the control API refuses requests,
     /// so nothing it acknowledges goes unsaved.
-    let isClosing = Locked(false)
+    let closing = Locked(false)
     /// What the last failed ``saveStores()`` threw, in words: ``close()`` does not log it again.
     private let reportedSaveFailure = Locked<String?>(nil)
     /// The cross-process lock and fencing of every store of the home (preferences, file and secure state).
     let storeCoordinator: ContainerStoreCoordinator
 
-    let logger = Logger(label: "envscript.host")
+    package let logger = Logger(label: "envscript.host")
     /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them
     /// (used under ``lock``).
     private var kept: [ObjectIdentifier: (object: AnyObject, unregister: () -> Void)] = [:]
@@ -94,8 +94,8 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Creates the home folder when missing, settles the application identifier with the home's record,
     /// opens a Lua state with the configured limits and registers the host modules.
     ///
-    /// - Throws: ``HostError/appIDMismatch(home:recorded:requested:record:)`` when the home belongs to
-    ///   another application, ``HostError/homeUnusable(path:reason:)``, and the engines' errors.
+    /// - Throws: `HostError/appIDMismatch(home:recorded:requested:record:)` when the home belongs to
+    ///   another application, `HostError/homeUnusable(path:reason:)`, and the engines' errors.
     public init(configuration: HostConfiguration) throws {
         self.configuration = configuration
         try Self.prepareHome(configuration.home)
@@ -103,7 +103,9 @@ public final class EnvScriptHost: @unchecked Sendable {
         appID = try configuration.settleAppID(in: containers)
         #if Control
         // The control routes and server are made on a thread of their own while the rest opens.
-        let opening = try HostControlPlane.begin(configuration, appID: appID)
+        let opening = try HostControlPlane.begin(
+            attaching: configuration.attachesToHome, home: configuration.home, appID: appID, role: configuration.role,
+            limits: configuration.controlServerLimits)
         var attached = false
         defer { if !attached { opening.abandon() } }
         #endif
@@ -147,7 +149,9 @@ public final class EnvScriptHost: @unchecked Sendable {
         #if Control
         // Every change this host makes gives the other attached hosts their part, and they hear of its
         // writes to the stores.
-        controlPlane = try HostControlPlane(completing: opening, host: self)
+        controlPlane = try HostControlPlane(
+            completing: opening, host: self, ofrepListener: configuration.ofrepListener,
+            participationTimeout: configuration.participationTimeout)
         attached = true
         #else
         presence = configuration.attachesToHome ? try HostPresence(home: configuration.home, appID: appID, role: configuration.role) : nil
@@ -160,7 +164,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         lock.allowLettingGo(LettingGoRule(
             allowsLettingGo: { [weak self] in self.map { !$0.lua.isInCall } ?? false },
             checkAfterTakingBack: { [weak self] in
-                guard let self, lua.isOpen, !isClosing.withLock({ $0 }) else { throw HostError.closed }
+                guard let self, lua.isOpen, !closing.withLock({ $0 }) else { throw HostError.closed }
             }))
         logger.debug("host opened", metadata: ["home": "\(configuration.home.path)"])
     }
@@ -222,7 +226,7 @@ public final class EnvScriptHost: @unchecked Sendable {
             guard lua.isOpen else { return false }
             // A request the control server has not finished yet (from async code close() does not wait
             // for the server) is refused from here on rather than change what is being saved.
-            isClosing.withLock { $0 = true }
+            closing.withLock { $0 = true }
             do {
                 try application.flush()
             } catch {
@@ -261,7 +265,7 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     /// Runs the Lua file at `path` and returns its results.
     ///
-    /// - Throws: ``HostError/scriptNotReadable(path:reason:)`` when the file cannot be read;
+    /// - Throws: `HostError/scriptNotReadable(path:reason:)` when the file cannot be read;
     ///   a `LuaError` of kind `syntax` when it does not compile, of another kind when it fails.
     @discardableResult
     public func runScript(atPath path: String) throws -> [LuaValue] {
@@ -330,7 +334,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         }
     }
 
-    /// Throws ``HostError/scriptNotReadable(path:reason:)`` unless `path` can be read as a script
+    /// Throws `HostError/scriptNotReadable(path:reason:)` unless `path` can be read as a script
     /// (see ``ScriptFile``).
     public static func checkReadable(_ path: String) throws {
         try ScriptFile.checkReadable(path)

@@ -4,8 +4,8 @@ extension HostConfiguration {
     /// The identifier a host with this configuration uses in the home of `containers`, recorded there
     /// when the home has none and ``recordsAppID`` is set.
     ///
-    /// - Throws: ``HostError/appIDMismatch(home:recorded:requested:record:)`` when ``appID`` is not the
-    ///   home's recorded identifier; ``HostError/invalidAppID(_:reason:)`` when it cannot name files.
+    /// - Throws: `HostError/appIDMismatch(home:recorded:requested:record:)` when ``appID`` is not the
+    ///   home's recorded identifier; `HostError/invalidAppID(_:reason:)` when it cannot name files.
     func settleAppID(in containers: AppContainer) throws -> String {
         do {
             return try containers.settleApplicationID(requested: appID, fallback: Self.defaultAppID, recording: recordsAppID)

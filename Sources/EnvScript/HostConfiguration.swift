@@ -14,7 +14,7 @@ public struct HostConfiguration: Sendable {
     /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
     ///
     /// A home remembers the identifier of the first host that recorded one (see ``recordsAppID``). A
-    /// different identifier here then fails with ``HostError/appIDMismatch(home:recorded:requested:record:)``.
+    /// different identifier here then fails with `HostError/appIDMismatch(home:recorded:requested:record:)`.
     /// nil uses the home's recorded identifier, or ``defaultAppID`` when it has none; the identifier in
     /// use is ``EnvScriptHost/appID``.
     public var appID: String?
@@ -49,11 +49,11 @@ public struct HostConfiguration: Sendable {
     public var role: AttachedHostRole = .application
     #if Control
     /// What one client may hold of the control socket of the attached host: connections at once, idle
-    /// and request timeouts (see ``ServerLimits``; the defaults suit the command line and a panel).
+    /// and request timeouts (see `ServerLimits`; the defaults suit the command line and a panel).
     public var controlServerLimits = ServerLimits()
     /// A TCP listener on which the host serves its flags over OFREP to OpenFeature SDKs — browsers of
     /// allowed origins, services of a fleet — with a bearer token; nil (the default) for none. See
-    /// ``OFREPListener``.
+    /// `OFREPListener`.
     public var ofrepListener: OFREPListener?
     #endif
     /// How long one call of a container hook from Lua (`container.on_will_change`,

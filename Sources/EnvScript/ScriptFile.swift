@@ -11,7 +11,7 @@ import Glibc
 public enum ScriptFile {
     /// Compiles the script at `path` in `lua` without running it (chunk name `@path`, as given).
     ///
-    /// - Throws: ``HostError/scriptNotReadable(path:reason:)`` when it cannot be read, naming what is
+    /// - Throws: `HostError/scriptNotReadable(path:reason:)` when it cannot be read, naming what is
     ///   wrong in plain words; a `LuaError` of kind `syntax` when it does not compile.
     public static func compile(atPath path: String, in lua: LuaState) throws -> LuaFunctionRef {
         guard try isStream(path) else { return try lua.load(contentsOfFile: path) }
@@ -42,7 +42,7 @@ public enum ScriptFile {
         return (String(cString: real) as NSString).deletingLastPathComponent
     }
 
-    /// Throws ``HostError/scriptNotReadable(path:reason:)`` unless `path` can be read as a script.
+    /// Throws `HostError/scriptNotReadable(path:reason:)` unless `path` can be read as a script.
     public static func checkReadable(_ path: String) throws {
         _ = try isStream(path)
     }

@@ -312,7 +312,7 @@ enum TweakModule {
     }
 
     /// The Lua table of an explanation: `{feature, variable, answer = tweak or nil, steps = {{provider,
-    /// outcome, value, sealed, error, opened_by}, ...}}`, the fields of ``TweakExplanationPayload``.
+    /// outcome, value, sealed, error, opened_by}, ...}}`, the fields of `TweakExplanationPayload`.
     private static func explanationTable(_ explanation: TweakExplanation) -> LuaValue {
         let payload = TweakExplanationPayload(explanation)
         var table = LuaTable()

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 @testable import EnvScript
+@testable import EnvScriptControl
 import Foundation
 import NIOCore
 import Testing

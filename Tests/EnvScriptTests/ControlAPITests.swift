@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Containers
 @testable import EnvScript
+@testable import EnvScriptControl
 import Foundation
 import Hummingbird
 import TestSupport

@@ -35,7 +35,7 @@ import Testing
         // server to stop, which cannot happen before the request ends or the shutdown times out.
         #expect(!connection.isClosedByPeer, "close() waited for the server to stop")
         #expect(!FileManager.default.fileExists(atPath: socketPath), "the closed host's socket is still there")
-        #expect(host.isClosing.withLock { $0 })
+        #expect(host.closing.withLock { $0 })
 
         try connection.send(String(body.dropFirst(6)))
         let answer = try await onAnotherThread { connection.readToEnd(timeout: 20) }

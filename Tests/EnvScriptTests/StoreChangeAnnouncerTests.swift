@@ -1,4 +1,5 @@
 @testable import EnvScript
+@testable import EnvScriptControl
 import Foundation
 import Locking
 import Testing

@@ -1,0 +1,75 @@
+import Foundation
+
+extension ScriptValue {
+    /// This value as a `type` value, decoded through its JSON form: how a script's table becomes the
+    /// `Codable` struct a Swift declaration holds (`state.set("settings", {dark = true, size = 14})`),
+    /// and an integer the `Double` one does.
+    ///
+    /// Numbers are written plainly (no `{"$float": ...}` marker), so an integral float decodes into an
+    /// `Int` field and an integer into a `Double` one, as they would from any JSON.
+    ///
+    /// Infinities and NaN, which JSON has no numbers for, travel as these strings.
+    ///
+    /// Lua has one empty table for `{}` and `[]`: it is read as an empty object first, and when that
+    /// does not fit, as an empty array (so `state.set("drafts", {})` empties a `[String]`).
+    ///
+    /// - Returns: nil when `type` is not `Decodable`.
+    /// - Throws: the `DecodingError`, which names the field that does not fit.
+    package func decoded<Value: Sendable>(as type: Value.Type) throws -> Value? {
+        guard let decodable = type as? any Decodable.Type else { return nil }
+        do {
+            return try Self.decode(decodable, from: PlainJSON(value: self, emptyTablesAreArrays: false)) as? Value
+        } catch let error as DecodingError where containsEmptyTable {
+            guard let asArrays = try? Self.decode(decodable, from: PlainJSON(value: self, emptyTablesAreArrays: true))
+            else { throw error }
+            return asArrays as? Value
+        }
+    }
+
+    private static let infinity = "inf", negativeInfinity = "-inf", notANumber = "nan"
+
+    private static func decode(_ type: any Decodable.Type, from json: PlainJSON) throws -> any Decodable {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: infinity, negativeInfinity: negativeInfinity, nan: notANumber)
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: infinity, negativeInfinity: negativeInfinity, nan: notANumber)
+        return try decoder.decode(type, from: try encoder.encode(json))
+    }
+
+    /// Whether an empty table is somewhere in this value.
+    private var containsEmptyTable: Bool {
+        switch self {
+        case .object(let fields): fields.isEmpty || fields.values.contains { $0.containsEmptyTable }
+        case .array(let elements): elements.contains { $0.containsEmptyTable }
+        default: false
+        }
+    }
+
+    /// A script value encoded as plain JSON: numbers as numbers, tables as arrays and objects.
+    private struct PlainJSON: Encodable {
+        let value: ScriptValue
+        /// Whether an empty table is written `[]` rather than `{}`.
+        let emptyTablesAreArrays: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            switch value {
+            case .null:
+                var single = encoder.singleValueContainer()
+                try single.encodeNil()
+            case .bool(let flag): try flag.encode(to: encoder)
+            case .int(let number): try number.encode(to: encoder)
+            case .double(let number): try number.encode(to: encoder)
+            case .string(let text): try text.encode(to: encoder)
+            case .array(let elements): try elements.map(nested).encode(to: encoder)
+            case .object(let fields) where fields.isEmpty && emptyTablesAreArrays: try [PlainJSON]().encode(to: encoder)
+            case .object(let fields): try fields.mapValues(nested).encode(to: encoder)
+            }
+        }
+
+        private func nested(_ value: ScriptValue) -> PlainJSON {
+            PlainJSON(value: value, emptyTablesAreArrays: emptyTablesAreArrays)
+        }
+    }
+}

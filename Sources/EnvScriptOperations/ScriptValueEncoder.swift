@@ -1,0 +1,207 @@
+import Foundation
+
+/// Encodes a Swift `Encodable` value straight into a ``ScriptValue``, giving what encoding it with
+/// `JSONEncoder` and decoding the JSON as a script value gave — without the JSON text in between.
+///
+/// So Swift-typed state reads from Lua as it always did: a whole `Double` becomes an integer (JSON
+/// writes `2.0` as `2`), `Data` a base64 string, a `URL` its absolute string, a `Date` its seconds since
+/// 2001, and a float that is not finite is refused, as JSON refuses it.
+package struct ScriptValueEncoder {
+    /// The script value of `value`.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a float that is not finite, or a value that encodes nothing.
+    package init() {}
+
+    package func encode(_ value: some Encodable) throws -> ScriptValue {
+        let slot = Slot()
+        try Self.encode(value, into: slot, codingPath: [])
+        guard let result = slot.built else {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "the value encoded nothing"))
+        }
+        return result
+    }
+
+    /// Encodes `value` into `slot`: script values as they are, the types JSON treats specially as JSON
+    /// does, anything else through its own `encode(to:)`.
+    fileprivate static func encode(_ value: some Encodable, into slot: Slot, codingPath: [any CodingKey]) throws {
+        switch value {
+        case let script as ScriptValue: slot.value = script
+        case let data as Data: slot.value = .string(data.base64EncodedString())
+        case let url as URL: slot.value = .string(url.absoluteString)
+        case let decimal as Decimal: slot.value = number(fromJSONText: decimal.description)
+        default: try value.encode(to: Encoding(slot: slot, codingPath: codingPath))
+        }
+    }
+
+    /// A script value for a float, as JSON would write it and the script value would read it back.
+    fileprivate static func number(_ value: Double, text: @autoclosure () -> String, codingPath: [any CodingKey]) throws -> ScriptValue {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is not valid in JSON"))
+        }
+        return number(fromJSONText: text())
+    }
+
+    /// What a number Swift describes as `text` reads back as after JSON: `JSONEncoder` drops a trailing
+    /// `.0`, and the reading takes plain digits that fit as an integer and a fraction as a float. With an
+    /// exponent (huge or tiny numbers, rare) the JSON decoder's own rules decide, so nothing differs.
+    fileprivate static func number(fromJSONText text: String) -> ScriptValue {
+        let written = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        if let integer = Int(written) { return .int(integer) }
+        if written.contains(where: { $0 == "e" || $0 == "E" }),
+           let decoded = try? JSONDecoder().decode(ScriptValue.self, from: Data(written.utf8))
+        {
+            return decoded
+        }
+        return .double(Double(written) ?? .nan)
+    }
+}
+
+/// Where one encoded value goes: a reference, so nested containers fill their parent's entry after
+/// they were handed out, as `Encoder` requires.
+private final class Slot {
+    var value: ScriptValue?
+    var fields: [String: Slot]?
+    var elements: [Slot]?
+
+    /// The value built so far, containers included.
+    var built: ScriptValue? {
+        if let fields { return .object(fields.compactMapValues(\.built)) }
+        if let elements { return .array(elements.compactMap(\.built)) }
+        return value
+    }
+
+    func makeFields() {
+        if fields == nil { fields = [:] }
+    }
+
+    func makeElements() {
+        if elements == nil { elements = [] }
+    }
+}
+
+private struct Encoding: Encoder {
+    let slot: Slot
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        slot.makeFields()
+        return KeyedEncodingContainer(Keyed<Key>(slot: slot, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        slot.makeElements()
+        return Unkeyed(slot: slot, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        Single(slot: slot, codingPath: codingPath)
+    }
+}
+
+/// The scalar encodings every container shares: into a slot.
+private protocol SlotEncoding {
+    var codingPath: [any CodingKey] { get }
+}
+
+extension SlotEncoding {
+    func put(_ value: some Encodable, in slot: Slot, at path: [any CodingKey]) throws {
+        switch value {
+        case let flag as Bool: slot.value = .bool(flag)
+        case let text as String: slot.value = .string(text)
+        case let number as Double: slot.value = try ScriptValueEncoder.number(number, text: "\(number)", codingPath: path)
+        case let number as Float: slot.value = try ScriptValueEncoder.number(Double(number), text: "\(number)", codingPath: path)
+        case let number as any BinaryInteger:
+            slot.value = Int(exactly: number).map(ScriptValue.int) ?? .double(Double(number))
+        default: try ScriptValueEncoder.encode(value, into: slot, codingPath: path)
+        }
+    }
+}
+
+private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol, SlotEncoding {
+    let slot: Slot
+    let codingPath: [any CodingKey]
+
+    private func entry(_ key: some CodingKey) -> Slot {
+        if let existing = slot.fields?[key.stringValue] { return existing }
+        let entry = Slot()
+        slot.fields?[key.stringValue] = entry
+        return entry
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { entry(key).value = .null }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try put(value, in: entry(key), at: codingPath + [key])
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        Encoding(slot: entry(key), codingPath: codingPath + [key]).container(keyedBy: keyType)
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        Encoding(slot: entry(key), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+    mutating func superEncoder() -> any Encoder {
+        Encoding(slot: entry(SuperKey()), codingPath: codingPath + [SuperKey()])
+    }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        Encoding(slot: entry(key), codingPath: codingPath + [key])
+    }
+}
+
+private struct Unkeyed: UnkeyedEncodingContainer, SlotEncoding {
+    let slot: Slot
+    let codingPath: [any CodingKey]
+    var count: Int { slot.elements?.count ?? 0 }
+
+    private func next() -> Slot {
+        let element = Slot()
+        slot.elements?.append(element)
+        return element
+    }
+
+    private var nextPath: [any CodingKey] { codingPath + [IndexKey(intValue: count)] }
+
+    mutating func encodeNil() throws { next().value = .null }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let path = nextPath
+        try put(value, in: next(), at: path)
+    }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let path = nextPath
+        return Encoding(slot: next(), codingPath: path).container(keyedBy: keyType)
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let path = nextPath
+        return Encoding(slot: next(), codingPath: path).unkeyedContainer()
+    }
+    mutating func superEncoder() -> any Encoder {
+        let path = nextPath
+        return Encoding(slot: next(), codingPath: path)
+    }
+}
+
+private struct Single: SingleValueEncodingContainer, SlotEncoding {
+    let slot: Slot
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { slot.value = .null }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try put(value, in: slot, at: codingPath)
+    }
+}
+
+/// The key of a superclass's encoding, as `JSONEncoder` names it.
+private struct SuperKey: CodingKey {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+}
+
+/// The key of an array element in a coding path.
+private struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
+}
