@@ -39,11 +39,14 @@ struct PermissionGate: Sendable {
         let projectNames = "the project folder\(project.count == 1 ? "" : "s") (\(project.joined(separator: ", ")))"
         // Where a symbolic link leads is not said: the script could not have learnt it otherwise.
         let written = Self.absolute(path, from: scriptPathBase)
-        if !project.isEmpty, folders.contains(where: { Self.isWithin(written.path, folder: $0.path) }) {
+        if folders.contains(where: { Self.isWithin(written.path, folder: $0.path) }) {
+            let allowed = ((project.isEmpty ? [] : [projectNames]) + (granted.isEmpty ? [] : ["the folders granted to it"]))
+                .joined(separator: " and ")
+            let instead = project.isEmpty ? "the file itself in a granted folder" : "the file itself in the project"
             throw PermissionError(description: """
-                \(function): \(access.verb) '\(path)' is not allowed: a symbolic link on its way leads outside \(projectNames); \
+                \(function): \(access.verb) '\(path)' is not allowed: a symbolic link on its way leads outside \(allowed); \
                 grant the folder it leads to with \(access.flag) on the command line, or in \
-                HostConfiguration.permissions.\(access.setting), or put the file itself in the project
+                HostConfiguration.permissions.\(access.setting), or put \(instead)
                 """)
         }
         let outside = project.isEmpty
