@@ -9,13 +9,13 @@ public struct PreferenceChange: Sendable, Hashable {
     }
 
     /// The key that changed.
-    public let key: String
+    package let key: String
     /// The value before the change, nil if the key was absent.
-    public let oldValue: PreferenceValue?
+    package let oldValue: PreferenceValue?
     /// The value after the change, nil if the key was removed.
-    public let newValue: PreferenceValue?
+    package let newValue: PreferenceValue?
     /// Why it changed.
-    public let reason: Reason
+    package let reason: Reason
 
     /// Creates a change record.
     public init(key: String, oldValue: PreferenceValue?, newValue: PreferenceValue?, reason: Reason) {

@@ -13,7 +13,7 @@ public final class PreferencesObservation: Sendable {
     }
 
     /// Removes the observer; calling it again does nothing.
-    public func cancel() {
+    package func cancel() {
         let action = onCancel.withLock { action in
             defer { action = nil }
             return action
@@ -63,7 +63,7 @@ public final class ObserverList<Event: Sendable>: Sendable {
     public init() {}
 
     /// Registers `handler`; the returned observation removes it.
-    public func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
+    package func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
         let id = registry.handlers.withLock { state in
             state.nextID += 1
             state.ids.append(state.nextID)
@@ -78,7 +78,7 @@ public final class ObserverList<Event: Sendable>: Sendable {
     @inlinable public var isEmpty: Bool { registry.count.load(ordering: .acquiring) == 0 }
 
     /// Calls every handler registered at the time of the call.
-    public func notify(_ event: Event) {
+    package func notify(_ event: Event) {
         let current = registry.handlers.withLock { $0.handlers }
         for handler in current { handler(event) }
     }
