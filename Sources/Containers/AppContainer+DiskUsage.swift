@@ -12,12 +12,12 @@ import Darwin
 public struct ContainerDiskUsage: Sendable, Equatable, Codable {
     /// The bytes allocated to its files, folders and links, as `du` counts them (blocks, not lengths);
     /// a file with several hard links inside the container counts once.
-    public var bytes: Int64
+    package var bytes: Int64
     /// How many files, folders and links it holds.
-    public var entries: Int
+    package var entries: Int
 
     /// A measure.
-    public init(bytes: Int64, entries: Int) {
+    package init(bytes: Int64, entries: Int) {
         self.bytes = bytes
         self.entries = entries
     }

@@ -1,7 +1,7 @@
 /// One switch of the active container, as ``AppContainer/switches`` reports it.
 public struct ContainerSwitch: Sendable {
     /// The container active after the switch.
-    public let to: Container
+    package let to: Container
     /// The container active before it, if known.
-    public let from: Container?
+    package let from: Container?
 }
