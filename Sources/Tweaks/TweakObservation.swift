@@ -6,12 +6,12 @@ public typealias TweakObservation = PreferencesObservation
 
 extension PreferencesObservation {
     /// An observation that runs `onRemove` once, on ``remove()`` or when released.
-    public convenience init(onRemove: @escaping @Sendable () -> Void) {
+    package convenience init(onRemove: @escaping @Sendable () -> Void) {
         self.init(onCancel: onRemove)
     }
 
     /// Unregisters the observer; calling it again does nothing. The same as `cancel()`.
-    public func remove() {
+    package func remove() {
         cancel()
     }
 }

@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+package import Foundation
 
 /// One key of a ``TweakCipher``: 256 random bits under an id that sealed values name.
 ///
@@ -8,19 +8,19 @@ public import Foundation
 /// the command line.
 public struct TweakCipherKey: Sendable, Equatable {
     /// The id sealed values name: 1 to 64 letters, digits, `.`, `_` and `-`, starting with a letter or digit.
-    public let id: String
+    package let id: String
     /// Whether this is a demo key, not a secret.
-    public let isDemo: Bool
+    package let isDemo: Bool
     let material: KeyMaterial
 
     /// The size of every key, in bytes (AES-256).
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// A key from its 32 bytes.
     ///
-    /// - Throws: ``TweakCipherError/invalidKeyID(_:)``, or ``TweakCipherError/invalidKeys(origin:line:reason:)``
+    /// - Throws: ``TweakCipherError/Code/invalidKeyID``, or ``TweakCipherError/Code/invalidKeys``
     ///   when `bytes` is not 32 bytes long.
-    public init(id: String, bytes: some ContiguousBytes, isDemo: Bool = false) throws {
+    package init(id: String, bytes: some ContiguousBytes, isDemo: Bool = false) throws {
         try Self.validate(id: id)
         let key = SymmetricKey(data: bytes)
         guard key.bitCount == Self.byteCount * 8 else {
@@ -33,17 +33,17 @@ public struct TweakCipherKey: Sendable, Equatable {
     }
 
     /// A new random key.
-    public static func generate(id: String, isDemo: Bool = false) throws -> TweakCipherKey {
+    package static func generate(id: String, isDemo: Bool = false) throws -> TweakCipherKey {
         try TweakCipherKey(id: id, bytes: SymmetricKey(size: .bits256), isDemo: isDemo)
     }
 
     /// The key's bytes in base64, as key files and key lists hold them.
-    public var base64: String {
+    package var base64: String {
         material.key.withUnsafeBytes { Data($0).base64EncodedString() }
     }
 
     /// Checks a key id.
-    public static func validate(id: String) throws {
+    package static func validate(id: String) throws {
         let allowed = id.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")

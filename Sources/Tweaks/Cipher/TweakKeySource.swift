@@ -4,20 +4,20 @@ public struct TweakKeySource: Sendable {
     private let load: @Sendable () throws -> TweakCipherKeyring?
 
     /// Keys the host holds already (from a keychain, a secret store...).
-    public static func keys(_ keyring: TweakCipherKeyring) -> TweakKeySource {
+    package static func keys(_ keyring: TweakCipherKeyring) -> TweakKeySource {
         TweakKeySource { keyring }
     }
 
     /// The keys in the environment variable `name` (see ``TweakCipherKeyring/environment(_:)``); none
     /// when it is unset or empty.
-    public static func environment(_ name: String) -> TweakKeySource {
+    package static func environment(_ name: String) -> TweakKeySource {
         TweakKeySource { try TweakCipherKeyring.environment(name) }
     }
 
     /// The keys, or nil when the source has none.
     ///
-    /// - Throws: ``TweakCipherError/invalidKeys(origin:line:reason:)`` for a malformed list.
-    public func keyring() throws -> TweakCipherKeyring? {
+    /// - Throws: ``TweakCipherError/Code/invalidKeys`` for a malformed list.
+    package func keyring() throws -> TweakCipherKeyring? {
         try load()
     }
 }

@@ -15,22 +15,22 @@ public enum TweakAnswer: Sendable {
 /// A provider's answer that leaves the value to the caller's default (``TweakAnswer/callerDefault(_:)``).
 public struct TweakDefaultAnswer: Sendable, Hashable {
     /// The flag's feature.
-    public var feature: String
+    package var feature: String
     /// The flag's variable.
-    public var variable: String
+    package var variable: String
     /// Why the default applies.
-    public var reason: TweakReason
+    package var reason: TweakReason
     /// The failure, when one is the cause.
-    public var errorCode: TweakErrorCode?
+    package var errorCode: TweakErrorCode?
     /// The failure in words.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// The flag's metadata (its flag set's, with its own winning).
-    public var metadata: [String: TweakValue]
+    package var metadata: [String: TweakValue]
     /// Whether another context could have had another answer (a flag with targeting).
-    public var dependsOnContext: Bool
+    package var dependsOnContext: Bool
 
     /// An answer of these parts.
-    public init(
+    package init(
         feature: String, variable: String, reason: TweakReason, errorCode: TweakErrorCode? = nil,
         errorMessage: String? = nil, metadata: [String: TweakValue] = [:], dependsOnContext: Bool = false
     ) {

@@ -7,22 +7,22 @@
 public struct TweakResolution<Value: Sendable>: Sendable {
     /// The value: the flag's, or the caller's default when ``errorCode`` is set or the flag gave none
     /// (``TweakReason/disabled``, a flag without a default variant).
-    public var value: Value
+    package var value: Value
     /// The name of the value among the flag's variants, when its provider names them.
-    public var variant: String?
+    package var variant: String?
     /// Why this value.
-    public var reason: TweakReason
+    package var reason: TweakReason
     /// Why the caller's default stands in; nil when the flag answered.
-    public var errorCode: TweakErrorCode?
+    package var errorCode: TweakErrorCode?
     /// The failure in words, with ``errorCode``.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// The flag's metadata: its flag set's, with the flag's own winning.
-    public var metadata: [String: TweakValue]
+    package var metadata: [String: TweakValue]
     /// The provider of the stack that answered; nil when none did.
-    public var source: String?
+    package var source: String?
 
     /// A resolution of these parts.
-    public init(
+    package init(
         value: Value, variant: String? = nil, reason: TweakReason, errorCode: TweakErrorCode? = nil,
         errorMessage: String? = nil, metadata: [String: TweakValue] = [:], source: String? = nil
     ) {
