@@ -10,14 +10,14 @@ public enum StateChangeReason: Sendable, Hashable {
 /// A change of one piece of state, as delivered to its observers.
 public struct StateChange<Value: Sendable>: Sendable {
     /// The state's key.
-    public let key: String
+    package let key: String
     /// The value after the change.
-    public let newValue: Value
+    package let newValue: Value
     /// Why it changed.
-    public let reason: StateChangeReason
+    package let reason: StateChangeReason
 
     /// Creates a change record.
-    public init(key: String, newValue: Value, reason: StateChangeReason) {
+    package init(key: String, newValue: Value, reason: StateChangeReason) {
         self.key = key
         self.newValue = newValue
         self.reason = reason
@@ -28,14 +28,14 @@ public struct StateChange<Value: Sendable>: Sendable {
 /// hears (for example a scripting runtime that then reads the new value by key).
 public struct StateKeyChange: Sendable, Hashable {
     /// The state's key.
-    public let key: String
+    package let key: String
     /// Where the state lives.
-    public let kind: StateKind
+    package let kind: StateKind
     /// Why it changed.
-    public let reason: StateChangeReason
+    package let reason: StateChangeReason
 
     /// Creates a change record.
-    public init(key: String, kind: StateKind, reason: StateChangeReason) {
+    package init(key: String, kind: StateKind, reason: StateChangeReason) {
         self.key = key
         self.kind = kind
         self.reason = reason

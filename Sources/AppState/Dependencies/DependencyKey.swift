@@ -9,10 +9,10 @@
 /// ```
 public struct DependencyKey<Value: Sendable>: Sendable, Hashable {
     /// The dependency's name in its ``DependencyContainer``.
-    public let name: String
+    package let name: String
 
     /// A key for the dependency registered under `name`.
-    public init(_ name: String) {
+    package init(_ name: String) {
         self.name = name
     }
 }
