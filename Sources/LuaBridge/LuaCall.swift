@@ -16,19 +16,19 @@ public struct LuaCall {
     }
 
     /// The caller's stack: the arguments are slots 1 through ``argumentCount``.
-    @inlinable public var stack: LuaStackView { LuaStackView(thread) }
+    @inlinable package var stack: LuaStackView { LuaStackView(thread) }
 
     /// The function's name as scripts call it.
-    public var functionName: String { function.name }
+    package var functionName: String { function.name }
 
     /// The number of arguments.
-    public var argumentCount: Int32 { lua_gettop(thread) }
+    package var argumentCount: Int32 { lua_gettop(thread) }
 
     var core: LuaStateCore { LuaStateCore.of(thread) }
 
     /// Reads the argument after `position` as `T` and advances `position`.
     @inlinable
-    public func next<T: LuaReadable>(_ position: inout Int32, as type: T.Type) throws -> T {
+    package func next<T: LuaReadable>(_ position: inout Int32, as type: T.Type) throws -> T {
         position += 1
         return try argument(position, as: type)
     }
@@ -56,12 +56,12 @@ public struct LuaCall {
     }
 
     /// An argument error with a custom problem, e.g. `unknown provider kind`.
-    public func argumentError(_ position: Int32, _ problem: String) -> LuaArgumentError {
+    package func argumentError(_ position: Int32, _ problem: String) -> LuaArgumentError {
         LuaArgumentError(position: position, function: function.name, problem: problem)
     }
 
     /// Reads argument `position` as any ``LuaValue`` (a missing argument is `nil`).
-    public func value(_ position: Int32) throws -> LuaValue {
+    package func value(_ position: Int32) throws -> LuaValue {
         do {
             return try core.read(at: position, from: thread)
         } catch {
@@ -70,25 +70,25 @@ public struct LuaCall {
     }
 
     /// Reads argument `position` as a table.
-    public func table(_ position: Int32) throws -> LuaTable {
+    package func table(_ position: Int32) throws -> LuaTable {
         guard lua_type(thread, position) == LUA_TTABLE else { throw argumentError(position, expected: "table") }
         return try value(position).tableValue ?? LuaTable()
     }
 
     /// Reads argument `position` as a table, or `nil` when it is missing or `nil`.
-    public func optionalTable(_ position: Int32) throws -> LuaTable? {
+    package func optionalTable(_ position: Int32) throws -> LuaTable? {
         lua_type(thread, position) <= LUA_TNIL ? nil : try table(position)
     }
 
     /// Reads argument `position` as a function, kept by a registry reference.
-    public func function(_ position: Int32) throws -> LuaFunctionRef {
+    package func function(_ position: Int32) throws -> LuaFunctionRef {
         guard lua_type(thread, position) == LUA_TFUNCTION else { throw argumentError(position, expected: "function") }
         lua_pushvalue(thread, position)
         return LuaFunctionRef(core: core, poppingFrom: thread)
     }
 
     /// Reads argument `position` as a Swift object of type `T` pushed as ``LuaValue/object(_:)``.
-    public func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
+    package func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
         if let raw = esl_to_swift_object(thread, position),
             let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T
         {
@@ -98,17 +98,17 @@ public struct LuaCall {
     }
 
     /// Pushes a result.
-    public func push(_ value: some LuaPushable) {
+    package func push(_ value: some LuaPushable) {
         value.luaPush(onto: stack)
     }
 
     /// Pushes results and returns their count, for `return call.results(a, b)`.
-    public func results(_ values: LuaValue...) throws -> Int32 {
+    package func results(_ values: LuaValue...) throws -> Int32 {
         try results(values)
     }
 
     /// Pushes results and returns their count.
-    public func results(_ values: [LuaValue]) throws -> Int32 {
+    package func results(_ values: [LuaValue]) throws -> Int32 {
         guard lua_checkstack(thread, Int32(values.count)) != 0 else {
             throw LuaScriptError("too many results to return")
         }

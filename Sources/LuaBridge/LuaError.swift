@@ -65,11 +65,11 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
 /// `bad argument #2 to 'tweak.set' (number expected, got table)`.
 public struct LuaArgumentError: Error, CustomStringConvertible {
     /// The 1-based argument position.
-    public var position: Int32
+    package var position: Int32
     /// The function's name as scripts call it (`tweak.set`).
-    public var function: String
+    package var function: String
     /// What is wrong, e.g. `number expected, got table`.
-    public var problem: String
+    package var problem: String
 
     /// Creates an argument error.
     public init(position: Int32, function: String, problem: String) {
@@ -82,10 +82,10 @@ public struct LuaArgumentError: Error, CustomStringConvertible {
 }
 
 /// An error a Swift function raises in Lua with a plain message; the bridge prefixes the calling line.
-public struct LuaScriptError: Error, CustomStringConvertible {
+package struct LuaScriptError: Error, CustomStringConvertible {
     /// The message.
-    public var message: String
+    package var message: String
     /// Creates an error with a message.
     public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -5,9 +5,9 @@
 /// so `type(obj)` is `"userdata"` and errors name the type.
 public struct LuaObject: Hashable {
     /// The Swift object.
-    public let object: AnyObject
+    package let object: AnyObject
     /// The name of its metatable (its Lua type name).
-    public let typeName: String
+    package let typeName: String
 
     /// Wraps an object for Lua under a type name.
     public init(_ object: AnyObject, typeName: String) {

@@ -14,7 +14,7 @@ public class LuaRef: Hashable {
     /// Set once, by whichever thread releases first.
     @usableFromInline let released = Atomic<Bool>(false)
     /// The Lua type name of the referenced value.
-    public let typeName: String
+    package let typeName: String
 
     /// Takes the value on top of `thread`'s stack (popping it) into the registry.
     init(core: LuaStateCore, poppingFrom thread: OpaquePointer) {
@@ -27,14 +27,14 @@ public class LuaRef: Hashable {
     deinit { release() }
 
     /// Releases the registry reference now. Calling it again does nothing.
-    public func release() {
+    package func release() {
         guard released.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         core.liveReferences.subtract(1, ordering: .relaxed)
         core.deferUnref(reference)
     }
 
     /// Whether the reference can still be used.
-    public var isValid: Bool { !released.load(ordering: .relaxed) && core.isOpen }
+    package var isValid: Bool { !released.load(ordering: .relaxed) && core.isOpen }
 
     /// Throws unless the reference can be used; then carries out deferred releases, since a use is an
     /// entry into Lua.
