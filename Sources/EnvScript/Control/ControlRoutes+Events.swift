@@ -33,13 +33,13 @@ extension ControlRoutes {
 
     /// Ends every open `/v1/events` stream of `host`, whichever server serves it — call it before a
     /// graceful shutdown of the host's servers, which otherwise wait for the streams' clients to leave.
-    public static func finishEventStreams(of host: EnvScriptHost) {
+    package static func finishEventStreams(of host: EnvScriptHost) {
         ControlEventStreams.finishAll(key: ObjectIdentifier(host))
     }
 
     /// Ends the open `/v1/events` streams of the routes registered with `group`, and only those — call
     /// it before stopping that one server.
-    public static func finishEventStreams(in group: EventStreamGroup) {
+    package static func finishEventStreams(in group: EventStreamGroup) {
         ControlEventStreams.finishAll(key: ObjectIdentifier(group))
     }
 

@@ -33,7 +33,7 @@ final class HostControlPlane: Sendable {
     /// Starts the OFREP listener, publishes the attachment, and gives the home's other attached hosts
     /// their part in `host`'s changes and writes.
     ///
-    /// - Throws: ``HostError/ofrepListenerFailed(address:reason:)``, ``HostError/attachmentFailed(socket:reason:)``.
+    /// - Throws: ``HostError/Code/ofrepListenerFailed``, ``HostError/Code/attachmentFailed``.
     init(completing opening: Opening, host: EnvScriptHost) throws {
         let configuration = host.configuration
         let server = try configuration.ofrepListener.map { try OFREPListenerServer.start($0, host: ControlHost(host)) }
