@@ -10,11 +10,11 @@ public enum StateChangeReason: Sendable, Hashable {
 /// A change of one piece of state, as delivered to its observers.
 public struct StateChange<Value: Sendable>: Sendable {
     /// The state's key.
-    package let key: String
+    public let key: String
     /// The value after the change.
-    package let newValue: Value
+    public let newValue: Value
     /// Why it changed.
-    package let reason: StateChangeReason
+    public let reason: StateChangeReason
 
     /// Creates a change record.
     package init(key: String, newValue: Value, reason: StateChangeReason) {
@@ -28,11 +28,11 @@ public struct StateChange<Value: Sendable>: Sendable {
 /// hears (for example a scripting runtime that then reads the new value by key).
 public struct StateKeyChange: Sendable, Hashable {
     /// The state's key.
-    package let key: String
+    public let key: String
     /// Where the state lives.
-    package let kind: StateKind
+    public let kind: StateKind
     /// Why it changed.
-    package let reason: StateChangeReason
+    public let reason: StateChangeReason
 
     /// Creates a change record.
     package init(key: String, kind: StateKind, reason: StateChangeReason) {

@@ -5,9 +5,9 @@
 /// the same state never lose each other's changes.
 public struct StateSlice<Handle: StateHandle, Part: Sendable>: Sendable {
     /// The state sliced.
-    package let state: Handle
+    public let state: Handle
     /// The path from the state's value to the part.
-    package let path: WritableKeyPath<Handle.Value, Part> & Sendable
+    public let path: WritableKeyPath<Handle.Value, Part> & Sendable
 
     /// Creates a slice of `state` at `path`; ``StateHandle/slice(_:)`` is the usual way.
     package init(state: Handle, path: WritableKeyPath<Handle.Value, Part> & Sendable) {
@@ -17,31 +17,31 @@ public struct StateSlice<Handle: StateHandle, Part: Sendable>: Sendable {
 
     /// The part's current value, read and written without `try` as ``StateHandle/value`` is; setting it
     /// changes the part within the whole value in one step.
-    package var value: Part {
+    public var value: Part {
         get { state.value[keyPath: path] }
         nonmutating set { state.setPart(path, to: newValue) }
     }
 
     /// The part's current value, or the error that kept the state from being read.
-    package func read() throws -> Part {
+    public func read() throws -> Part {
         try state.read()[keyPath: path]
     }
 
     /// Replaces the part, keeping the rest of the value.
-    package func setValue(_ newValue: Part) throws {
+    public func setValue(_ newValue: Part) throws {
         let path = self.path
         try state.update { $0[keyPath: path] = newValue }
     }
 
     /// Changes the part in one step.
     @discardableResult
-    package func update<Result>(_ body: (inout Part) throws -> Result) throws -> Result {
+    public func update<Result>(_ body: (inout Part) throws -> Result) throws -> Result {
         let path = self.path
         return try state.update { try body(&$0[keyPath: path]) }
     }
 
     /// Calls `handler` with the part after each change of the state.
-    package func observe(_ handler: @escaping @Sendable (StateChange<Part>) -> Void) -> StateObservation {
+    public func observe(_ handler: @escaping @Sendable (StateChange<Part>) -> Void) -> StateObservation {
         let path = self.path
         return state.observe { change in
             handler(StateChange(key: change.key, newValue: change.newValue[keyPath: path], reason: change.reason))

@@ -12,9 +12,9 @@ import Darwin
 public struct ContainerDiskUsage: Sendable, Equatable, Codable {
     /// The bytes allocated to its files, folders and links, as `du` counts them (blocks, not lengths);
     /// a file with several hard links inside the container counts once.
-    package var bytes: Int64
+    public var bytes: Int64
     /// How many files, folders and links it holds.
-    package var entries: Int
+    public var entries: Int
 
     /// A measure.
     package init(bytes: Int64, entries: Int) {

@@ -124,7 +124,7 @@ public final class AppContainer: Sendable {
 
     /// Sets (or, with nil, removes) a closure told about every point a switch passes, on the switching
     /// thread. Meant for tracing, benchmarks and crash tests; it must return quickly.
-    package func observeSwitchSteps(_ observer: (@Sendable (SwitchStep) -> Void)?) {
+    public func observeSwitchSteps(_ observer: (@Sendable (SwitchStep) -> Void)?) {
         settings.withLock { $0.stepObserver = observer }
     }
 

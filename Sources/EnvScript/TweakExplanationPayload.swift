@@ -68,7 +68,7 @@ package struct TweakExplanationPayload: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case feature, variable, answer, steps }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(feature, forKey: .feature)
         try container.encode(variable, forKey: .variable)

@@ -16,7 +16,7 @@ public struct LuaCall {
     }
 
     /// The caller's stack: the arguments are slots 1 through ``argumentCount``.
-    @inlinable package var stack: LuaStackView { LuaStackView(thread) }
+    @inlinable public var stack: LuaStackView { LuaStackView(thread) }
 
     /// The function's name as scripts call it.
     package var functionName: String { function.name }
@@ -28,7 +28,7 @@ public struct LuaCall {
 
     /// Reads the argument after `position` as `T` and advances `position`.
     @inlinable
-    package func next<T: LuaReadable>(_ position: inout Int32, as type: T.Type) throws -> T {
+    public func next<T: LuaReadable>(_ position: inout Int32, as type: T.Type) throws -> T {
         position += 1
         return try argument(position, as: type)
     }
@@ -61,7 +61,7 @@ public struct LuaCall {
     }
 
     /// Reads argument `position` as any ``LuaValue`` (a missing argument is `nil`).
-    package func value(_ position: Int32) throws -> LuaValue {
+    public func value(_ position: Int32) throws -> LuaValue {
         do {
             return try core.read(at: position, from: thread)
         } catch {
@@ -70,7 +70,7 @@ public struct LuaCall {
     }
 
     /// Reads argument `position` as a table.
-    package func table(_ position: Int32) throws -> LuaTable {
+    public func table(_ position: Int32) throws -> LuaTable {
         guard lua_type(thread, position) == LUA_TTABLE else { throw argumentError(position, expected: "table") }
         return try value(position).tableValue ?? LuaTable()
     }
@@ -81,14 +81,14 @@ public struct LuaCall {
     }
 
     /// Reads argument `position` as a function, kept by a registry reference.
-    package func function(_ position: Int32) throws -> LuaFunctionRef {
+    public func function(_ position: Int32) throws -> LuaFunctionRef {
         guard lua_type(thread, position) == LUA_TFUNCTION else { throw argumentError(position, expected: "function") }
         lua_pushvalue(thread, position)
         return LuaFunctionRef(core: core, poppingFrom: thread)
     }
 
     /// Reads argument `position` as a Swift object of type `T` pushed as ``LuaValue/object(_:)``.
-    package func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
+    public func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
         if let raw = esl_to_swift_object(thread, position),
             let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T
         {

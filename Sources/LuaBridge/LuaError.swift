@@ -67,9 +67,9 @@ public struct LuaArgumentError: Error, CustomStringConvertible {
     /// The 1-based argument position.
     package var position: Int32
     /// The function's name as scripts call it (`tweak.set`).
-    package var function: String
+    public var function: String
     /// What is wrong, e.g. `number expected, got table`.
-    package var problem: String
+    public var problem: String
 
     /// Creates an argument error.
     public init(position: Int32, function: String, problem: String) {
@@ -86,6 +86,6 @@ package struct LuaScriptError: Error, CustomStringConvertible {
     /// The message.
     package var message: String
     /// Creates an error with a message.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     package var description: String { message }
 }

@@ -8,11 +8,11 @@ public struct LuaLibraries: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The whole `io` library: files and processes through `io.popen`.
-    package static let io = LuaLibraries(rawValue: UInt32(ESL_LIB_IO))
+    public static let io = LuaLibraries(rawValue: UInt32(ESL_LIB_IO))
     /// The whole `os` library (the sandbox keeps only `clock`, `date`, `difftime`, `time`).
-    package static let os = LuaLibraries(rawValue: UInt32(ESL_LIB_OS))
+    public static let os = LuaLibraries(rawValue: UInt32(ESL_LIB_OS))
     /// The `debug` library. It lets scripts remove the instruction budget.
-    package static let debug = LuaLibraries(rawValue: UInt32(ESL_LIB_DEBUG))
+    public static let debug = LuaLibraries(rawValue: UInt32(ESL_LIB_DEBUG))
 
     /// The libraries by their command-line names.
     package static let byName: [String: LuaLibraries] = ["io": .io, "os": .os, "debug": .debug]

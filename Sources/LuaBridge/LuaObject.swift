@@ -5,9 +5,9 @@
 /// so `type(obj)` is `"userdata"` and errors name the type.
 public struct LuaObject: Hashable {
     /// The Swift object.
-    package let object: AnyObject
+    public let object: AnyObject
     /// The name of its metatable (its Lua type name).
-    package let typeName: String
+    public let typeName: String
 
     /// Wraps an object for Lua under a type name.
     public init(_ object: AnyObject, typeName: String) {

@@ -14,7 +14,7 @@ public class LuaRef: Hashable {
     /// Set once, by whichever thread releases first.
     @usableFromInline let released = Atomic<Bool>(false)
     /// The Lua type name of the referenced value.
-    package let typeName: String
+    public let typeName: String
 
     /// Takes the value on top of `thread`'s stack (popping it) into the registry.
     init(core: LuaStateCore, poppingFrom thread: OpaquePointer) {
@@ -27,7 +27,7 @@ public class LuaRef: Hashable {
     deinit { release() }
 
     /// Releases the registry reference now. Calling it again does nothing.
-    package func release() {
+    public func release() {
         guard released.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         core.liveReferences.subtract(1, ordering: .relaxed)
         core.deferUnref(reference)

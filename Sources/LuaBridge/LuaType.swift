@@ -24,7 +24,7 @@ public enum LuaType: Int32, Sendable {
     case thread = 8
 
     /// The name `type()` reports (`no value` for ``none``).
-    package var name: String {
+    public var name: String {
         switch self {
         case .none: "no value"
         case .nil: "nil"

@@ -94,9 +94,9 @@ extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
 /// in ``fields``, so mixed tables such as `{1, 2, x = 3}` round-trip.
 public struct LuaTable: Hashable {
     /// Values of the keys `1...array.count`.
-    package var array: [LuaValue]
+    public var array: [LuaValue]
     /// Every other key. Keys are never `nil` or NaN.
-    package var fields: [LuaValue: LuaValue]
+    public var fields: [LuaValue: LuaValue]
 
     /// A table with the given sequence and fields.
     public init(array: [LuaValue] = [], fields: [LuaValue: LuaValue] = [:]) {

@@ -18,12 +18,12 @@ package final class FileStore: Sendable {
     }
 
     /// Creates the file store of `appID` in the live app home `home`; the folder is made on first write.
-    public convenience init(home: URL, appID: String) {
+    package convenience init(home: URL, appID: String) {
         self.init(folderURL: Self.folderURL(home: home, appID: appID))
     }
 
     /// Creates a file store over an explicit folder; it is made on first write.
-    public init(folderURL: URL) {
+    package init(folderURL: URL) {
         self.folderURL = folderURL
     }
 
@@ -79,7 +79,7 @@ package final class FileStore: Sendable {
     }
 
     /// Encodes `value` as JSON and stores it under `key`.
-    public func encode<T: Encodable>(_ value: T, forKey key: String) throws {
+    package func encode<T: Encodable>(_ value: T, forKey key: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data: Data

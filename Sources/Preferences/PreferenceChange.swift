@@ -9,13 +9,13 @@ public struct PreferenceChange: Sendable, Hashable {
     }
 
     /// The key that changed.
-    package let key: String
+    public let key: String
     /// The value before the change, nil if the key was absent.
     package let oldValue: PreferenceValue?
     /// The value after the change, nil if the key was removed.
-    package let newValue: PreferenceValue?
+    public let newValue: PreferenceValue?
     /// Why it changed.
-    package let reason: Reason
+    public let reason: Reason
 
     /// Creates a change record.
     public init(key: String, oldValue: PreferenceValue?, newValue: PreferenceValue?, reason: Reason) {

@@ -28,7 +28,7 @@ public struct PreferenceCodec<Value: Codable & Sendable>: Sendable {
     /// The value `stored` holds.
     ///
     /// - Throws: the property-list decoder's `DecodingError` when the stored shape does not match `Value`.
-    package func decode(_ stored: PreferenceValue) throws -> Value {
+    public func decode(_ stored: PreferenceValue) throws -> Value {
         try decodeValue(stored)
     }
 }

@@ -97,7 +97,7 @@ extension PreferenceValue {
     /// Decodes a `Decodable` value from this property-list value.
     ///
     /// - Throws: the decoder's `DecodingError` when the stored shape does not match `T`.
-    package func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         let data = try PropertyListRepresentation.binaryData(.array([self]))
         let decoded = try PropertyListDecoder().decode([T].self, from: data)
         guard let first = decoded.first else {

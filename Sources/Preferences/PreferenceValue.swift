@@ -27,7 +27,7 @@ extension PreferenceValue {
     /// The Boolean, if this is `.bool`; an integer is never read as a Boolean.
     package var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     /// The integer, if this is `.int`; a double is never truncated and a Boolean is never read as 0 or 1.
-    package var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
+    public var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
     /// The number, if this is `.double`, or an `.int` widened to `Double` (the one widening allowed,
     /// because every plist writer may store a whole number as an integer).
     package var doubleValue: Double? {
@@ -38,7 +38,7 @@ extension PreferenceValue {
         }
     }
     /// The string, if this is `.string`.
-    package var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
+    public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
     /// The bytes, if this is `.data`.
     package var dataValue: Data? { if case .data(let value) = self { return value } else { return nil } }
     /// The date, if this is `.date`.
@@ -51,7 +51,7 @@ extension PreferenceValue {
     }
 
     /// The name of the case, for error messages ("expected int, found string").
-    package var typeName: String {
+    public var typeName: String {
         switch self {
         case .bool: return "bool"
         case .int: return "int"

@@ -19,7 +19,7 @@ extension PreferencesError {
         public static let unsupportedValue = Code(name: "unsupportedValue")
         /// The value stored under `key` in `path` does not decode as the requested type.
         public static let decodingFailed = Code(name: "decodingFailed")
-        /// A ``FileStore`` key that cannot name a file.
+        /// A file store key (of file state) that cannot name a file.
         public static let invalidKey = Code(name: "invalidKey")
         /// A write was not made because the data it would change no longer exists where it was read (for
         /// example another process deleted the container); `reason` says what happened.

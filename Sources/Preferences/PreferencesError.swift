@@ -1,6 +1,7 @@
 public import Foundation
 
-/// What went wrong in a ``PreferencesStore`` or ``FileStore``, naming the file or key involved.
+/// What went wrong in a ``PreferencesStore`` or a file store (the files of file state), naming the file or
+/// key involved.
 ///
 /// Tell failures apart by their ``code``, compared with the static members of ``Code``
 /// (`error.code == .corruptFile`); a release may add codes, so a `switch` over them needs a `default`.

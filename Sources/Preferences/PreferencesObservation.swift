@@ -13,7 +13,7 @@ public final class PreferencesObservation: Sendable {
     }
 
     /// Removes the observer; calling it again does nothing.
-    package func cancel() {
+    public func cancel() {
         let action = onCancel.withLock { action in
             defer { action = nil }
             return action
@@ -63,7 +63,7 @@ public final class ObserverList<Event: Sendable>: Sendable {
     public init() {}
 
     /// Registers `handler`; the returned observation removes it.
-    package func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
+    public func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
         let id = registry.handlers.withLock { state in
             state.nextID += 1
             state.ids.append(state.nextID)

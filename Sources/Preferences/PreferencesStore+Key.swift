@@ -6,7 +6,7 @@ extension PreferencesStore {
     /// to the store that made it.
     public final class Key: Sendable {
         /// The key's name in the store.
-        package let name: String
+        public let name: String
         /// The key's observer list, shared with observers registered by name.
         let observers: ObserverList<PreferenceChange>
         /// The observers of the store that made it.

@@ -29,16 +29,16 @@ public final class RemoteTweakProvider: TweakProvider {
     /// Where and how to fetch.
     public struct Configuration: Sendable {
         /// The document's URL; for an ``OFREPTweakProvider``, the service's base URL.
-        package var url: URL
+        public var url: URL
         /// Seconds between refreshes once ``RemoteTweakProvider/startRefreshing()`` is called; nil fetches
         /// once per call of it.
-        package var refreshInterval: TimeInterval?
+        public var refreshInterval: TimeInterval?
         /// Seconds a request may take, in total, before it fails with `TweakError.Code.timedOut`.
-        package var timeout: TimeInterval
+        public var timeout: TimeInterval
         /// The file keeping the last good document; nil keeps nothing.
-        package var keptCopy: URL?
+        public var keptCopy: URL?
         /// Extra request headers (authorization, say).
-        package var headers: [String: String]
+        public var headers: [String: String]
         /// Coordinates reads and writes of ``keptCopy`` with other processes and with switches of the
         /// home it lives in (a runtime passes the one of its stores); nil reads and writes it directly.
         package var coordinator: (any StoreCoordinator)?
@@ -53,7 +53,7 @@ public final class RemoteTweakProvider: TweakProvider {
         package static let defaultMaximumBodySize = 16 << 20
 
         /// Creates a configuration.
-        package init(
+        public init(
             url: URL, refreshInterval: TimeInterval? = 300, timeout: TimeInterval = 10, keptCopy: URL? = nil,
             headers: [String: String] = [:], coordinator: (any StoreCoordinator)? = nil
         ) {
@@ -69,7 +69,7 @@ public final class RemoteTweakProvider: TweakProvider {
     /// What the provider knows about its data and its last attempts.
     public struct Status: Sendable {
         /// The entity tag of the current document, sent as `If-None-Match`.
-        package var etag: String?
+        public var etag: String?
         /// Whether there are tweaks to answer from (fetched or from the kept copy).
         package var hasTweaks = false
         /// Whether the current tweaks came from the kept copy rather than from a fetch in this run.

@@ -3,12 +3,12 @@ public import Foundation
 /// A change heard by ``TweakManager`` observers: which provider changed what, and the tweak in effect now.
 public struct TweakChange: Sendable {
     /// The provider that changed, or nil when the stack itself was replaced.
-    package let provider: String?
+    public let provider: String?
     /// The tweak that changed, or nil when anything may have changed (a reload, a refresh, a new stack).
-    package let key: TweakKey?
+    public let key: TweakKey?
     /// The tweak now in effect for ``key`` as the whole stack resolves it (decrypted); nil when ``key`` is
     /// nil or no provider has it any more.
-    package let tweak: Tweak?
+    public let tweak: Tweak?
 
     /// Creates a change record.
     package init(provider: String?, key: TweakKey?, tweak: Tweak?) {

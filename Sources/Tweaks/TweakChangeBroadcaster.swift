@@ -3,9 +3,9 @@ package import Preferences
 /// What changed in one provider: some tweaks, or possibly all of them.
 public struct TweakProviderChange: Sendable {
     /// The provider's name.
-    package let provider: String
+    public let provider: String
     /// The tweaks that changed; nil when anything may have changed (a reload, a refresh).
-    package let keys: [TweakKey]?
+    public let keys: [TweakKey]?
 
     /// Creates a change record.
     package init(provider: String, keys: [TweakKey]?) {

@@ -38,9 +38,9 @@ public struct TweakExplanation: Sendable {
     }
 
     /// The feature explained.
-    package let feature: String
+    public let feature: String
     /// The variable explained.
-    package let variable: String
+    public let variable: String
     /// Every provider of the stack, highest first.
     package let steps: [Step]
 

@@ -4,9 +4,9 @@
 /// (JustTweak's user-defaults provider keyed by variable alone and did).
 public struct TweakKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The feature, for example "checkout".
-    package let feature: String
+    public let feature: String
     /// The variable within the feature, for example "enabled".
-    package let variable: String
+    public let variable: String
 
     /// Creates a key.
     package init(feature: String, variable: String) {

@@ -9,9 +9,9 @@ public struct TweakProviderMiss: Sendable, CustomStringConvertible {
     }
 
     /// The provider's name.
-    package let provider: String
+    public let provider: String
     /// Why it did not answer.
-    package let reason: Reason
+    public let reason: Reason
 
     /// Creates a miss record.
     package init(provider: String, reason: Reason) {
@@ -20,7 +20,7 @@ public struct TweakProviderMiss: Sendable, CustomStringConvertible {
     }
 
     /// The error when the provider failed, else nil.
-    package var error: (any Error)? {
+    public var error: (any Error)? {
         if case .failed(let error) = reason { return error } else { return nil }
     }
 
@@ -63,9 +63,9 @@ public struct TweakLookup: Sendable {
 public struct TweakList: Sendable {
     /// One tweak per feature and variable, from the highest provider that has it, sorted by feature then
     /// variable. A tweak that could not be decrypted stays with ``Tweak/isEncrypted`` true.
-    package let tweaks: [Tweak]
+    public let tweaks: [Tweak]
     /// Providers that failed to list, and tweaks that failed to decrypt.
-    package let failures: [TweakProviderMiss]
+    public let failures: [TweakProviderMiss]
 
     /// Creates a list.
     package init(tweaks: [Tweak], failures: [TweakProviderMiss]) {

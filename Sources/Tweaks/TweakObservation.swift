@@ -11,7 +11,7 @@ extension PreferencesObservation {
     }
 
     /// Unregisters the observer; calling it again does nothing. The same as `cancel()`.
-    package func remove() {
+    public func remove() {
         cancel()
     }
 }

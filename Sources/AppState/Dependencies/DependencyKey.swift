@@ -9,7 +9,7 @@
 /// ```
 public struct DependencyKey<Value: Sendable>: Sendable, Hashable {
     /// The dependency's name in its ``DependencyContainer``.
-    package let name: String
+    public let name: String
 
     /// A key for the dependency registered under `name`.
     package init(_ name: String) {

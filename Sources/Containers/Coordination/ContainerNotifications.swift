@@ -11,10 +11,10 @@ extension AppContainer {
     public static let containerDidChangeNotification = Notification.Name("EnvScript.AppContainer.containerDidChange")
 
     /// The user-info key of the ``Container`` being switched to.
-    package static let toContainerUserInfoKey = "to"
+    public static let toContainerUserInfoKey = "to"
     /// The user-info key of the ``Container`` being switched from.
-    package static let fromContainerUserInfoKey = "from"
+    public static let fromContainerUserInfoKey = "from"
     /// The user-info key, on ``containerDidChangeNotification`` only, of the entries that were in the
     /// way of the switch and were set aside: a non-empty `[KeptNewcomer]`, absent when there were none.
-    package static let keptNewcomersUserInfoKey = "keptNewcomers"
+    public static let keptNewcomersUserInfoKey = "keptNewcomers"
 }

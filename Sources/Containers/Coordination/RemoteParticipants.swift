@@ -11,13 +11,13 @@ public struct HomeChange: Sendable, Equatable {
     }
 
     /// Unique per change, so that answers and late messages are never confused.
-    package var id: String
+    public var id: String
     /// What the change is.
     package var kind: Kind
     /// The container active after the change.
-    package var to: Container
+    public var to: Container
     /// The container active before it.
-    package var from: Container
+    public var from: Container
 
     /// A change.
     package init(id: String = UUID().uuidString, kind: Kind, to: Container, from: Container) {
@@ -66,11 +66,11 @@ extension RemoteParticipants {
 /// The outcome of ``RemoteParticipants/prepare(_:)``: the change and who prepared for it.
 public struct PreparedHomeChange: Sendable {
     /// The change prepared for.
-    package var change: HomeChange
+    public var change: HomeChange
     /// The process ids that took part.
     package var participants: [Int32]
     /// Whatever the participants' implementation needs to finish.
-    package var context: [String]
+    public var context: [String]
 
     /// A prepared change.
     package init(change: HomeChange, participants: [Int32], context: [String] = []) {

@@ -3,7 +3,7 @@
 ///
 /// They serve tracing and benchmarks, and crash tests, which kill a process at each of them to prove
 /// that every point is recoverable.
-package enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
+public enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     /// The home's file lock is held.
     case locked
     /// The will-change delegates and hooks returned without error.
@@ -37,7 +37,7 @@ package enum SwitchStep: Sendable, Equatable, CustomStringConvertible {
     /// A stable name: `locked`, `will-change-done`, `participants-flushed`, `state-staged`,
     /// `journal-staged`, `journal-written`, `moved-<index>`, `kept-newcomer`, `moves-synced`,
     /// `state-recorded`, `journal-removed`, `participants-reloaded`, `did-change-done`.
-    package var description: String {
+    public var description: String {
         switch self {
         case .locked: return "locked"
         case .willChangeDone: return "will-change-done"

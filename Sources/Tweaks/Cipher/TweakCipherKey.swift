@@ -8,7 +8,7 @@ package import Foundation
 /// the command line.
 public struct TweakCipherKey: Sendable, Equatable {
     /// The id sealed values name: 1 to 64 letters, digits, `.`, `_` and `-`, starting with a letter or digit.
-    package let id: String
+    public let id: String
     /// Whether this is a demo key, not a secret.
     package let isDemo: Bool
     let material: KeyMaterial
@@ -33,7 +33,7 @@ public struct TweakCipherKey: Sendable, Equatable {
     }
 
     /// A new random key.
-    package static func generate(id: String, isDemo: Bool = false) throws -> TweakCipherKey {
+    public static func generate(id: String, isDemo: Bool = false) throws -> TweakCipherKey {
         try TweakCipherKey(id: id, bytes: SymmetricKey(size: .bits256), isDemo: isDemo)
     }
 
@@ -43,7 +43,7 @@ public struct TweakCipherKey: Sendable, Equatable {
     }
 
     /// Checks a key id.
-    package static func validate(id: String) throws {
+    public static func validate(id: String) throws {
         let allowed = id.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")

@@ -4,20 +4,20 @@ public struct TweakKeySource: Sendable {
     private let load: @Sendable () throws -> TweakCipherKeyring?
 
     /// Keys the host holds already (from a keychain, a secret store...).
-    package static func keys(_ keyring: TweakCipherKeyring) -> TweakKeySource {
+    public static func keys(_ keyring: TweakCipherKeyring) -> TweakKeySource {
         TweakKeySource { keyring }
     }
 
     /// The keys in the environment variable `name` (see ``TweakCipherKeyring/environment(_:)``); none
     /// when it is unset or empty.
-    package static func environment(_ name: String) -> TweakKeySource {
+    public static func environment(_ name: String) -> TweakKeySource {
         TweakKeySource { try TweakCipherKeyring.environment(name) }
     }
 
     /// The keys, or nil when the source has none.
     ///
     /// - Throws: ``TweakCipherError/Code/invalidKeys`` for a malformed list.
-    package func keyring() throws -> TweakCipherKeyring? {
+    public func keyring() throws -> TweakCipherKeyring? {
         try load()
     }
 }

@@ -15,17 +15,17 @@ public enum TweakAnswer: Sendable {
 /// A provider's answer that leaves the value to the caller's default (``TweakAnswer/callerDefault(_:)``).
 public struct TweakDefaultAnswer: Sendable, Hashable {
     /// The flag's feature.
-    package var feature: String
+    public var feature: String
     /// The flag's variable.
-    package var variable: String
+    public var variable: String
     /// Why the default applies.
-    package var reason: TweakReason
+    public var reason: TweakReason
     /// The failure, when one is the cause.
     package var errorCode: TweakErrorCode?
     /// The failure in words.
     package var errorMessage: String?
     /// The flag's metadata (its flag set's, with its own winning).
-    package var metadata: [String: TweakValue]
+    public var metadata: [String: TweakValue]
     /// Whether another context could have had another answer (a flag with targeting).
     package var dependsOnContext: Bool
 

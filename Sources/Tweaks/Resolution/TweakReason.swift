@@ -14,9 +14,9 @@ public struct TweakReason: Sendable, Hashable, RawRepresentable, CustomStringCon
     /// A targeting rule chose the value for this context.
     package static let targetingMatch = TweakReason(rawValue: "TARGETING_MATCH")
     /// A percentage split (`fractional`) chose the value for this context.
-    package static let split = TweakReason(rawValue: "SPLIT")
+    public static let split = TweakReason(rawValue: "SPLIT")
     /// The flag's default: it has targeting, and no rule chose a value for this context.
-    package static let `default` = TweakReason(rawValue: "DEFAULT")
+    public static let `default` = TweakReason(rawValue: "DEFAULT")
     /// The flag is switched off; the caller's default applies.
     package static let disabled = TweakReason(rawValue: "DISABLED")
     /// The value came from a cache.
@@ -24,9 +24,9 @@ public struct TweakReason: Sendable, Hashable, RawRepresentable, CustomStringCon
     /// The value came from a kept copy that was evaluated for another context.
     package static let stale = TweakReason(rawValue: "STALE")
     /// The lookup failed; the caller's default applies and the error code says why.
-    package static let error = TweakReason(rawValue: "ERROR")
+    public static let error = TweakReason(rawValue: "ERROR")
     /// The provider gave no reason.
-    package static let unknown = TweakReason(rawValue: "UNKNOWN")
+    public static let unknown = TweakReason(rawValue: "UNKNOWN")
 
     public var description: String { rawValue }
 }

@@ -7,19 +7,19 @@
 public struct TweakResolution<Value: Sendable>: Sendable {
     /// The value: the flag's, or the caller's default when ``errorCode`` is set or the flag gave none
     /// (``TweakReason/disabled``, a flag without a default variant).
-    package var value: Value
+    public var value: Value
     /// The name of the value among the flag's variants, when its provider names them.
-    package var variant: String?
+    public var variant: String?
     /// Why this value.
-    package var reason: TweakReason
+    public var reason: TweakReason
     /// Why the caller's default stands in; nil when the flag answered.
     package var errorCode: TweakErrorCode?
     /// The failure in words, with ``errorCode``.
     package var errorMessage: String?
     /// The flag's metadata: its flag set's, with the flag's own winning.
-    package var metadata: [String: TweakValue]
+    public var metadata: [String: TweakValue]
     /// The provider of the stack that answered; nil when none did.
-    package var source: String?
+    public var source: String?
 
     /// A resolution of these parts.
     package init(
