@@ -10,15 +10,15 @@ extension AppStateError {
         }
 
         /// No state was declared under the ``AppStateError/key``.
-        package static let unknownKey = Code(name: "unknownKey")
+        public static let unknownKey = Code(name: "unknownKey")
         /// A key may not be used: it is empty, or it cannot name a file.
-        package static let invalidKey = Code(name: "invalidKey")
+        public static let invalidKey = Code(name: "invalidKey")
         /// The key was declared as one kind of state and is now asked for as another.
-        package static let kindMismatch = Code(name: "kindMismatch")
+        public static let kindMismatch = Code(name: "kindMismatch")
         /// The key (a state key or a dependency name) holds values of another type than the one asked for.
         public static let typeMismatch = Code(name: "typeMismatch")
         /// A value could not be encoded for storage under the key.
-        package static let encodingFailed = Code(name: "encodingFailed")
+        public static let encodingFailed = Code(name: "encodingFailed")
         /// The stored value of the key does not decode as the declared type.
         public static let decodingFailed = Code(name: "decodingFailed")
         /// The sealed value of a secure state does not open with the key in use: either the key is not the
@@ -27,25 +27,25 @@ extension AppStateError {
         /// Secure state was used but the ``Application`` was given no ``SecureKeySource``.
         public static let secureKeyMissing = Code(name: "secureKeyMissing")
         /// The key given by the host cannot be used for AES-GCM.
-        package static let invalidSecureKey = Code(name: "invalidSecureKey")
+        public static let invalidSecureKey = Code(name: "invalidSecureKey")
         /// The secure key file may be read by others.
-        package static let keyFilePermissions = Code(name: "keyFilePermissions")
+        public static let keyFilePermissions = Code(name: "keyFilePermissions")
         /// The secure key file is unusable (not a regular file, wrong length, unreadable).
-        package static let keyFileInvalid = Code(name: "keyFileInvalid")
+        public static let keyFileInvalid = Code(name: "keyFileInvalid")
         /// The secure key file lies inside the application's home, where it would be swapped with the
         /// containers and sit next to the data it protects.
-        package static let keyFileInsideHome = Code(name: "keyFileInsideHome")
+        public static let keyFileInsideHome = Code(name: "keyFileInsideHome")
         /// Reading or writing a file failed.
         public static let io = Code(name: "io")
         /// The preferences store or file store holding the key failed (the ``AppStateError/underlyingError``,
         /// a `PreferencesError`).
-        package static let storage = Code(name: "storage")
+        public static let storage = Code(name: "storage")
         /// No dependency is registered under the name (the ``AppStateError/key``).
-        package static let unknownDependency = Code(name: "unknownDependency")
+        public static let unknownDependency = Code(name: "unknownDependency")
         /// Creating a dependency (the ``AppStateError/key``) needs itself; the message shows the chain.
-        package static let dependencyCycle = Code(name: "dependencyCycle")
+        public static let dependencyCycle = Code(name: "dependencyCycle")
         /// The factory of a dependency (the ``AppStateError/key``) threw the ``AppStateError/underlyingError``.
-        package static let factoryFailed = Code(name: "factoryFailed")
+        public static let factoryFailed = Code(name: "factoryFailed")
 
         /// The ``name``.
         public var description: String { name }

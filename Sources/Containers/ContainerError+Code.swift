@@ -16,15 +16,15 @@ extension ContainerError {
         /// The name (the ``ContainerError/containerName``) differs only by case from the name of another
         /// container of this home, so that "activate debug" could mean either; names are unique regardless
         /// of case.
-        package static let nameDiffersOnlyByCase = Code(name: "nameDiffersOnlyByCase")
+        public static let nameDiffersOnlyByCase = Code(name: "nameDiffersOnlyByCase")
         /// The name (the ``ContainerError/containerName``) cannot be used; the message says why.
         public static let invalidName = Code(name: "invalidName")
         /// The text is not a UUID.
-        package static let invalidUUID = Code(name: "invalidUUID")
+        public static let invalidUUID = Code(name: "invalidUUID")
         /// The DEFAULT container holds the original data and cannot be deleted.
-        package static let cannotDeleteDefault = Code(name: "cannotDeleteDefault")
+        public static let cannotDeleteDefault = Code(name: "cannotDeleteDefault")
         /// The DEFAULT container's name is fixed.
-        package static let cannotRenameDefault = Code(name: "cannotRenameDefault")
+        public static let cannotRenameDefault = Code(name: "cannotRenameDefault")
         /// A will-change delegate, hook or a participant's flush threw (the ``ContainerError/underlyingError``):
         /// the switch did not happen and nothing on disk changed.
         public static let switchCancelled = Code(name: "switchCancelled")
@@ -34,37 +34,37 @@ extension ContainerError {
         /// A file operation on the ``ContainerError/path`` failed with the ``ContainerError/underlyingError``.
         public static let io = Code(name: "io")
         /// A bookkeeping file (the ``ContainerError/path``) exists but cannot be used.
-        package static let corruptMetadata = Code(name: "corruptMetadata")
+        public static let corruptMetadata = Code(name: "corruptMetadata")
         /// A switch would have to put an entry where one already is (the ``ContainerError/path``); nothing
         /// was changed.
-        package static let conflict = Code(name: "conflict")
+        public static let conflict = Code(name: "conflict")
         /// A will-change delegate, hook, notification observer or participant tried to change containers
         /// while a change of the same home was under way on its thread, or a did-change hook run for
         /// another process's switch (which holds the home's lock meanwhile) tried to.
-        package static let reentrantOperation = Code(name: "reentrantOperation")
+        public static let reentrantOperation = Code(name: "reentrantOperation")
         /// A switch was started from a did-change delegate, hook or notification observer (on the thread
         /// announcing another switch); it would chain switches, so it is refused.
         public static let switchWhileAnnouncing = Code(name: "switchWhileAnnouncing")
         /// The home folder (the ``ContainerError/path``) does not exist or is not a folder.
-        package static let homeNotFound = Code(name: "homeNotFound")
+        public static let homeNotFound = Code(name: "homeNotFound")
         /// A folder (the ``ContainerError/path``) holds an entry whose name is not valid UTF-8.
-        package static let unsupportedFileName = Code(name: "unsupportedFileName")
+        public static let unsupportedFileName = Code(name: "unsupportedFileName")
         /// An entry (the ``ContainerError/path``) is neither a file, a folder nor a symbolic link (a socket,
         /// FIFO or device), so it cannot be copied.
-        package static let unsupportedFileType = Code(name: "unsupportedFileType")
+        public static let unsupportedFileType = Code(name: "unsupportedFileType")
         /// A crash left a journal (the ``ContainerError/path``) that could be neither finished nor undone.
-        package static let recoveryFailed = Code(name: "recoveryFailed")
+        public static let recoveryFailed = Code(name: "recoveryFailed")
         /// Running hosts are attached to the home, and this instance has no way to let them take part.
         public static let unreachableHosts = Code(name: "unreachableHosts")
         /// The journal at the ``ContainerError/path`` cannot be replayed safely, so it was not replayed and
         /// nothing changed: it does not match the home's recorded state (it is left over from an earlier
         /// change, was put back by hand, or the home was copied while a change was under way), names a
         /// container that no longer exists, or is not a journal this version reads. The message says which.
-        package static let refusedJournal = Code(name: "refusedJournal")
+        public static let refusedJournal = Code(name: "refusedJournal")
         /// A folder that must be this user's alone (the per-user folder of control sockets, the folder of a
         /// running host's socket; the ``ContainerError/path``) is not: the message says how (another owner,
         /// a link, access for others).
-        package static let unsafeFolder = Code(name: "unsafeFolder")
+        public static let unsafeFolder = Code(name: "unsafeFolder")
 
         /// The ``name``.
         public var description: String { name }

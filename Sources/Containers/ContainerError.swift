@@ -59,7 +59,7 @@ public struct ContainerError: Error, Sendable, CustomStringConvertible, Localize
 
     /// The container name the failure is about: the name (or UUID) not found, the name taken or refused.
     /// Nil for the other codes.
-    package var containerName: String? {
+    public var containerName: String? {
         switch reason {
         case .notFound(let name), .duplicateName(let name), .nameDiffersOnlyByCase(let name, _), .invalidName(let name, _):
             name
