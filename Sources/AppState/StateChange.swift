@@ -17,7 +17,7 @@ public struct StateChange<Value: Sendable>: Sendable {
     public let reason: StateChangeReason
 
     /// Creates a change record.
-    public init(key: String, newValue: Value, reason: StateChangeReason) {
+    package init(key: String, newValue: Value, reason: StateChangeReason) {
         self.key = key
         self.newValue = newValue
         self.reason = reason
@@ -35,7 +35,7 @@ public struct StateKeyChange: Sendable, Hashable {
     public let reason: StateChangeReason
 
     /// Creates a change record.
-    public init(key: String, kind: StateKind, reason: StateChangeReason) {
+    package init(key: String, kind: StateKind, reason: StateChangeReason) {
         self.key = key
         self.kind = kind
         self.reason = reason

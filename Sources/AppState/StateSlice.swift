@@ -10,7 +10,7 @@ public struct StateSlice<Handle: StateHandle, Part: Sendable>: Sendable {
     public let path: WritableKeyPath<Handle.Value, Part> & Sendable
 
     /// Creates a slice of `state` at `path`; ``StateHandle/slice(_:)`` is the usual way.
-    public init(state: Handle, path: WritableKeyPath<Handle.Value, Part> & Sendable) {
+    package init(state: Handle, path: WritableKeyPath<Handle.Value, Part> & Sendable) {
         self.state = state
         self.path = path
     }

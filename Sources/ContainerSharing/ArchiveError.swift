@@ -2,25 +2,34 @@ public import Foundation
 
 /// Why an archive could not be written, read or imported. Each message names the archive and, where
 /// one is to blame, the entry; nothing was created in the home.
-public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The file is not a zip archive this version can read (missing, truncated or damaged).
-    case unreadable(archive: String, reason: String)
-    /// The zip archive holds no usable manifest.
-    case badManifest(archive: String, reason: String)
-    /// An entry is refused; `reason` says why.
-    case refusedEntry(archive: String, entry: String, reason: String)
-    /// The archive is past a limit of the import.
-    case overLimit(archive: String, reason: String)
-    /// The archive cannot be written where it was asked for: `path` names a folder, or a folder that
-    /// does not exist.
-    case unwritable(path: String, reason: String)
-    /// Writing the archive failed: the system refused a write (no space left on the device, a read-only
-    /// file system, no permission...); `reason` says what happened, in words. Nothing at `path` changed:
-    /// no partial archive was left there.
-    case writeFailed(path: String, reason: String)
+///
+/// Tell failures apart by their ``code``, compared with the static members of ``Code``
+/// (`error.code == .unreadable`); a release may add codes, so a `switch` over them needs a `default`.
+public struct ArchiveError: Error, Sendable, CustomStringConvertible, LocalizedError, Equatable {
+    /// The failure with its details. `package`: the modules of this package match on it; an app uses
+    /// ``code`` and ``message``.
+    package let reason: Reason
 
-    public var description: String {
-        switch self {
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .unreadable: .unreadable
+        case .badManifest: .badManifest
+        case .refusedEntry: .refusedEntry
+        case .overLimit: .overLimit
+        case .unwritable: .unwritable
+        case .writeFailed: .writeFailed
+        }
+    }
+
+    /// A message that says what failed and what to do about it.
+    public var message: String {
+        switch reason {
         case .unreadable(let archive, let reason):
             return "'\(archive)' is not a readable container archive: \(reason)"
         case .badManifest(let archive, let reason):
@@ -36,5 +45,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible, L
         }
     }
 
-    public var errorDescription: String? { description }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Same as ``message``, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

@@ -1,4 +1,4 @@
-public import Containers
+package import Containers
 import Foundation
 
 /// The table of contents of a container archive, stored in it as `envscript-container.json`: which
@@ -9,29 +9,29 @@ import Foundation
 /// file. The manifest is the authority on import: every zip entry must be in it and agree with it.
 public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// The manifest's own name inside the archive.
-    public static let entryName = "envscript-container.json"
+    package static let entryName = "envscript-container.json"
     /// What `format` must say.
-    public static let formatName = "envscript-container"
+    package static let formatName = "envscript-container"
     /// The version this build writes and reads.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
 
-    public var format: String
-    public var version: Int
+    package var format: String
+    package var version: Int
     /// The container as it was when exported.
-    public var container: ExportedContainer
+    package var container: ExportedContainer
     /// When the archive was written, ISO 8601.
-    public var exportedAt: String
-    public var entries: [Entry]
+    package var exportedAt: String
+    package var entries: [Entry]
 
     /// A container's metadata as an archive carries it.
-    public struct ExportedContainer: Codable, Sendable, Equatable {
-        public var name: String
-        public var description: String?
-        public var createdAt: String
-        public var lastActivatedAt: String?
-        public var activatedCount: Int
+    package struct ExportedContainer: Codable, Sendable, Equatable {
+        package var name: String
+        package var description: String?
+        package var createdAt: String
+        package var lastActivatedAt: String?
+        package var activatedCount: Int
 
-        public init(name: String, description: String?, createdAt: String, lastActivatedAt: String?, activatedCount: Int) {
+        package init(name: String, description: String?, createdAt: String, lastActivatedAt: String?, activatedCount: Int) {
             self.name = name
             self.description = description
             self.createdAt = createdAt
@@ -41,23 +41,23 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
 
     /// One entry of the container.
-    public struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
         /// `data/...` or `hidden/...`, components joined with `/`.
-        public var path: String
+        package var path: String
         /// `file`, `directory` or `symlink`; anything else is refused on import.
-        public var type: String
+        package var type: String
         /// Permission bits, for files and folders.
-        public var mode: UInt16?
+        package var mode: UInt16?
         /// A file's size in bytes.
-        public var size: Int64?
+        package var size: Int64?
         /// A file's SHA-256, lowercase hexadecimal.
-        public var sha256: String?
+        package var sha256: String?
         /// What a symbolic link points to.
-        public var target: String?
+        package var target: String?
         /// For a second name of a hard-linked file: the path of the first.
-        public var hardLinkOf: String?
+        package var hardLinkOf: String?
 
-        public init(
+        package init(
             path: String, type: String, mode: UInt16? = nil, size: Int64? = nil, sha256: String? = nil,
             target: String? = nil, hardLinkOf: String? = nil
         ) {
@@ -71,10 +71,10 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
         }
 
         /// The entry's kind, or nil for a type this version does not make (a device, a FIFO...).
-        public var kind: TreeEntry.Kind? { TreeEntry.Kind(rawValue: type) }
+        package var kind: TreeEntry.Kind? { TreeEntry.Kind(rawValue: type) }
     }
 
-    public init(container: ExportedContainer, exportedAt: String, entries: [Entry]) {
+    package init(container: ExportedContainer, exportedAt: String, entries: [Entry]) {
         self.format = Self.formatName
         self.version = Self.currentVersion
         self.container = container

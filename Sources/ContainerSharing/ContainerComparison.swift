@@ -9,7 +9,7 @@ public enum DiffOperand: Sendable {
 
     /// What `text` names for a diff: a container of `containers` (by name or UUID) when one is,
     /// else the archive at that path when a file is there; nil when neither.
-    public static func named(_ text: String, in containers: AppContainer) -> DiffOperand? {
+    package static func named(_ text: String, in containers: AppContainer) -> DiffOperand? {
         if let container = try? containers.resolve(text) { return .container(container) }
         if FileManager.default.fileExists(atPath: text) { return .archive(URL(fileURLWithPath: text)) }
         return nil

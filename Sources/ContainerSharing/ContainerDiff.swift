@@ -1,6 +1,6 @@
 import Foundation
-public import Containers
-public import Preferences
+package import Containers
+package import Preferences
 
 /// What differs between two containers, or a container and an archive: entries added, removed and
 /// changed, and the keys of the application's preferences (tweak overrides by `feature.variable`,
@@ -9,20 +9,20 @@ public struct ContainerDiff: Sendable, Equatable {
     /// One entry that differs. The path is relative to the container's entries, or to those hidden
     /// behind excluded entries of the live home when ``isHidden`` is set.
     public struct EntryChange: Sendable, Equatable {
-        public var path: String
-        public var isHidden: Bool
+        package var path: String
+        package var isHidden: Bool
         /// The kind in the second container (the first for a removed entry).
-        public var kind: TreeEntry.Kind
+        package var kind: TreeEntry.Kind
         /// Its size in the first, nil when absent there or not a file.
-        public var sizeBefore: Int64?
+        package var sizeBefore: Int64?
         /// Its size in the second, nil when absent there or not a file.
-        public var sizeAfter: Int64?
+        package var sizeAfter: Int64?
     }
 
     /// One preference key that differs.
-    public struct KeyChange: Sendable, Equatable {
+    package struct KeyChange: Sendable, Equatable {
         /// Which store it belongs to.
-        public enum Kind: String, Sendable {
+        package enum Kind: String, Sendable {
             /// A tweak override, named `feature.variable`.
             case tweak
             /// A key of stored state.
@@ -30,22 +30,22 @@ public struct ContainerDiff: Sendable, Equatable {
         }
 
         /// The property-list file, relative to the container.
-        public var file: String
-        public var kind: Kind
-        public var name: String
-        public var before: PreferenceValue?
-        public var after: PreferenceValue?
+        package var file: String
+        package var kind: Kind
+        package var name: String
+        package var before: PreferenceValue?
+        package var after: PreferenceValue?
     }
 
     /// What the first and second sides are, as the user named them.
-    public var first: String
-    public var second: String
-    public var added: [EntryChange] = []
-    public var removed: [EntryChange] = []
-    public var changed: [EntryChange] = []
-    public var keysAdded: [KeyChange] = []
-    public var keysRemoved: [KeyChange] = []
-    public var keysChanged: [KeyChange] = []
+    package var first: String
+    package var second: String
+    package var added: [EntryChange] = []
+    package var removed: [EntryChange] = []
+    package var changed: [EntryChange] = []
+    package var keysAdded: [KeyChange] = []
+    package var keysRemoved: [KeyChange] = []
+    package var keysChanged: [KeyChange] = []
 
     /// Whether nothing differs (names and metadata aside).
     public var isEmpty: Bool {

@@ -15,8 +15,8 @@ extension AppContainer {
     ///
     /// - Returns: the manifest written.
     /// - Throws: ``ContainerError`` for the container and its files (a FIFO or device in it is refused
-    ///   by name), ``ArchiveError/unwritable(path:reason:)`` when `destination` is a folder or in none,
-    ///   ``ArchiveError/writeFailed(path:reason:)`` when writing it failed (no space left...): no archive,
+    ///   by name), ``ArchiveError/Code/unwritable`` when `destination` is a folder or in none,
+    ///   ``ArchiveError/Code/writeFailed`` when writing it failed (no space left...): no archive,
     ///   whole or partial, is left at `destination` then.
     @discardableResult
     public func export(container: Container, to destination: URL) throws -> ArchiveManifest {
@@ -108,7 +108,7 @@ enum ArchiveWriter {
         return hasher.finalize().hexadecimal
     }
 
-    /// Runs an `addEntry`, turning the archive library's errors into ``ArchiveError/writeFailed(path:reason:)``
+    /// Runs an `addEntry`, turning the archive library's errors into ``ArchiveError/Code/writeFailed``
     /// (in words: ``PartialArchiveFile/writeFailure(errno:error:)``) and letting the engine's own (a file that
     /// could not be read) through.
     private static func add(to archive: Archive, _ staging: PartialArchiveFile, _ body: () throws -> Void) throws {

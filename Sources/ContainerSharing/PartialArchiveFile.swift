@@ -15,7 +15,7 @@ struct PartialArchiveFile {
 
     /// Names a temporary file in `destination`'s folder.
     ///
-    /// - Throws: ``ArchiveError/unwritable(path:reason:)`` when the destination is a folder or its folder is missing.
+    /// - Throws: ``ArchiveError/Code/unwritable`` when the destination is a folder or its folder is missing.
     init(replacing destination: URL) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
@@ -38,7 +38,7 @@ struct PartialArchiveFile {
         try sync(destination.deletingLastPathComponent().path)
     }
 
-    /// ``ArchiveError/writeFailed(path:reason:)`` for the destination, saying what happened in words:
+    /// ``ArchiveError/Code/writeFailed`` for the destination, saying what happened in words:
     /// the `errno` of the failed call when it tells (`ENOSPC`: "No space left on device"), else a full
     /// file system when the folder has no free block left, else `error`, the writer's own account.
     ///

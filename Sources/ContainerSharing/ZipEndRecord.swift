@@ -17,7 +17,7 @@ enum ZipEndRecord {
 
     /// Whether the file at `url` has the record's signature where the record may start.
     ///
-    /// - Throws: ``ArchiveError/unreadable(archive:reason:)`` when the file cannot be read.
+    /// - Throws: ``ArchiveError/Code/unreadable`` when the file cannot be read.
     static func isPresent(in url: URL) throws -> Bool {
         let handle: FileHandle
         do {

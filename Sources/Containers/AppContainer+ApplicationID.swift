@@ -13,7 +13,7 @@ extension AppContainer {
     }
 
     /// The path of the file that records the home's application identifier (which may not exist yet).
-    public var applicationRecordPath: String { layout.applicationRecord }
+    package var applicationRecordPath: String { layout.applicationRecord }
 
     /// Settles which application's files this process uses in the home, and returns that identifier.
     ///
@@ -25,8 +25,8 @@ extension AppContainer {
     /// identifier and the others then see it (and fail if they asked for another). With `recording`
     /// false nothing is written, so a home nobody recorded stays untouched.
     ///
-    /// - Throws: ``ApplicationIDError/mismatch(home:recorded:requested:record:)`` when another identifier
-    ///   is recorded; ``ApplicationIDError/invalid(_:reason:)`` when the identifier to use is not valid;
+    /// - Throws: ``ApplicationIDError/Code/mismatch`` when another identifier
+    ///   is recorded; ``ApplicationIDError/Code/invalid`` when the identifier to use is not valid;
     ///   ``ContainerError/Code/corruptMetadata`` when the record is unusable.
     @discardableResult
     public func settleApplicationID(requested: String?, fallback: String, recording: Bool) throws -> String {

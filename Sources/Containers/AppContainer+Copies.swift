@@ -3,7 +3,7 @@ import Foundation
 extension AppContainer {
     /// Whether `name` at the top of a home belongs to the engine (its bookkeeping folder), so that no
     /// container may hold an entry of that name.
-    public static func isReservedName(_ name: String) -> Bool {
+    package static func isReservedName(_ name: String) -> Bool {
         HomeLayout.isReserved(topLevelName: name)
     }
 
@@ -16,7 +16,7 @@ extension AppContainer {
     ///   - operation: what the read is for, in the words of a message ("export a container").
     ///   - body: reads the entries; the home is held until it returns.
     /// - Throws: ``ContainerError/Code/notFound``, and whatever `body` throws.
-    public func readContents<Result: Sendable>(
+    package func readContents<Result: Sendable>(
         of container: Container, operation: String, _ body: (ContainerContents) throws -> Result
     ) throws -> Result {
         try readContents(of: [container], operation: operation) { try body($0[0]) }
@@ -24,7 +24,7 @@ extension AppContainer {
 
     /// ``readContents(of:operation:_:)-(Container,_,_)`` for several containers at once (to compare them), in the
     /// order given, under one hold of the home.
-    public func readContents<Result: Sendable>(
+    package func readContents<Result: Sendable>(
         of containers: [Container], operation: String, _ body: ([ContainerContents]) throws -> Result
     ) throws -> Result {
         try reading(operation) {

@@ -17,7 +17,7 @@ public struct ContainerDiskUsage: Sendable, Equatable, Codable {
     public var entries: Int
 
     /// A measure.
-    public init(bytes: Int64, entries: Int) {
+    package init(bytes: Int64, entries: Int) {
         self.bytes = bytes
         self.entries = entries
     }

@@ -221,7 +221,7 @@ extension AppContainer {
     /// - Parameters:
     ///   - name: the name a container would take.
     ///   - renamed: the container being renamed, which may change the case of its own name.
-    public func checkNameIsFree(_ name: String, renaming renamed: UUID? = nil) throws {
+    package func checkNameIsFree(_ name: String, renaming renamed: UUID? = nil) throws {
         for container in try store.allContainers() where container.uuid != renamed {
             if container.name == name { throw ContainerError.duplicateName(name) }
             if ContainerName.differOnlyByCase(container.name, name) {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension AppContainer {
     /// The absolute path of the start-up script recorded for the home at `home` (see
@@ -8,7 +8,7 @@ extension AppContainer {
     /// can learn which script to load before it sets up the Lua state that runs it.
     ///
     /// - Throws: ``ContainerError/Code/corruptMetadata`` when the record is unusable.
-    public static func recordedStartupScript(home: URL) throws -> String? {
+    package static func recordedStartupScript(home: URL) throws -> String? {
         try ApplicationRecord.read(HomeLayout(home: home))?.startupScript
     }
 
@@ -25,7 +25,7 @@ extension AppContainer {
     /// - Throws: ``ContainerError/Code/corruptMetadata`` when the record is unusable, or the
     ///   errors of writing it.
     @discardableResult
-    public func recordStartupScript(_ path: String, replacing: Bool) throws -> Bool {
+    package func recordStartupScript(_ path: String, replacing: Bool) throws -> Bool {
         precondition(path.hasPrefix("/"), "the start-up script to record must be an absolute path")
         /// nil when `record` is to be written; else whether it names `path` as it is.
         func settled(_ record: ApplicationRecord?) -> Bool? {

@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 extension AppContainer {
     /// The epoch of the home now: the active container and the switch generation.
     ///
     /// Reading takes no lock; during another process's switch it may show the epoch before it.
-    public var epoch: HomeEpoch {
+    package var epoch: HomeEpoch {
         get throws {
             let state = try store.activation()
             return HomeEpoch(generation: state.generation, activeContainer: state.activeContainer)
@@ -25,7 +25,7 @@ extension AppContainer {
     ///     file system, no write permission) takes the lock shared (the lock file opened read-only), or
     ///     none where it cannot open the lock file, so that such a home can be read.
     ///   - body: what to do with the stores, given the home's epoch.
-    public func withStoresLock<Result>(writing: Bool = true, _ body: (HomeEpoch) throws -> Result) throws -> Result {
+    package func withStoresLock<Result>(writing: Bool = true, _ body: (HomeEpoch) throws -> Result) throws -> Result {
         if !writing, let refusal = HomeLock.writeRefusal(layout) {
             return try readingUnwritableHome(lock: layout.storesLock, refusal: refusal) { try body(try epoch) }
         }
@@ -48,7 +48,7 @@ extension AppContainer {
     ///
     /// - Returns: nil when the container no longer exists (it was deleted), or when `path` is not
     ///   inside the home.
-    public func currentPath(ofLivePath path: String, readIn container: UUID, under epoch: HomeEpoch) throws -> String? {
+    package func currentPath(ofLivePath path: String, readIn container: UUID, under epoch: HomeEpoch) throws -> String? {
         if container == epoch.activeContainer { return path }
         guard path.hasPrefix(layout.home + "/") else { return nil }
         let relative = String(path.dropFirst(layout.home.count + 1))

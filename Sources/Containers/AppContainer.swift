@@ -24,7 +24,7 @@ public final class AppContainer: Sendable {
 
     /// A folder in the home's bookkeeping for the tools' own files (the REPL's history): never switched
     /// with the containers, emptied by ``reset()``. Made by whoever first writes there.
-    public var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
+    package var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
     let observers = ChangeObservers()
 
     struct Settings: Sendable {
@@ -67,7 +67,7 @@ public final class AppContainer: Sendable {
     /// locks, or nil. The EnvScript runtime sets its host lock here: its Lua hooks take that lock while
     /// a change holds the engine's locks, and its scripts hold it when they change containers, so one
     /// order (runtime lock, gate, home file lock) is the only way to never deadlock.
-    public var changeSerializer: (any ChangeSerializer)? {
+    package var changeSerializer: (any ChangeSerializer)? {
         get { settings.withLock { $0.changeSerializer } }
         set { settings.withLock { $0.changeSerializer = newValue } }
     }

@@ -3,14 +3,14 @@
 /// The identifier names the application's files (`Library/Preferences/<identifier>.plist`,
 /// `Library/Application Support/<identifier>`, the key file `keys/<identifier>.key`), so it must be
 /// usable as one file name: reverse-DNS names such as `com.example.shop` are the usual choice.
-public enum ApplicationID {
+package enum ApplicationID {
     /// The longest identifier, in UTF-8 bytes, leaving room in a 255-byte file name for the suffixes and
     /// temporary names of the files it names.
-    public static let maximumLength = 200
+    package static let maximumLength = 200
 
-    /// Throws ``ApplicationIDError/invalid(_:reason:)`` unless `identifier` can name the application's
+    /// Throws ``ApplicationIDError/Code/invalid`` unless `identifier` can name the application's
     /// files: 1 to 200 bytes, no `/`, no control characters, no spaces at either end, not `.` or `..`.
-    public static func validate(_ identifier: String) throws {
+    package static func validate(_ identifier: String) throws {
         if let problem = problem(with: identifier) {
             throw ApplicationIDError.invalid(identifier, reason: problem)
         }

@@ -17,11 +17,11 @@ public struct Container: Codable, Sendable, Equatable, Hashable {
     /// Free text shown with the name; nil when none was given.
     public internal(set) var description: String?
     /// When the container was created (millisecond precision).
-    public let createdAt: Date
+    package let createdAt: Date
     /// When the container was last made the active one; nil if never.
-    public internal(set) var lastActivatedAt: Date?
+    package internal(set) var lastActivatedAt: Date?
     /// How many times the container was made the active one.
-    public internal(set) var activatedCount: Int
+    package internal(set) var activatedCount: Int
 
     /// Whether this is the DEFAULT container, which holds the home's original data.
     public var isDefault: Bool { uuid == Self.defaultUUID }
@@ -80,7 +80,7 @@ public struct Container: Codable, Sendable, Equatable, Hashable {
 }
 
 /// The older name of ``Container`` in AppContainer's API.
-public typealias ContainerInfo = Container
+package typealias ContainerInfo = Container
 
 /// Dates in metadata files: ISO 8601 text with milliseconds, and in memory always the `Date` that text
 /// reads back as, so a snapshot equals the same container read again from disk.

@@ -1,24 +1,24 @@
-public import Foundation
+package import Foundation
 
 /// A container whose folder exists but whose `container.json` cannot be used (missing, unreadable, not a
 /// container record, or the record of another container). Its data is still in its folder.
-public struct DamagedContainer: Sendable, Equatable, Hashable {
+package struct DamagedContainer: Sendable, Equatable, Hashable {
     /// The UUID its folder is named after.
-    public let uuid: UUID
+    package let uuid: UUID
     /// Its `container.json`.
-    public let path: String
+    package let path: String
     /// What is wrong with the record, in words.
-    public let reason: String
+    package let reason: String
 }
 
 /// Every container of a home, the usable ones and the damaged ones, with the active container's UUID.
-public struct ContainerListing: Sendable, Equatable {
+package struct ContainerListing: Sendable, Equatable {
     /// The containers whose records could be read: DEFAULT first, then by creation date.
-    public let containers: [Container]
+    package let containers: [Container]
     /// The containers whose records could not be read, by UUID.
-    public let damaged: [DamagedContainer]
+    package let damaged: [DamagedContainer]
     /// The container whose entries are in the live home (which may be a damaged one).
-    public let activeUUID: UUID
+    package let activeUUID: UUID
 }
 
 extension MetadataStore {
@@ -66,7 +66,7 @@ extension MetadataStore {
 extension AppContainer {
     /// Every container of the home, with those whose records cannot be used set apart instead of failing
     /// the whole list, so one damaged `container.json` does not hide the others. Takes no lock.
-    public var containerListing: ContainerListing {
+    package var containerListing: ContainerListing {
         get throws { try store.listing() }
     }
 }

@@ -1,16 +1,16 @@
 #if RemoteFlags
 package import Foundation
-public import RemoteTweaks
+package import RemoteTweaks
 
 /// The remote providers of a host's scripts (`tweak.remote`, `tweak.ofrep`), with the `RemoteFlags` trait.
 extension EnvScriptHost {
     /// The remote providers the scripts declared with `tweak.remote` that are still in use, in the order
     /// they were declared. Each fetches in the background, never under ``lock``; see
     /// ``waitUntilRemoteTweaksFetched(timeout:)``.
-    public var remoteTweakProviders: [RemoteTweakProvider] { remoteTweaks.all.compactMap { $0 as? RemoteTweakProvider } }
+    package var remoteTweakProviders: [RemoteTweakProvider] { remoteTweaks.all.compactMap { $0 as? RemoteTweakProvider } }
     /// The OFREP providers the scripts declared with `tweak.ofrep` that are still in use, in the order
     /// they were declared; they fetch in the background like ``remoteTweakProviders``.
-    public var ofrepTweakProviders: [OFREPTweakProvider] { remoteTweaks.all.compactMap { $0 as? OFREPTweakProvider } }
+    package var ofrepTweakProviders: [OFREPTweakProvider] { remoteTweaks.all.compactMap { $0 as? OFREPTweakProvider } }
 
     /// Waits until each remote provider (`tweak.remote`, `tweak.ofrep`) has ended its first fetch since it was declared
     /// or since the last switch — with tweaks or with an error, see `RemoteTweakProvider.status` — so

@@ -28,7 +28,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// ``HostConfiguration/defaultAppID``. It names the preferences file and the secure key file.
     public let appID: String
     /// The key file of secure state in use (see ``HostConfiguration/secureKeyFile``).
-    public let secureKeyFile: URL
+    package let secureKeyFile: URL
     /// The Lua state scripts run in. Use it under ``lock``.
     public let lua: LuaState
     /// Serialises every use of ``lua``.
@@ -94,8 +94,8 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Creates the home folder when missing, settles the application identifier with the home's record,
     /// opens a Lua state with the configured limits and registers the host modules.
     ///
-    /// - Throws: `HostError/appIDMismatch(home:recorded:requested:record:)` when the home belongs to
-    ///   another application, `HostError/homeUnusable(path:reason:)`, and the engines' errors.
+    /// - Throws: ``HostError/Code/appIDMismatch`` when the home belongs to
+    ///   another application, ``HostError/Code/homeUnusable``, and the engines' errors.
     public init(configuration: HostConfiguration) throws {
         self.configuration = configuration
         try Self.prepareHome(configuration.home)
@@ -265,7 +265,7 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     /// Runs the Lua file at `path` and returns its results.
     ///
-    /// - Throws: `HostError/scriptNotReadable(path:reason:)` when the file cannot be read;
+    /// - Throws: ``HostError/Code/scriptNotReadable`` when the file cannot be read;
     ///   a `LuaError` of kind `syntax` when it does not compile, of another kind when it fails.
     @discardableResult
     public func runScript(atPath path: String) throws -> [LuaValue] {
@@ -278,7 +278,7 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     /// Compiles the Lua file at `path` without running it.
     @discardableResult
-    public func compileScript(atPath path: String) throws -> LuaFunctionRef {
+    package func compileScript(atPath path: String) throws -> LuaFunctionRef {
         try lock.withLock {
             let chunk = try ScriptFile.compile(atPath: path, in: lua)
             if let folder = ScriptFile.projectFolder(ofScriptAt: path), !scriptFolders.contains(folder) {
@@ -334,9 +334,9 @@ public final class EnvScriptHost: @unchecked Sendable {
         }
     }
 
-    /// Throws `HostError/scriptNotReadable(path:reason:)` unless `path` can be read as a script
+    /// Throws ``HostError/Code/scriptNotReadable`` unless `path` can be read as a script
     /// (see ``ScriptFile``).
-    public static func checkReadable(_ path: String) throws {
+    package static func checkReadable(_ path: String) throws {
         try ScriptFile.checkReadable(path)
     }
 

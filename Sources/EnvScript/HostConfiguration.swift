@@ -7,27 +7,27 @@ public import Tweaks
 /// Lua state is limited.
 public struct HostConfiguration: Sendable {
     /// The identifier a host uses in a home that has none recorded when ``appID`` is nil.
-    public static let defaultAppID = "envscript"
+    package static let defaultAppID = "envscript"
 
     /// The application's writable root: the folder whose contents containers switch.
     public var home: URL
     /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
     ///
     /// A home remembers the identifier of the first host that recorded one (see ``recordsAppID``). A
-    /// different identifier here then fails with `HostError/appIDMismatch(home:recorded:requested:record:)`.
+    /// different identifier here then fails with ``HostError/Code/appIDMismatch``.
     /// nil uses the home's recorded identifier, or ``defaultAppID`` when it has none; the identifier in
     /// use is ``EnvScriptHost/appID``.
     public var appID: String?
     /// Whether opening a home that has no identifier recorded records the one this host uses (default
     /// true), so that every later host and `envscript` command uses the same application's files.
     /// The command line turns it off for commands that write none of the application's data.
-    public var recordsAppID: Bool
+    package var recordsAppID: Bool
     /// Limits, extra libraries and script roots of the Lua state.
     public var lua: LuaOptions
     /// The key file of secure state (mode 0600, created when missing). It must lie outside the home,
     /// so that no container carries it; nil for `keys/<appID>.key` beside the home, named after the
     /// identifier in use (``EnvScriptHost/secureKeyFile``).
-    public var secureKeyFile: URL?
+    package var secureKeyFile: URL?
     /// Keys the host passes to the tweak cipher (`TweakKeySource.keys(_:)` from a keychain or a secret
     /// store, `TweakKeySource.environment(_:)` from a variable), read when a script first asks for the
     /// cipher: `tweak.cipher{}` opens and seals with them, and with the keys of its own `key_file` when it
@@ -49,8 +49,8 @@ public struct HostConfiguration: Sendable {
     public var role: AttachedHostRole = .application
     #if Control
     /// What one client may hold of the control socket of the attached host: connections at once, idle
-    /// and request timeouts (see `ServerLimits`; the defaults suit the command line and a panel).
-    public var controlServerLimits = ServerLimits()
+    /// and request timeouts (see ``ServerLimits``; the defaults suit the command line and a panel).
+    package var controlServerLimits = ServerLimits()
     /// A TCP listener on which the host serves its flags over OFREP to OpenFeature SDKs — browsers of
     /// allowed origins, services of a fleet — with a bearer token; nil (the default) for none. See
     /// `OFREPListener`.

@@ -55,7 +55,7 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
     /// waiting for another process's switch then lets that process's request for this host's part (its
     /// hooks take this lock) through, instead of holding it up until its timeout. A thread inside a call
     /// into Lua never lets go: the script stands on the state.
-    public func lettingGo(while wait: () throws -> Void) throws {
+    package func lettingGo(while wait: () throws -> Void) throws {
         // Succeeds at once when this thread holds the lock already (it is recursive) or nobody does.
         guard lock.try() else { return try wait() }
         let held = depth

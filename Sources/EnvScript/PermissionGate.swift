@@ -2,9 +2,9 @@ import Foundation
 import LuaBridge
 
 /// A script asked for a file or a host its permissions do not grant.
-public struct PermissionError: Error, CustomStringConvertible, Sendable {
+package struct PermissionError: Error, CustomStringConvertible, Sendable {
     /// What was refused and which permission would grant it.
-    public var description: String
+    package var description: String
 }
 
 /// Checks the file and network accesses of host functions against ``ScriptPermissions``. A refusal

@@ -1,5 +1,5 @@
 import Foundation
-public import LuaBridge
+package import LuaBridge
 
 #if canImport(Glibc)
 import Glibc
@@ -8,12 +8,12 @@ import Glibc
 /// A script named on the command line or by the host: a regular file, or what a shell hands over in
 /// its place — a character device or a pipe (`/dev/null`, `/dev/stdin`, `<(generate-script)`), read
 /// to its end like any other text. `/dev/null` is thus an empty script, which runs and does nothing.
-public enum ScriptFile {
+package enum ScriptFile {
     /// Compiles the script at `path` in `lua` without running it (chunk name `@path`, as given).
     ///
-    /// - Throws: `HostError/scriptNotReadable(path:reason:)` when it cannot be read, naming what is
+    /// - Throws: ``HostError/Code/scriptNotReadable`` when it cannot be read, naming what is
     ///   wrong in plain words; a `LuaError` of kind `syntax` when it does not compile.
-    public static func compile(atPath path: String, in lua: LuaState) throws -> LuaFunctionRef {
+    package static func compile(atPath path: String, in lua: LuaState) throws -> LuaFunctionRef {
         guard try isStream(path) else { return try lua.load(contentsOfFile: path) }
         // A device or a pipe can be read only once: read it here, as text.
         let bytes: Data
@@ -35,15 +35,15 @@ public enum ScriptFile {
     /// read and written): the real folder of the regular file it is, links followed
     /// (`/dev/stdin < tool.lua` is `tool.lua`'s folder); none for a pipe or a device, whose folder as
     /// named (`/dev` for `/dev/stdin`, `/proc/self/fd` for `<(…)`) is no project of the user's.
-    public static func projectFolder(ofScriptAt path: String) -> String? {
+    package static func projectFolder(ofScriptAt path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let real = realpath(path, nil) else { return nil }
         defer { free(real) }
         return (String(cString: real) as NSString).deletingLastPathComponent
     }
 
-    /// Throws `HostError/scriptNotReadable(path:reason:)` unless `path` can be read as a script.
-    public static func checkReadable(_ path: String) throws {
+    /// Throws ``HostError/Code/scriptNotReadable`` unless `path` can be read as a script.
+    package static func checkReadable(_ path: String) throws {
         _ = try isStream(path)
     }
 

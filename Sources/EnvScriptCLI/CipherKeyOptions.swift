@@ -25,7 +25,7 @@ struct CipherKeyOptions: ParsableArguments {
     }
 
     /// The keys of `$ENVSCRIPT_TWEAK_KEYS` and then of `keyFile` (whose last key seals), or nil when
-    /// neither gives any; a key file that cannot be used ends the command (``TweakCipherError/exitStatus``).
+    /// neither gives any; a key file that cannot be used ends the command (``TweakCipherError/Code/exitStatus``).
     static func keyring(keyFile: String?) throws -> TweakCipherKeyring? {
         let environment = try environmentKeys()
         guard let keyFile else { return environment }
@@ -55,7 +55,7 @@ extension TweakCipherError {
     /// sealed value, a key file that cannot be read or parsed, no keys at all), 1 when a well-formed value
     /// cannot be opened or a key file is refused for its permissions.
     var exitStatus: Int32 {
-        switch self {
+        switch reason {
         case .unknownKey, .authenticationFailed, .invalidPlaintext, .keyFilePermissions: return ExitStatus.failure
         case .malformed, .unsupportedVersion, .invalidKeyID, .invalidKeys, .keyFileIO, .noKeys: return ExitStatus.usage
         }

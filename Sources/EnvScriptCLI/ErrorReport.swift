@@ -21,18 +21,19 @@ enum ErrorReport {
             let message = SandboxHint.annotate(lua.message)
             let text = lua.traceback.map { "\(message)\n\($0)" } ?? message
             return lua.kind == .syntax ? .usage(text) : .failure(text)
-        case HostError.homeUnusable(let path, let reason):
-            return .usage("cannot use '\(path)' as the home folder: \(reason); pass another folder with --home")
         case let host as HostError:
+            if case .homeUnusable(let path, let reason) = host.reason {
+                return .usage("cannot use '\(path)' as the home folder: \(reason); pass another folder with --home")
+            }
             return .usage("\(host)")
         case let archive as ArchiveError:
             // A damaged or crafted archive, or an archive path that cannot be written: bad input. A write
             // that failed (no space left) is a failure.
-            if case .writeFailed = archive { return .failure("\(archive)") }
+            if archive.code == .writeFailed { return .failure("\(archive)") }
             return .usage("\(archive)")
         case let container as ContainerError:
             // A running host that did not answer: on the command line, more time is --host-timeout.
-            if case .switchCancelled(let underlying as ParticipationError) = container.reason, case .noAnswer = underlying {
+            if case .switchCancelled(let underlying as ParticipationError) = container.reason, underlying.code == .noAnswer {
                 return .failure("\(container); --host-timeout SECONDS allows more time")
             }
             // A hook that refused on purpose said why, at its file and line: its traceback is noise.

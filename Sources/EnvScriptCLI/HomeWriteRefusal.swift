@@ -17,8 +17,9 @@ enum HomeWriteRefusal {
     /// The failure for `error` when it is the system refusing to write a home, else nil.
     static func failure(for error: any Error) -> CommandFailure? {
         switch error {
-        case HostError.homeUnusable(let path, let reason):
-            guard codes.contains(where: { FileErrorReason.describe(errno: $0) == reason }) else { return nil }
+        case let host as HostError:
+            guard case .homeUnusable(let path, let reason) = host.reason,
+                  codes.contains(where: { FileErrorReason.describe(errno: $0) == reason }) else { return nil }
             return .failure("cannot create the home folder '\(path)': \(reason); make its parent folder writable, or pass another folder with --home")
         case let error as ContainerError:
             guard case .io(let path, let underlying as SystemCallError) = error.reason, codes.contains(underlying.code) else { return nil }

@@ -10,14 +10,14 @@ import Foundation
 /// pages *read* the answers; every request still needs the access token as `Authorization: Bearer`.
 public struct AllowedOrigins: Sendable, Equatable {
     /// The origins, normalised.
-    public let origins: Set<String>
+    package let origins: Set<String>
 
     /// No origin: only requests without `Origin` (servers, command-line clients) are answered.
     public static let none = AllowedOrigins(normalized: [])
 
     /// The origins `texts`, normalised.
     ///
-    /// - Throws: `HostError/invalidOrigin(_:)` naming the first that is not an origin.
+    /// - Throws: ``HostError/Code/invalidOrigin`` naming the first that is not an origin.
     public init(_ texts: [String]) throws(HostError) {
         var origins: Set<String> = []
         for text in texts {

@@ -13,7 +13,7 @@ extension ControlError {
     ///
     /// Messages are the errors' own descriptions, which name the container, tweak, key or file involved
     /// and say what to do; Lua errors give their message without the traceback.
-    public init(describing error: any Error) {
+    package init(describing error: any Error) {
         switch error {
         case let error as ControlError: self = error
         case let error as ContainerError: self = Self.mapping(error)

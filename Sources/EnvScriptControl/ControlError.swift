@@ -1,13 +1,13 @@
-public import Hummingbird
+package import Hummingbird
 
 /// An error answer of the control API: an HTTP status and the body
 /// `{"error": {"code": "...", "message": "..."}}`.
 ///
 /// Handlers throw it (or any error, which ``init(describing:)`` maps); clients decode
 /// ``ControlErrorBody`` to show the message.
-public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringConvertible {
+package struct ControlError: Error, Sendable, Codable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; each has one HTTP status.
-    public enum Code: String, Sendable, Codable, CaseIterable {
+    package enum Code: String, Sendable, Codable, CaseIterable {
         /// 404: no container, tweak or state has the name or key the request gave.
         case notFound = "not_found"
         /// 400: the request itself is wrong — malformed JSON, a missing or mistyped field, an invalid name.
@@ -27,7 +27,7 @@ public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringCon
         case methodNotAllowed = "method_not_allowed"
 
         /// The HTTP status of the code.
-        public var status: Int {
+        package var status: Int {
             switch self {
             case .notFound: return 404
             case .badRequest: return 400
@@ -40,40 +40,40 @@ public struct ControlError: Error, Sendable, Codable, Equatable, CustomStringCon
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// What failed and, where the engines say it, what to do about it.
-    public var message: String
+    package var message: String
 
     /// An error with this code and message.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// The host was closed, or released, while its control API was still being served.
     static let hostClosed = ControlError(.failed, "the host has closed; its control API no longer answers")
 }
 
 /// The JSON body of every error answer: `{"error": {"code": "...", "message": "..."}}`.
-public struct ControlErrorBody: Sendable, Codable, Equatable {
+package struct ControlErrorBody: Sendable, Codable, Equatable {
     /// The error.
-    public var error: ControlError
+    package var error: ControlError
 
     /// Wraps `error`.
-    public init(error: ControlError) {
+    package init(error: ControlError) {
         self.error = error
     }
 }
 
 extension ControlError: HTTPResponseError {
     /// The HTTP status of ``code``.
-    public var status: HTTPResponse.Status { HTTPResponse.Status(code: code.status) }
+    package var status: HTTPResponse.Status { HTTPResponse.Status(code: code.status) }
 
     /// The JSON error answer, so that handlers may simply throw a ``ControlError``.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         ControlResponse.error(self)
     }
 }

@@ -38,7 +38,7 @@ extension ControlRoutes {
 
     /// Ends the open `/v1/events` streams of the routes registered with `group`, and only those — call
     /// it before stopping that one server.
-    public static func finishEventStreams(in group: EventStreamGroup) {
+    package static func finishEventStreams(in group: EventStreamGroup) {
         ControlEventStreams.finishAll(key: ObjectIdentifier(group))
     }
 

@@ -7,7 +7,7 @@ import Hummingbird
 
 extension ControlRoutes {
     /// The most bytes an archive sent to `POST /v1/containers/import` may have.
-    public static let importedArchiveMaximumSize = 1 << 30
+    package static let importedArchiveMaximumSize = 1 << 30
 
     /// `/v1/containers/{id}/export`, `/v1/containers/import` and `/v1/containers/{id}/diff/{other}`:
     /// containers as portable archives, as `envscript container export|import|diff` makes them.

@@ -7,7 +7,7 @@ public import Hummingbird
 /// The routes — containers, tweaks, state and a stream of change events — are described operation by
 /// operation in `openapi/envscript-control.json` at the top of the repository. Every answer is JSON
 /// (the event stream is `text/event-stream` with JSON data lines); every error is
-/// `{"error": {"code", "message"}}` (see ``ControlError``).
+/// `{"error": {"code", "message"}}`.
 ///
 /// The handlers never block a NIO event loop or the Swift concurrency pool: whatever touches the host
 /// runs on a queue of its own, under the host's lock.
@@ -16,7 +16,7 @@ public enum ControlRoutes {
     public static let version = 1
 
     /// Adds the container, tweak, state and event routes for `host` to `router`, and the answer 405 to
-    /// a method a path does not take (see ``ControlError/Code/methodNotAllowed``).
+    /// a method a path does not take.
     ///
     /// The routes hold the host weakly: they do not keep it alive, and answer `failed` once it is gone
     /// or closed. Call once per router. Give a server of its own an `eventStreams` group to end its

@@ -3,5 +3,5 @@
 /// servers — a panel stopping leaves the streams of the control socket alone.
 public final class EventStreamGroup: Sendable {
     /// A new, empty group.
-    public init() {}
+    package init() {}
 }

@@ -123,7 +123,7 @@ final class HostAttachment: Sendable {
 
     /// Gives the routes `host`, waits until the socket listens and publishes the record.
     ///
-    /// - Throws: `HostError/attachmentFailed(socket:reason:)`, having undone the attachment.
+    /// - Throws: ``HostError/Code/attachmentFailed``, having undone the attachment.
     init(completing starting: Starting, host: any ControlledHost) throws {
         starting.reference.set(host)
         let prepared: Attachment.PreparedRecord

@@ -32,7 +32,7 @@ package final class HostControlPlane: Sendable {
     /// Starts the OFREP listener, publishes the attachment, and gives the home's other attached hosts
     /// their part in `host`'s changes and writes.
     ///
-    /// - Throws: `HostError/ofrepListenerFailed(address:reason:)`, `HostError/attachmentFailed(socket:reason:)`.
+    /// - Throws: ``HostError/Code/ofrepListenerFailed``, ``HostError/Code/attachmentFailed``.
     package init(
         completing opening: Opening, host: any ControlledHost, ofrepListener: OFREPListener?, participationTimeout: Duration
     ) throws {

@@ -5,7 +5,7 @@ import Hummingbird
 enum OFREPListenerServer {
     /// Starts serving `listener` for the host `host` refers to and returns once it listens.
     ///
-    /// - Throws: `HostError/ofrepListenerFailed(address:reason:)` when the listener is not valid or
+    /// - Throws: ``HostError/Code/ofrepListenerFailed`` when the listener is not valid or
     ///   its address cannot be bound.
     static func start(_ listener: OFREPListener, host: ControlHost) throws(HostError) -> BackgroundServer {
         try listener.validate()

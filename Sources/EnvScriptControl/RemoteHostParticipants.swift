@@ -6,37 +6,6 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Why an attached host did not take its part in a change: the change was cancelled.
-public enum ParticipationError: Error, CustomStringConvertible, Sendable {
-    /// The host's will-change hook (or a participant's flush) refused, with its message.
-    case refused(pid: Int32, message: String)
-    /// The host is alive (it holds its attachment lock) but did not answer in time — stopped, or stuck
-    /// in a hook.
-    case noAnswer(pid: Int32, seconds: Double)
-    /// The host's socket could not be used.
-    case unreachable(pid: Int32, socket: String, reason: String)
-    /// The host serves no control API (an app built without EnvScript's `Control` trait), so it cannot
-    /// take part: the change would move its data under it.
-    case cannotTakePart(pid: Int32, program: String)
-
-    public var description: String {
-        switch self {
-        case .refused(let pid, let message):
-            return "the running host pid \(pid) refused: \(message)"
-        case .noAnswer(let pid, let seconds):
-            return "the running host pid \(pid) did not answer within \(Self.format(seconds)) s (is it stopped or stuck in a hook?); allow it more time, or stop it"
-        case .unreachable(let pid, let socket, let reason):
-            return "the running host pid \(pid) could not be reached at '\(socket)': \(reason)"
-        case .cannotTakePart(let pid, let program):
-            return "the running application \(program) (pid \(pid)) cannot take part in a change of the home: it was built without EnvScript's control part (the Control trait), so the change would move its data under it; quit it first, or build it with the Control trait"
-        }
-    }
-
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
-}
-
 /// The hosts attached to a home, reached through their control sockets with AsyncHTTPClient: every
 /// change a host (or the command line) makes gives them their part. See `RemoteParticipants`.
 final class RemoteHostParticipants: RemoteParticipants {

@@ -15,12 +15,12 @@
 public struct ServerLimits: Sendable, Equatable {
     /// The most connections served at once. The server also keeps to an eighth of the process's file
     /// descriptor limit (whichever is lower), so that its connections alone never use them up.
-    public var maximumConnections: Int
+    package var maximumConnections: Int
     /// How long a connection may stay open with no request under way, and how long a request's head
     /// may take to arrive.
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
     /// How long a whole request, its head and body, may take to arrive once its head has.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// How long a connection to a server that knows its access token may stay open before one of its
     /// requests carries the token.
     public var unprovenTimeout: Duration

@@ -1,31 +1,37 @@
 import Foundation
 
 /// A problem of the host's set-up, found before any Lua runs.
-public enum HostError: Error, Equatable, CustomStringConvertible {
-    /// A script file named by the user does not exist or cannot be read.
-    case scriptNotReadable(path: String, reason: String)
-    /// The home folder cannot be created or is not a folder.
-    case homeUnusable(path: String, reason: String)
-    /// The home belongs to another application: the identifier `recorded` in the file `record` is not
-    /// the `requested` one.
-    case appIDMismatch(home: String, recorded: String, requested: String, record: String)
-    /// The application identifier cannot name the application's files; `reason` says why.
-    case invalidAppID(String, reason: String)
-    /// The control socket could not be served, so the host cannot attach to its home.
-    case attachmentFailed(socket: String, reason: String)
-    /// The host was closed, or released, while a request was still being answered.
-    case closed
-    /// Other running hosts are attached to the home, and this one, built without EnvScript's `Control`
-    /// trait, cannot reach them to give them their part in its change.
-    case cannotReachRunningHosts(pids: [Int32])
-    /// A text given as a web origin (`AllowedOrigins`) is not one.
-    case invalidOrigin(String)
-    /// The OFREP listener (`HostConfiguration/ofrepListener`) cannot be set up or cannot listen;
-    /// `reason` says why.
-    case ofrepListenerFailed(address: String, reason: String)
+///
+/// Tell failures apart by their ``code``, compared with the static members of ``Code``
+/// (`error.code == .scriptNotReadable`); a release may add codes, so a `switch` over them needs a `default`.
+public struct HostError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The failure with its details. `package`: the modules of this package match on it; an app uses
+    /// ``code`` and ``message``.
+    package let reason: Reason
 
-    public var description: String {
-        switch self {
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .scriptNotReadable: .scriptNotReadable
+        case .homeUnusable: .homeUnusable
+        case .appIDMismatch: .appIDMismatch
+        case .invalidAppID: .invalidAppID
+        case .attachmentFailed: .attachmentFailed
+        case .closed: .closed
+        case .cannotReachRunningHosts: .cannotReachRunningHosts
+        case .invalidOrigin: .invalidOrigin
+        case .ofrepListenerFailed: .ofrepListenerFailed
+        }
+    }
+
+    /// A message that says what failed and what to do about it.
+    public var message: String {
+        switch reason {
         case .scriptNotReadable(let path, let reason):
             return "cannot read script '\(path)': \(reason); check the path and its permissions"
         case .homeUnusable(let path, let reason):
@@ -46,4 +52,7 @@ public enum HostError: Error, Equatable, CustomStringConvertible {
             return "invalid application identifier '\(identifier.debugDescription.dropFirst().dropLast())': it \(reason); use a name like com.example.app"
         }
     }
+
+    /// Same as ``message``.
+    public var description: String { message }
 }

@@ -55,7 +55,7 @@ public enum ScriptValue: Sendable, Hashable {
     public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
 
     /// The Lua value.
-    public var luaValue: LuaValue {
+    package var luaValue: LuaValue {
         switch self {
         case .null: return .nil
         case .bool(let flag): return .boolean(flag)

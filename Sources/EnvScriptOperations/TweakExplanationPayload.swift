@@ -1,27 +1,27 @@
-public import Tweaks
+package import Tweaks
 
 /// An explanation as `envscript tweak explain --json` (and Lua's `tweak.explain`) show it:
 /// `{"feature", "variable", "answer": {tweak} | null, "steps": [{"provider", "outcome", ...}]}`.
-public struct TweakExplanationPayload: Encodable, Sendable {
+package struct TweakExplanationPayload: Encodable, Sendable {
     /// One provider: `outcome` is `missing`, `failed`, `answered`, `shadowed` or `unopened`; `value` is
     /// there when it has the tweak (the ciphertext for a sealed value it did not open), `error` when it
     /// failed, `opened_by` when it answered with a sealed value that was opened, and `key_id` when the value
     /// is sealed with the built-in cipher (the key that opened it, or the key it names and that did not).
-    public struct Step: Encodable, Sendable {
+    package struct Step: Encodable, Sendable {
         /// The provider's name.
-        public let provider: String
+        package let provider: String
         /// `missing`, `failed`, `answered`, `shadowed` or `unopened`.
-        public let outcome: String
+        package let outcome: String
         /// The provider's value, when it has the tweak (the ciphertext for a sealed value it did not open).
-        public let value: TweakValue?
+        package let value: TweakValue?
         /// Whether the provider's value is sealed.
-        public let sealed: Bool
+        package let sealed: Bool
         /// What went wrong, when the provider failed.
-        public let error: String?
+        package let error: String?
         /// Who opened the sealed value the provider answered with: a decryptor's name or the cipher's.
-        public let openedBy: String?
+        package let openedBy: String?
         /// The key of the built-in cipher that opened the value, or that it names and did not open it.
-        public let keyID: String?
+        package let keyID: String?
 
         init(_ step: TweakExplanation.Step) {
             provider = step.provider
@@ -50,16 +50,16 @@ public struct TweakExplanationPayload: Encodable, Sendable {
     }
 
     /// The feature explained.
-    public let feature: String
+    package let feature: String
     /// The variable explained.
-    public let variable: String
+    package let variable: String
     /// The tweak the stack answers with, or nil when no provider answers.
-    public let answer: TweakPayload?
+    package let answer: TweakPayload?
     /// Every provider of the stack, highest first.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// The payload of `explanation`.
-    public init(_ explanation: TweakExplanation) {
+    package init(_ explanation: TweakExplanation) {
         feature = explanation.feature
         variable = explanation.variable
         answer = explanation.answer.map(TweakPayload.init)
@@ -68,7 +68,7 @@ public struct TweakExplanationPayload: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case feature, variable, answer, steps }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(feature, forKey: .feature)
         try container.encode(variable, forKey: .variable)

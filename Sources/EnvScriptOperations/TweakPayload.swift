@@ -1,36 +1,36 @@
-public import Tweaks
+package import Tweaks
 
 /// A tweak as the control API and `envscript tweak ... --json` show it: `feature, variable, value,
 /// source, reason, encrypted, sealed`, and `title`, `group`, `description`, `variant`, `metadata` when
 /// the provider has them.
-public struct TweakPayload: Encodable, Sendable {
+package struct TweakPayload: Encodable, Sendable {
     /// The feature the tweak belongs to.
-    public let feature: String
+    package let feature: String
     /// The tweak's variable within its feature.
-    public let variable: String
+    package let variable: String
     /// The tweak's value.
-    public let value: TweakValue
+    package let value: TweakValue
     /// The name of the provider that answered.
-    public let source: String
+    package let source: String
     /// A title for people, when the provider has one.
-    public let title: String?
+    package let title: String?
     /// The group the tweak is shown in, when the provider has one.
-    public let group: String?
+    package let group: String?
     /// What the tweak does, when the provider says.
-    public let description: String?
+    package let description: String?
     /// True only for a tweak listed while it could not be decrypted (its value is then the ciphertext).
-    public let encrypted: Bool
+    package let encrypted: Bool
     /// True for a secret: a value its provider holds sealed, decrypted or not. Displays mask it.
-    public let sealed: Bool
+    package let sealed: Bool
     /// Why this value, in OpenFeature's words (`STATIC`, `TARGETING_MATCH`, ...).
-    public let reason: String
+    package let reason: String
     /// The value's name among the flag's variants, when its provider names them.
-    public let variant: String?
+    package let variant: String?
     /// The flag's metadata; nil when it has none.
-    public let metadata: [String: TweakValue]?
+    package let metadata: [String: TweakValue]?
 
     /// The payload of `tweak`.
-    public init(_ tweak: Tweak) {
+    package init(_ tweak: Tweak) {
         feature = tweak.feature
         variable = tweak.variable
         value = tweak.value

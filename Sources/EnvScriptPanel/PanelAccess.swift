@@ -1,5 +1,5 @@
 import Foundation
-public import EnvScript
+package import EnvScript
 
 /// Who may use a panel: the addresses it answers to and the token every request must carry.
 ///
@@ -16,19 +16,19 @@ public import EnvScript
 /// the OFREP routes, as a browser's OpenFeature provider does: their preflights are answered, and
 /// their requests let in with the token as `Authorization: Bearer` (never the cookie), their answers
 /// readable by the page (`ETag` included). Nothing else is open to them.
-public struct PanelAccess: Sendable {
+package struct PanelAccess: Sendable {
     /// The random secret of this panel: 32 bytes, hex.
-    public var token: String { secret.value }
+    package var token: String { secret.value }
     /// The token, and how requests show it.
     let secret: AccessToken
     /// `host:port` values accepted in the `Host` header.
-    public let allowedAuthorities: Set<String>
+    package let allowedAuthorities: Set<String>
     /// The `host:port` to open: the bound address (an IPv6 one in brackets), or 127.0.0.1 when the
     /// panel listens on every address.
-    public let authority: String
+    package let authority: String
 
     /// The origins whose pages may call the OFREP routes.
-    public let allowedOrigins: AllowedOrigins
+    package let allowedOrigins: AllowedOrigins
 
     /// The cookie that carries the token after the first visit.
     static let cookieName = "envscript_panel"

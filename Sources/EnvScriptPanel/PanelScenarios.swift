@@ -1,26 +1,26 @@
-public import EnvScript
-public import Foundation
+package import EnvScript
+package import Foundation
 
 /// The scenarios a panel offers to run: the Lua files of a folder, each run in a host of its own over a
 /// fresh temporary home (as `envscript run` does without `--home`), so a run never changes the home the
 /// panel shows.
 public struct PanelScenarios: Sendable {
     /// The folder whose `.lua` files (at any depth) are the scenario files.
-    public var folder: URL
+    package var folder: URL
     /// Makes the host of one run over the fresh `home` it is given, with the files about to run (a
     /// command line passes them to its Lua options as `envscript run` does). It runs whatever start-up
     /// scripts the application needs.
-    public var makeHost: @Sendable (_ home: URL, _ files: [String]) throws -> EnvScriptHost
+    package var makeHost: @Sendable (_ home: URL, _ files: [String]) throws -> EnvScriptHost
 
     /// Scenarios of `folder`, run in hosts that `makeHost` opens.
-    public init(folder: URL, makeHost: @escaping @Sendable (_ home: URL, _ files: [String]) throws -> EnvScriptHost) {
+    package init(folder: URL, makeHost: @escaping @Sendable (_ home: URL, _ files: [String]) throws -> EnvScriptHost) {
         self.folder = folder
         self.makeHost = makeHost
     }
 
     /// Scenarios of `folder`, run in hosts configured as `configuration` but over their own home, not
     /// attached, with the secure-state key beside that home.
-    public init(folder: URL, configuration: HostConfiguration) {
+    package init(folder: URL, configuration: HostConfiguration) {
         self.init(folder: folder) { home, _ in
             var fresh = configuration
             fresh.home = home
@@ -33,7 +33,7 @@ public struct PanelScenarios: Sendable {
     /// The scenario files, as paths relative to ``folder``, sorted.
     ///
     /// - Throws: ``ControlError`` `failed` naming the folder when it cannot be read.
-    public func files() throws -> [String] {
+    package func files() throws -> [String] {
         let root = folder.standardizedFileURL.resolvingSymlinksInPath()
         guard let walker = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])

@@ -1,20 +1,20 @@
 import AsyncHTTPClient
 import EnvScript
-public import Foundation
+package import Foundation
 import Hummingbird
 
 /// The control panel of a host: a local web page with its containers, flags, state and scenarios, served over
 /// HTTP with the host's control API under `/v1`, for as long as the server runs.
 ///
 /// It listens on 127.0.0.1 unless told otherwise, and lets in only requests that carry its random
-/// token (see ``PanelAccess``): open ``url``, which holds it.
+/// token: open ``url``, which holds it.
 public final class PanelServer: Sendable {
     /// The address to open in a browser, token included.
-    public let url: URL
+    package let url: URL
     /// The port the panel listens on.
-    public let port: Int
+    package let port: Int
     /// The rules requests are checked against, with the token.
-    public let access: PanelAccess
+    package let access: PanelAccess
     private let server: BackgroundServer
     /// The event streams this panel serves, ended when it stops (the host's others stay open).
     private let eventStreams = EventStreamGroup()
@@ -28,7 +28,7 @@ public final class PanelServer: Sendable {
 
     /// Serves the panel of `host` on `port` of `bindHost` (0: any free port), within `limits`.
     ///
-    /// - Throws: ``PanelError/cannotListen(address:reason:)`` when the port is taken or the address
+    /// - Throws: ``PanelError/Code/cannotListen`` when the port is taken or the address
     ///   cannot be bound.
     init(
         host: EnvScriptHost, bindHost: String, port requestedPort: Int, scenarios: PanelScenarios?,
@@ -70,7 +70,7 @@ public final class PanelServer: Sendable {
     /// synchronous code it returns once the server has stopped; from async code the server finishes
     /// stopping in the background (see `BackgroundServer/stop()`). Calling it again does nothing; a
     /// panel released without it stops as it goes.
-    public func stop() {
+    package func stop() {
         targetWatch?.cancel()
         try? forwardingClient?.syncShutdown()
         ControlRoutes.finishEventStreams(in: eventStreams)
@@ -98,13 +98,3 @@ public final class PanelServer: Sendable {
     }
 }
 
-/// Why a panel could not start.
-public enum PanelError: Error, CustomStringConvertible {
-    case cannotListen(address: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .cannotListen(let address, let reason): "the panel cannot listen on \(address): \(reason)"
-        }
-    }
-}

@@ -31,7 +31,7 @@ public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A lock holding `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
         mutex = .allocate(capacity: 1)
@@ -60,7 +60,7 @@ public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     /// A lock holding `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
     }

@@ -19,10 +19,10 @@ public struct LuaCall {
     @inlinable public var stack: LuaStackView { LuaStackView(thread) }
 
     /// The function's name as scripts call it.
-    public var functionName: String { function.name }
+    package var functionName: String { function.name }
 
     /// The number of arguments.
-    public var argumentCount: Int32 { lua_gettop(thread) }
+    package var argumentCount: Int32 { lua_gettop(thread) }
 
     var core: LuaStateCore { LuaStateCore.of(thread) }
 
@@ -56,7 +56,7 @@ public struct LuaCall {
     }
 
     /// An argument error with a custom problem, e.g. `unknown provider kind`.
-    public func argumentError(_ position: Int32, _ problem: String) -> LuaArgumentError {
+    package func argumentError(_ position: Int32, _ problem: String) -> LuaArgumentError {
         LuaArgumentError(position: position, function: function.name, problem: problem)
     }
 
@@ -76,7 +76,7 @@ public struct LuaCall {
     }
 
     /// Reads argument `position` as a table, or `nil` when it is missing or `nil`.
-    public func optionalTable(_ position: Int32) throws -> LuaTable? {
+    package func optionalTable(_ position: Int32) throws -> LuaTable? {
         lua_type(thread, position) <= LUA_TNIL ? nil : try table(position)
     }
 
@@ -98,17 +98,17 @@ public struct LuaCall {
     }
 
     /// Pushes a result.
-    public func push(_ value: some LuaPushable) {
+    package func push(_ value: some LuaPushable) {
         value.luaPush(onto: stack)
     }
 
     /// Pushes results and returns their count, for `return call.results(a, b)`.
-    public func results(_ values: LuaValue...) throws -> Int32 {
+    package func results(_ values: LuaValue...) throws -> Int32 {
         try results(values)
     }
 
     /// Pushes results and returns their count.
-    public func results(_ values: [LuaValue]) throws -> Int32 {
+    package func results(_ values: [LuaValue]) throws -> Int32 {
         guard lua_checkstack(thread, Int32(values.count)) != 0 else {
             throw LuaScriptError("too many results to return")
         }

@@ -65,7 +65,7 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
 /// `bad argument #2 to 'tweak.set' (number expected, got table)`.
 public struct LuaArgumentError: Error, CustomStringConvertible {
     /// The 1-based argument position.
-    public var position: Int32
+    package var position: Int32
     /// The function's name as scripts call it (`tweak.set`).
     public var function: String
     /// What is wrong, e.g. `number expected, got table`.
@@ -82,10 +82,10 @@ public struct LuaArgumentError: Error, CustomStringConvertible {
 }
 
 /// An error a Swift function raises in Lua with a plain message; the bridge prefixes the calling line.
-public struct LuaScriptError: Error, CustomStringConvertible {
+package struct LuaScriptError: Error, CustomStringConvertible {
     /// The message.
-    public var message: String
+    package var message: String
     /// Creates an error with a message.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -9,7 +9,7 @@ extension LuaFunctionRef {
     /// - Returns: false, changing nothing, when either function's first upvalue is not `_ENV` (it is not
     ///   a main chunk) or `other` belongs to another state.
     @discardableResult
-    public func setEnvironment(like other: LuaFunctionRef) throws -> Bool {
+    package func setEnvironment(like other: LuaFunctionRef) throws -> Bool {
         try checkUsable()
         guard other.core === core, other.isValid else { return false }
         let thread = core.currentThread

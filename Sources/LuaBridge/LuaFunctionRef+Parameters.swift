@@ -5,7 +5,7 @@ extension LuaFunctionRef {
     /// How many named parameters the function declares, and whether it also takes `...`; nil for a C
     /// function, whose parameters Lua does not know. For a caller that passes an extra argument only
     /// to functions that read it (a tweak provider's `get(feature, variable, ctx)`).
-    public var parameters: (count: Int, isVariadic: Bool)? {
+    package var parameters: (count: Int, isVariadic: Bool)? {
         guard isValid else { return nil }
         let thread = core.currentThread
         guard lua_checkstack(thread, 1) != 0 else { return nil }

@@ -8,17 +8,17 @@ public import CLuaSupport
 /// `lua_rawgeti` + `lua_pcall` cost from C.
 extension LuaFunctionRef {
     @inlinable
-    public func call<Result: LuaReadable>(returning: Result.Type = Result.self) throws -> Result {
+    package func call<Result: LuaReadable>(returning: Result.Type = Result.self) throws -> Result {
         try typedCall(argumentCount: 0) { _ in }
     }
 
     @inlinable
-    public func call<A: LuaPushable, Result: LuaReadable>(_ a: A, returning: Result.Type = Result.self) throws -> Result {
+    package func call<A: LuaPushable, Result: LuaReadable>(_ a: A, returning: Result.Type = Result.self) throws -> Result {
         try typedCall(argumentCount: 1) { a.luaPush(onto: $0) }
     }
 
     @inlinable
-    public func call<A: LuaPushable, B: LuaPushable, Result: LuaReadable>(
+    package func call<A: LuaPushable, B: LuaPushable, Result: LuaReadable>(
         _ a: A, _ b: B, returning: Result.Type = Result.self
     ) throws -> Result {
         try typedCall(argumentCount: 2) { stack in
@@ -28,7 +28,7 @@ extension LuaFunctionRef {
     }
 
     @inlinable
-    public func call<A: LuaPushable, B: LuaPushable, C: LuaPushable, Result: LuaReadable>(
+    package func call<A: LuaPushable, B: LuaPushable, C: LuaPushable, Result: LuaReadable>(
         _ a: A, _ b: B, _ c: C, returning: Result.Type = Result.self
     ) throws -> Result {
         try typedCall(argumentCount: 3) { stack in

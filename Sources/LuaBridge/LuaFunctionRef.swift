@@ -8,7 +8,7 @@ import CLuaSupport
 public final class LuaFunctionRef: LuaRef {
     /// Calls the function with any values and returns all its results.
     @discardableResult
-    public func call(_ arguments: [LuaValue] = []) throws -> [LuaValue] {
+    package func call(_ arguments: [LuaValue] = []) throws -> [LuaValue] {
         try checkUsable()
         core.enterCall()
         defer { core.leaveCall() }
@@ -33,7 +33,7 @@ public final class LuaFunctionRef: LuaRef {
 
     /// Calls the function with any values and returns its first result.
     @discardableResult
-    public func call(_ arguments: LuaValue...) throws -> LuaValue {
+    package func call(_ arguments: LuaValue...) throws -> LuaValue {
         try call(arguments).first ?? .nil
     }
 }

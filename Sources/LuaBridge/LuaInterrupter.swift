@@ -10,7 +10,7 @@ import CLuaSupport
 /// Lua. A call into Lua that starts after the request forgets it.
 ///
 /// An interrupter may outlive its state: once the state is closed, interrupting does nothing.
-public struct LuaInterrupter: Sendable {
+package struct LuaInterrupter: Sendable {
     private let flag: LuaInterruptFlag
 
     init(flag: LuaInterruptFlag) {
@@ -18,7 +18,7 @@ public struct LuaInterrupter: Sendable {
     }
 
     /// Asks the running Lua code to stop.
-    public func interrupt() {
+    package func interrupt() {
         esl_request_interrupt(flag.pointer)
     }
 }
@@ -38,7 +38,7 @@ final class LuaInterruptFlag: @unchecked Sendable {
 
 extension LuaState {
     /// An interrupter of this state's running code.
-    public var interrupter: LuaInterrupter {
+    package var interrupter: LuaInterrupter {
         LuaInterrupter(flag: core.interruptFlag)
     }
 }

@@ -15,7 +15,7 @@ public struct LuaLibraries: OptionSet, Sendable, Hashable {
     public static let debug = LuaLibraries(rawValue: UInt32(ESL_LIB_DEBUG))
 
     /// The libraries by their command-line names.
-    public static let byName: [String: LuaLibraries] = ["io": .io, "os": .os, "debug": .debug]
+    package static let byName: [String: LuaLibraries] = ["io": .io, "os": .os, "debug": .debug]
 }
 
 /// How a ``LuaState`` is set up.
@@ -30,14 +30,14 @@ public struct LuaOptions: Sendable {
     /// code (``LuaState/withTimeLimit(seconds:reason:_:)`` costs nothing until its deadline passes). A
     /// state with no other limit keeps it by default; `envscript run` (whose every stage has a time
     /// limit) and `envscript repl` (where Ctrl-C stops a statement) leave it off unless asked for.
-    public var instructionLimit: Int?
+    package var instructionLimit: Int?
     /// Libraries opened beyond the sandbox.
-    public var libraries: LuaLibraries
+    package var libraries: LuaLibraries
     /// Folders where `require` looks for `NAME.lua` and `NAME/init.lua` (after host modules).
     public var scriptRoots: [String]
     /// Folders `require` and `loadfile` also load Lua files from, after the script roots: libraries
     /// installed outside the project (`/usr/share/lua/5.4`), which a host grants as readable only.
-    public var libraryRoots: [String] = []
+    package var libraryRoots: [String] = []
 
     /// The defaults: the sandbox, 256 MiB, 100 million instructions per call, no script roots.
     public init(

@@ -34,7 +34,7 @@ public class LuaRef: Hashable {
     }
 
     /// Whether the reference can still be used.
-    public var isValid: Bool { !released.load(ordering: .relaxed) && core.isOpen }
+    package var isValid: Bool { !released.load(ordering: .relaxed) && core.isOpen }
 
     /// Throws unless the reference can be used; then carries out deferred releases, since a use is an
     /// entry into Lua.

@@ -19,7 +19,7 @@ public struct LuaStackView {
     @inlinable public var top: Int32 { lua_gettop(thread) }
 
     /// Whether the slot at `index` holds `nil` or lies past the top.
-    @inlinable public func isNil(at index: Int32) -> Bool { lua_type(thread, index) <= LUA_TNIL }
+    @inlinable package func isNil(at index: Int32) -> Bool { lua_type(thread, index) <= LUA_TNIL }
 
     /// The Lua type name of the value at `index` (`number`, `table`…), `no value` past the top.
     public func typeName(at index: Int32) -> String { String(cString: esl_typename(thread, index)) }
@@ -61,23 +61,23 @@ public struct LuaStackView {
     }
 
     /// Pushes `nil`.
-    @inlinable public func pushNil() { lua_pushnil(thread) }
+    @inlinable package func pushNil() { lua_pushnil(thread) }
 
     /// Pushes an integer.
-    @inlinable public func push(_ value: Int) { lua_pushinteger(thread, lua_Integer(value)) }
+    @inlinable package func push(_ value: Int) { lua_pushinteger(thread, lua_Integer(value)) }
 
     /// Pushes a float.
-    @inlinable public func push(_ value: Double) { lua_pushnumber(thread, value) }
+    @inlinable package func push(_ value: Double) { lua_pushnumber(thread, value) }
 
     /// Pushes a boolean.
-    @inlinable public func push(_ value: Bool) { lua_pushboolean(thread, value ? 1 : 0) }
+    @inlinable package func push(_ value: Bool) { lua_pushboolean(thread, value ? 1 : 0) }
 
     /// Pushes a string.
-    public func push(_ value: String) { LuaStateCore.pushString(value, onto: thread) }
+    package func push(_ value: String) { LuaStateCore.pushString(value, onto: thread) }
 
     /// Pushes any value, leaving the stack as it was when the value cannot be pushed (a released
     /// reference inside it, a table nested too deeply).
-    public func push(_ value: LuaValue) throws(LuaError) {
+    package func push(_ value: LuaValue) throws(LuaError) {
         try LuaStateCore.of(thread).push(value, onto: thread)
     }
 }

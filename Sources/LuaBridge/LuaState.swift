@@ -41,10 +41,10 @@ public final class LuaState {
     public func close() throws(LuaError) { try core.close() }
 
     /// Whether the state is still open.
-    public var isOpen: Bool { core.isOpen }
+    package var isOpen: Bool { core.isOpen }
 
     /// Whether a call into the state is running now (this is then a Swift function that Lua called).
-    public var isInCall: Bool { core.callDepth > 0 }
+    package var isInCall: Bool { core.callDepth > 0 }
 
     /// The depth of the stack that the next call from Swift would use (for tests of stack balance).
     var stackDepth: Int32 { core.isOpen ? lua_gettop(core.currentThread) : 0 }
@@ -56,16 +56,16 @@ public final class LuaState {
     }
 
     /// The instruction budget of one call into Lua, or `nil` for none.
-    public var instructionLimit: Int? {
+    package var instructionLimit: Int? {
         get { core.isOpen && core.runtime.pointee.instruction_limit > 0 ? Int(core.runtime.pointee.instruction_limit) : nil }
         set { if core.isOpen { esl_set_instruction_limit(core.mainThread, Int64(newValue ?? 0)) } }
     }
 
     /// Bytes Lua holds now.
-    public var memoryInUse: Int { core.isOpen ? Int(core.runtime.pointee.bytes_in_use) : 0 }
+    package var memoryInUse: Int { core.isOpen ? Int(core.runtime.pointee.bytes_in_use) : 0 }
 
     /// Registry references Swift holds now (refs to functions and opaque values).
-    public var liveReferenceCount: Int { core.liveReferences.load(ordering: .relaxed) }
+    package var liveReferenceCount: Int { core.liveReferences.load(ordering: .relaxed) }
 
     /// Folders where `require` looks for `.lua` files, after host modules. Setting them also sets
     /// `package.path` to their `?.lua;?/init.lua` templates.
@@ -78,7 +78,7 @@ public final class LuaState {
     }
 
     /// Runs a full garbage collection.
-    public func collectGarbage() {
+    package func collectGarbage() {
         if core.isOpen { esl_collect_garbage(core.mainThread) }
     }
 
@@ -127,7 +127,7 @@ public final class LuaState {
 
     /// Runs the file at `path` and returns its results.
     @discardableResult
-    public func executeFile(_ path: String, arguments: [LuaValue] = []) throws -> [LuaValue] {
+    package func executeFile(_ path: String, arguments: [LuaValue] = []) throws -> [LuaValue] {
         try load(contentsOfFile: path).call(arguments)
     }
 
@@ -163,7 +163,7 @@ public final class LuaState {
     // MARK: Globals and modules
 
     /// The value of a global variable (read raw: no metamethods run).
-    public func global(_ name: String) throws -> LuaValue {
+    package func global(_ name: String) throws -> LuaValue {
         try core.checkOpen()
         let thread = core.currentThread
         esl_pushglobaltable(thread)
@@ -204,11 +204,11 @@ public final class LuaState {
     }
 
     /// The names of the registered host modules.
-    public var moduleNames: [String] { core.modules.keys.sorted() }
+    package var moduleNames: [String] { core.modules.keys.sorted() }
 
     /// Declares the Lua type of Swift objects pushed as `.object(LuaObject(obj, typeName: name))`:
     /// their methods, called as `obj:method(...)` (the object is argument 1).
-    public func defineObjectType(_ name: String, methods: [String: LuaFunction]) {
+    package func defineObjectType(_ name: String, methods: [String: LuaFunction]) {
         guard core.isOpen else { return }
         let thread = core.currentThread
         esl_new_object_metatable(thread, name)

@@ -34,7 +34,7 @@ public enum LuaValue: Hashable {
     }
 
     /// Lua truthiness: everything but `nil` and `false` is true.
-    public var isTruthy: Bool {
+    package var isTruthy: Bool {
         switch self {
         case .nil, .boolean(false): false
         default: true
@@ -54,7 +54,7 @@ public enum LuaValue: Hashable {
     /// The integer, or `nil` for any other kind (a float is not an integer here).
     public var intValue: Int? { if case .integer(let value) = self { value } else { nil } }
     /// The number as a `Double`, for integers and floats alike.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .number(let value): value
@@ -64,9 +64,9 @@ public enum LuaValue: Hashable {
     /// The string, when it is valid UTF-8.
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
     /// The boolean, or `nil` for any other kind (no truthiness).
-    public var boolValue: Bool? { if case .boolean(let value) = self { value } else { nil } }
+    package var boolValue: Bool? { if case .boolean(let value) = self { value } else { nil } }
     /// The table, or `nil` for any other kind.
-    public var tableValue: LuaTable? { if case .table(let value) = self { value } else { nil } }
+    package var tableValue: LuaTable? { if case .table(let value) = self { value } else { nil } }
     /// The field `key` of a table value, or `nil`.
     public subscript(key: String) -> LuaValue {
         tableValue?.fields[.string(key)] ?? .nil

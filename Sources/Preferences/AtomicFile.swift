@@ -4,9 +4,9 @@ import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-public import Musl
+package import Musl
 #elseif canImport(Darwin)
-public import Darwin
+package import Darwin
 #endif
 
 /// Whole-file reads and crash-safe whole-file writes.
@@ -22,7 +22,7 @@ package enum AtomicFile {
     ///
     /// - Parameter permissions: the mode of the new file, set exactly whatever the umask (default
     ///   `0o600`: the stores' files are their user's alone).
-    /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)`` naming the failed step.
+    /// - Throws: ``PreferencesError/Code/writeFailed`` naming the failed step.
     package static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
         let path = url.path
         let folder = url.deletingLastPathComponent().path
@@ -46,7 +46,7 @@ package enum AtomicFile {
 
     /// Reads the whole file at `url`, or returns nil when it does not exist.
     ///
-    /// - Throws: ``PreferencesError/readFailed(path:reason:)`` for any other failure.
+    /// - Throws: ``PreferencesError/Code/readFailed`` for any other failure.
     package static func read(_ url: URL) throws -> Data? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {

@@ -10,10 +10,10 @@ import Glibc
 ///
 /// Every module that reads files words its errors with it: the stores, the tweak files, the scripts
 /// (`EnvScript` shows it under the same name).
-public enum FileErrorReason {
+package enum FileErrorReason {
     /// The reason for `error`: the POSIX error underneath a Foundation error when there is one, else
     /// the Foundation error's code, else the error's own description.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         let error = error as NSError
         if let posix = posixCode(of: error) { return describe(errno: posix) }
         if error.domain == NSCocoaErrorDomain, let reason = cocoaReason(error.code) { return reason }
@@ -28,7 +28,7 @@ public enum FileErrorReason {
     }
 
     /// The reason for the POSIX error number `code`.
-    public static func describe(errno code: Int32) -> String {
+    package static func describe(errno code: Int32) -> String {
         switch code {
         case ENOENT: "no such file or folder"
         case EACCES, EPERM: "permission denied"

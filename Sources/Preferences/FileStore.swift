@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A folder of whole files, one per key, for values too large for a ``PreferencesStore``:
 /// `<home>/Library/Application Support/<appID>/<key>`.
@@ -7,30 +7,30 @@ public import Foundation
 /// cached: the folder lives in the live app home and is swapped with the container, so reads always
 /// see the active container's files. Keys are arbitrary strings; characters that are unsafe in a file
 /// name are percent-encoded, so two keys never share a file and no key escapes the folder.
-public final class FileStore: Sendable {
+package final class FileStore: Sendable {
     /// The folder holding the files.
-    public let folderURL: URL
+    package let folderURL: URL
 
     /// The folder of `appID`'s files under `home`: `<home>/Library/Application Support/<appID>`.
-    public static func folderURL(home: URL, appID: String) -> URL {
+    package static func folderURL(home: URL, appID: String) -> URL {
         home.appendingPathComponent("Library/Application Support", isDirectory: true)
             .appendingPathComponent(appID, isDirectory: true)
     }
 
     /// Creates the file store of `appID` in the live app home `home`; the folder is made on first write.
-    public convenience init(home: URL, appID: String) {
+    package convenience init(home: URL, appID: String) {
         self.init(folderURL: Self.folderURL(home: home, appID: appID))
     }
 
     /// Creates a file store over an explicit folder; it is made on first write.
-    public init(folderURL: URL) {
+    package init(folderURL: URL) {
         self.folderURL = folderURL
     }
 
     /// The file that holds `key`.
     ///
-    /// - Throws: ``PreferencesError/invalidKey(key:reason:)`` for an empty key or one too long for a file name.
-    public func url(forKey key: String) throws -> URL {
+    /// - Throws: ``PreferencesError/Code/invalidKey`` for an empty key or one too long for a file name.
+    package func url(forKey key: String) throws -> URL {
         guard !key.isEmpty else { throw PreferencesError.invalidKey(key: key, reason: "a key must not be empty") }
         let name = Self.fileName(forKey: key)
         guard name.utf8.count <= 200 else {
@@ -41,19 +41,19 @@ public final class FileStore: Sendable {
     }
 
     /// The bytes stored under `key`, or nil.
-    public func data(forKey key: String) throws -> Data? {
+    package func data(forKey key: String) throws -> Data? {
         try AtomicFile.read(url(forKey: key))
     }
 
     /// Stores `data` under `key`, atomically.
     ///
     /// - Parameter permissions: the file's mode (by default `0o600`: only this user may read it).
-    public func write(_ data: Data, forKey key: String, permissions: mode_t = 0o600) throws {
+    package func write(_ data: Data, forKey key: String, permissions: mode_t = 0o600) throws {
         try AtomicFile.write(data, to: url(forKey: key), permissions: permissions)
     }
 
     /// Removes the file of `key`; removing an absent key does nothing.
-    public func removeValue(forKey key: String) throws {
+    package func removeValue(forKey key: String) throws {
         let url = try url(forKey: key)
         do {
             try FileManager.default.removeItem(at: url)
@@ -66,7 +66,7 @@ public final class FileStore: Sendable {
     }
 
     /// The keys that have a file, sorted.
-    public func keys() throws -> [String] {
+    package func keys() throws -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folderURL.path)
@@ -79,7 +79,7 @@ public final class FileStore: Sendable {
     }
 
     /// Encodes `value` as JSON and stores it under `key`.
-    public func encode<T: Encodable>(_ value: T, forKey key: String) throws {
+    package func encode<T: Encodable>(_ value: T, forKey key: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data: Data
@@ -93,8 +93,8 @@ public final class FileStore: Sendable {
 
     /// Decodes the JSON stored under `key` as `T`, or returns nil when there is none.
     ///
-    /// - Throws: ``PreferencesError/decodingFailed(key:path:reason:)`` naming the file.
-    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+    /// - Throws: ``PreferencesError/Code/decodingFailed`` naming the file.
+    package func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         let url = try url(forKey: key)
         guard let data = try AtomicFile.read(url) else { return nil }
         do {

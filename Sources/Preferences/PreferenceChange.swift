@@ -11,7 +11,7 @@ public struct PreferenceChange: Sendable, Hashable {
     /// The key that changed.
     public let key: String
     /// The value before the change, nil if the key was absent.
-    public let oldValue: PreferenceValue?
+    package let oldValue: PreferenceValue?
     /// The value after the change, nil if the key was removed.
     public let newValue: PreferenceValue?
     /// Why it changed.

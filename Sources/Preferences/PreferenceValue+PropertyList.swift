@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Conversion between ``PreferenceValue`` and property lists: read through `PropertyListSerialization`,
 /// written through `PropertyListEncoder` (see ``PropertyListRepresentation``).
@@ -6,9 +6,9 @@ extension PreferenceValue {
     /// The top-level keys of a property-list file's bytes (XML or binary) and their values. `path` names
     /// the file in the error.
     ///
-    /// - Throws: ``PreferencesError/corruptFile(path:reason:)`` when `data` is not a property list, its top
+    /// - Throws: ``PreferencesError/Code/corruptFile`` when `data` is not a property list, its top
     ///   level is not a dictionary, or a key holds something a preference cannot be.
-    public static func dictionary(fromPropertyList data: Data, path: String = "property list") throws -> [String: PreferenceValue] {
+    package static func dictionary(fromPropertyList data: Data, path: String = "property list") throws -> [String: PreferenceValue] {
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -31,7 +31,7 @@ extension PreferenceValue {
     }
 
     /// The bytes of a binary property-list file holding `values`, as a preferences file stores them.
-    public static func propertyListData(from values: [String: PreferenceValue]) throws -> Data {
+    package static func propertyListData(from values: [String: PreferenceValue]) throws -> Data {
         try PropertyListRepresentation.binaryData(.dictionary(values))
     }
 

@@ -25,12 +25,12 @@ public enum PreferenceValue: Sendable, Hashable {
 
 extension PreferenceValue {
     /// The Boolean, if this is `.bool`; an integer is never read as a Boolean.
-    public var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    package var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     /// The integer, if this is `.int`; a double is never truncated and a Boolean is never read as 0 or 1.
     public var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
     /// The number, if this is `.double`, or an `.int` widened to `Double` (the one widening allowed,
     /// because every plist writer may store a whole number as an integer).
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
@@ -40,13 +40,13 @@ extension PreferenceValue {
     /// The string, if this is `.string`.
     public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
     /// The bytes, if this is `.data`.
-    public var dataValue: Data? { if case .data(let value) = self { return value } else { return nil } }
+    package var dataValue: Data? { if case .data(let value) = self { return value } else { return nil } }
     /// The date, if this is `.date`.
-    public var dateValue: Date? { if case .date(let value) = self { return value } else { return nil } }
+    package var dateValue: Date? { if case .date(let value) = self { return value } else { return nil } }
     /// The elements, if this is `.array`.
-    public var arrayValue: [PreferenceValue]? { if case .array(let value) = self { return value } else { return nil } }
+    package var arrayValue: [PreferenceValue]? { if case .array(let value) = self { return value } else { return nil } }
     /// The entries, if this is `.dictionary`.
-    public var dictionaryValue: [String: PreferenceValue]? {
+    package var dictionaryValue: [String: PreferenceValue]? {
         if case .dictionary(let value) = self { return value } else { return nil }
     }
 

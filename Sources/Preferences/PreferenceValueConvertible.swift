@@ -128,5 +128,5 @@ extension Dictionary: PreferenceValueConvertible where Key == String, Value: Pre
 
 extension PreferenceValue {
     /// The string Foundation's property-list encoder writes for nil, which its decoder reads as nil.
-    public static let nullMarker = "$null"
+    package static let nullMarker = "$null"
 }

@@ -1,26 +1,36 @@
 public import Foundation
 
-/// What went wrong in a ``PreferencesStore`` or ``FileStore``, naming the file or key involved.
-public enum PreferencesError: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// The file exists but is not a property list (or not the expected shape).
-    case corruptFile(path: String, reason: String)
-    /// The file could not be read for a reason other than being absent.
-    case readFailed(path: String, reason: String)
-    /// Writing the file failed at `step` (for example "fsync" or "rename"); the previous content is intact.
-    case writeFailed(path: String, step: String, reason: String)
-    /// A value could not be stored under `key` (for example a Codable value with no property-list form).
-    case unsupportedValue(key: String, reason: String)
-    /// The value stored under `key` in `path` does not decode as the requested type.
-    case decodingFailed(key: String, path: String, reason: String)
-    /// A ``FileStore`` key that cannot name a file.
-    case invalidKey(key: String, reason: String)
-    /// A write was not made because the data it would change no longer exists where it was read (for
-    /// example another process deleted the container); `reason` says what happened.
-    case writeRefused(path: String, reason: String)
+/// What went wrong in a ``PreferencesStore`` or a file store (the files of file state), naming the file or
+/// key involved.
+///
+/// Tell failures apart by their ``code``, compared with the static members of ``Code``
+/// (`error.code == .corruptFile`); a release may add codes, so a `switch` over them needs a `default`.
+public struct PreferencesError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The failure with its details. `package`: the modules of this package match on it; an app uses
+    /// ``code`` and ``message``.
+    package let reason: Reason
+
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .corruptFile: .corruptFile
+        case .readFailed: .readFailed
+        case .writeFailed: .writeFailed
+        case .unsupportedValue: .unsupportedValue
+        case .decodingFailed: .decodingFailed
+        case .invalidKey: .invalidKey
+        case .writeRefused: .writeRefused
+        }
+    }
 
     /// A message that says what failed and what to do about it.
-    public var description: String {
-        switch self {
+    public var message: String {
+        switch reason {
         case .corruptFile(let path, let reason):
             return "preferences file '\(path)' is corrupt: \(reason); fix it or delete it to start from empty preferences"
         case .readFailed(let path, let reason):
@@ -38,6 +48,9 @@ public enum PreferencesError: Error, Sendable, CustomStringConvertible, Localize
         }
     }
 
-    /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Same as ``message``, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

@@ -78,7 +78,7 @@ public final class ObserverList<Event: Sendable>: Sendable {
     @inlinable public var isEmpty: Bool { registry.count.load(ordering: .acquiring) == 0 }
 
     /// Calls every handler registered at the time of the call.
-    public func notify(_ event: Event) {
+    package func notify(_ event: Event) {
         let current = registry.handlers.withLock { $0.handlers }
         for handler in current { handler(event) }
     }

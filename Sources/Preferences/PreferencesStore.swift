@@ -27,7 +27,7 @@ public final class PreferencesStore: Sendable {
     /// The property list this store reads and writes.
     public let fileURL: URL
     /// Whether every change is written to disk before the changing call returns.
-    public let isSynchronous: Bool
+    package let isSynchronous: Bool
 
     private struct State {
         /// nil until loaded, and again after a failed reload, so nothing is served from a stale file.
@@ -54,7 +54,7 @@ public final class PreferencesStore: Sendable {
     private let fileLock = Locked(())
     let observers = StoreObservers()
     /// Takes the cross-process lock around every read and write of the file, and says where it is.
-    public let coordinator: any StoreCoordinator
+    package let coordinator: any StoreCoordinator
 
     /// The file of `appID`'s preferences under `home`: `<home>/Library/Preferences/<appID>.plist`.
     public static func fileURL(home: URL, appID: String) -> URL {
@@ -85,7 +85,7 @@ public final class PreferencesStore: Sendable {
 
     /// The value stored under `key`, or nil.
     ///
-    /// - Throws: ``PreferencesError/corruptFile(path:reason:)`` if the file cannot be read as a property list.
+    /// - Throws: ``PreferencesError/Code/corruptFile`` if the file cannot be read as a property list.
     public func value(forKey key: String) throws -> PreferenceValue? {
         try valueAndGeneration(forKey: key).value
     }
@@ -99,7 +99,7 @@ public final class PreferencesStore: Sendable {
     /// The value stored under `key` (or nil), and the ``generation`` it belongs to, read in one step.
     ///
     /// - Throws: as ``value(forKey:)``.
-    public func valueAndGeneration(forKey key: String) throws -> (value: PreferenceValue?, generation: UInt64) {
+    package func valueAndGeneration(forKey key: String) throws -> (value: PreferenceValue?, generation: UInt64) {
         while true {
             let found = state.withLock { state -> (value: PreferenceValue?, generation: UInt64)? in
                 guard state.values != nil else { return nil }
@@ -111,7 +111,7 @@ public final class PreferencesStore: Sendable {
     }
 
     /// All keys and values.
-    public func dictionaryRepresentation() throws -> [String: PreferenceValue] {
+    package func dictionaryRepresentation() throws -> [String: PreferenceValue] {
         try loadedValues()
     }
 
@@ -128,7 +128,7 @@ public final class PreferencesStore: Sendable {
 
     /// Decodes the value under `key` as `T` with Foundation's property list decoder; nil if absent.
     ///
-    /// - Throws: ``PreferencesError/decodingFailed(key:path:reason:)`` when the stored value has another shape.
+    /// - Throws: ``PreferencesError/Code/decodingFailed`` when the stored value has another shape.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         guard let stored = try value(forKey: key) else { return nil }
         do {
@@ -178,13 +178,13 @@ public final class PreferencesStore: Sendable {
     }
 
     /// Removes `key`.
-    public func removeValue(forKey key: String) throws {
+    package func removeValue(forKey key: String) throws {
         try set(nil, forKey: key)
     }
 
     /// Encodes `value` with Foundation's property list encoder and stores it under `key`.
     ///
-    /// - Throws: ``PreferencesError/unsupportedValue(key:reason:)`` if it has no property-list form.
+    /// - Throws: ``PreferencesError/Code/unsupportedValue`` if it has no property-list form.
     public func set<T: Encodable>(encoding value: T, forKey key: String) throws {
         let encoded: PreferenceValue
         do {
@@ -237,7 +237,7 @@ public final class PreferencesStore: Sendable {
     // MARK: Disk
 
     /// True when there are changes not yet written by ``flush()``.
-    public var hasUnflushedChanges: Bool {
+    package var hasUnflushedChanges: Bool {
         state.withLock { !$0.pending.isEmpty }
     }
 
@@ -249,10 +249,10 @@ public final class PreferencesStore: Sendable {
     /// read, wherever that container now waits, never into the container live now; the cache keeps
     /// serving the container it read until ``reload()``.
     ///
-    /// - Throws: ``PreferencesError/writeFailed(path:step:reason:)``,
-    ///   ``PreferencesError/writeRefused(path:reason:)``; the changes stay pending and the file keeps
+    /// - Throws: ``PreferencesError/Code/writeFailed``,
+    ///   ``PreferencesError/Code/writeRefused``; the changes stay pending and the file keeps
     ///   its previous content.
-    public func flush() throws {
+    package func flush() throws {
         if !hasUnflushedChanges { return }
         try mergeWithFile(always: false)
     }
@@ -271,10 +271,10 @@ public final class PreferencesStore: Sendable {
     /// Then the coordinator follows the live file and the cache is read from it. Observers hear of
     /// every key whose value differs.
     ///
-    /// - Throws: ``PreferencesError/corruptFile(path:reason:)``; the cache then stays empty, so later
+    /// - Throws: ``PreferencesError/Code/corruptFile``; the cache then stays empty, so later
     ///   reads fail the same way instead of serving the previous file's values. A failure to write
     ///   the earlier changes is thrown after the reload, which happens all the same.
-    public func reload() throws {
+    package func reload() throws {
         let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
         var unwritten: (any Error)?
         do {
@@ -366,7 +366,7 @@ public final class PreferencesStore: Sendable {
     /// where a whole-key merge would keep only the last writer's dictionary. Use it only for
     /// dictionaries whose entries are independent values; a `Codable` value must stay whole, or two
     /// writers of different fields would leave a mix neither wrote.
-    public func mergeEntries(ofKey key: String, depth: Int) {
+    package func mergeEntries(ofKey key: String, depth: Int) {
         state.withLock { state in
             state.entryDepths.removeAll { $0.key == key }
             state.entryDepths.append((key, max(0, depth)))

@@ -3,10 +3,10 @@ public import Foundation
 /// Where a store's file is to be read or written now, as a ``StoreCoordinator`` resolved it.
 public struct StoreLocation: Sendable, Equatable {
     /// The file to read or write.
-    public var url: URL
+    package var url: URL
     /// Whether `url` is the live file — the process's view of the home is current — rather than the
     /// place a file read earlier moved to when another process switched the home.
-    public var isLive: Bool
+    package var isLive: Bool
 
     /// A location.
     public init(url: URL, isLive: Bool) {
@@ -31,7 +31,7 @@ public protocol StoreCoordinator: Sendable {
     /// file is now for this process.
     ///
     /// - Parameter writing: whether `body` may write the file (so that others can be told of it).
-    /// - Throws: ``PreferencesError/writeRefused(path:reason:)`` when the data this process read no
+    /// - Throws: ``PreferencesError/Code/writeRefused`` when the data this process read no
     ///   longer exists anywhere (its container was deleted), and the lock's own errors.
     func withLock<Result>(
         forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
@@ -48,7 +48,9 @@ public protocol StoreCoordinator: Sendable {
 }
 
 extension StoreCoordinator {
+    /// No fencing: a coordinator says so unless it fences writes.
     public var fencesWrites: Bool { false }
+    /// Nothing to do for a coordinator whose files never move.
     public func followLiveFile() {}
 }
 

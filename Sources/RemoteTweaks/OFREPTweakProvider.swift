@@ -29,12 +29,12 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
     /// The context every bulk evaluation is asked for.
     public let context: TweakContext
     /// `{url}/ofrep/v1/evaluate/flags`.
-    public let bulkURL: URL
+    package let bulkURL: URL
 
     private let remote: RemoteDocument<OFREPBulkAnswer>
 
     /// The bulk evaluation URL of a service at `base`.
-    public static func bulkURL(base: URL) -> URL {
+    package static func bulkURL(base: URL) -> URL {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return URL(string: text + "/ofrep/v1/evaluate/flags")!
@@ -135,26 +135,26 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
 
     /// ``refresh()`` blocking the calling thread; never from a Swift task.
     @discardableResult
-    public func refreshNow() throws -> RemoteTweakProvider.RefreshResult { try remote.refreshNow() }
+    package func refreshNow() throws -> RemoteTweakProvider.RefreshResult { try remote.refreshNow() }
 
     /// Fetches in the background now and every refresh interval; see ``RemoteTweakProvider/startRefreshing()``.
     public func startRefreshing() { remote.startRefreshing() }
 
     /// Stops the periodic refresh.
-    public func stopRefreshing() { remote.stopRefreshing() }
+    package func stopRefreshing() { remote.stopRefreshing() }
 
     /// Waits until a fetch has ended since the provider was made or its kept copy reloaded.
-    public func waitUntilFetched(timeout: Duration) async -> Bool { await remote.waitUntilFetched(timeout: timeout) }
+    package func waitUntilFetched(timeout: Duration) async -> Bool { await remote.waitUntilFetched(timeout: timeout) }
 
     /// ``waitUntilFetched(timeout:)`` blocking the calling thread.
-    public func waitUntilFetchedBlocking(timeout: Duration) -> Bool { remote.waitUntilFetchedBlocking(timeout: timeout) }
+    package func waitUntilFetchedBlocking(timeout: Duration) -> Bool { remote.waitUntilFetchedBlocking(timeout: timeout) }
 
     /// Stops for good; see ``RemoteTweakProvider/close()``.
     public func close() { remote.close() }
 
     /// Whether ``close()`` was called.
-    public var isClosed: Bool { remote.isClosed }
+    package var isClosed: Bool { remote.isClosed }
 
     /// Re-reads the kept copy (after a container switch); see ``RemoteTweakProvider/reloadKeptCopy()``.
-    public func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
+    package func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
 }

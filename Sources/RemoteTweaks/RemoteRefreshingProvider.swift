@@ -1,8 +1,8 @@
-public import Tweaks
+package import Tweaks
 
 /// A provider fetching in the background that a host adopts: it starts it, reloads its kept copy after
 /// switches, waits for its first fetch and closes it.
-public protocol RemoteRefreshingProvider: TweakProvider, AnyObject {
+package protocol RemoteRefreshingProvider: TweakProvider, AnyObject {
     /// Fetches now and then periodically, in the background.
     func startRefreshing()
     /// Re-reads the kept copy of the container now live.

@@ -41,16 +41,16 @@ public final class RemoteTweakProvider: TweakProvider {
         public var headers: [String: String]
         /// Coordinates reads and writes of ``keptCopy`` with other processes and with switches of the
         /// home it lives in (a runtime passes the one of its stores); nil reads and writes it directly.
-        public var coordinator: (any StoreCoordinator)?
+        package var coordinator: (any StoreCoordinator)?
         /// Whether a redirect to a URL may be followed (a refused one fails the fetch with the redirect's
         /// status); by default every redirect is followed. Scripts' permissions decide it for them.
-        public var allowsRedirect: @Sendable (URL) -> Bool = { _ in true }
+        package var allowsRedirect: @Sendable (URL) -> Bool = { _ in true }
         /// The largest answer body accepted, in bytes (``defaultMaximumBodySize``): a larger one fails the
         /// fetch as it arrives, before more of it is kept, and the tweaks read before stay.
-        public var maximumBodySize: Int = Configuration.defaultMaximumBodySize
+        package var maximumBodySize: Int = Configuration.defaultMaximumBodySize
 
         /// 16 MiB: a flag document is kilobytes; AsyncHTTPClient's own bound is 4 GiB.
-        public static let defaultMaximumBodySize = 16 << 20
+        package static let defaultMaximumBodySize = 16 << 20
 
         /// Creates a configuration.
         public init(
@@ -71,17 +71,17 @@ public final class RemoteTweakProvider: TweakProvider {
         /// The entity tag of the current document, sent as `If-None-Match`.
         public var etag: String?
         /// Whether there are tweaks to answer from (fetched or from the kept copy).
-        public var hasTweaks = false
+        package var hasTweaks = false
         /// Whether the current tweaks came from the kept copy rather than from a fetch in this run.
-        public var isFromKeptCopy = false
+        package var isFromKeptCopy = false
         /// When the last fetch succeeded (200 or 304).
-        public var lastSuccess: Date?
+        package var lastSuccess: Date?
         /// When the last fetch was attempted.
-        public var lastAttempt: Date?
+        package var lastAttempt: Date?
         /// The error of the last fetch, nil after a success.
-        public var lastError: (any Error)?
+        package var lastError: (any Error)?
         /// The last failure to read or write the kept copy, nil after a success.
-        public var keptCopyError: (any Error)?
+        package var keptCopyError: (any Error)?
     }
 
     /// The outcome of a successful refresh.
@@ -172,7 +172,7 @@ public final class RemoteTweakProvider: TweakProvider {
     /// ``refresh()`` for synchronous callers: blocks the calling thread until the fetch ends (at most
     /// ``Configuration/timeout``). Do not call it from a Swift concurrency task; use ``refresh()`` there.
     @discardableResult
-    public func refreshNow() throws -> RefreshResult {
+    package func refreshNow() throws -> RefreshResult {
         try remote.refreshNow()
     }
 
@@ -185,20 +185,20 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Stops the periodic refresh and cancels the request it has out.
-    public func stopRefreshing() {
+    package func stopRefreshing() {
         remote.stopRefreshing()
     }
 
     /// Waits until a fetch has ended — with tweaks or with an error — since the provider was made or its
     /// kept copy last reloaded; false when none did within `timeout`. Start one with
     /// ``startRefreshing()`` or ``refresh()``: this only waits.
-    public func waitUntilFetched(timeout: Duration) async -> Bool {
+    package func waitUntilFetched(timeout: Duration) async -> Bool {
         await remote.waitUntilFetched(timeout: timeout)
     }
 
     /// ``waitUntilFetched(timeout:)`` for synchronous callers: blocks the calling thread. Do not call it
     /// from a Swift concurrency task.
-    public func waitUntilFetchedBlocking(timeout: Duration) -> Bool {
+    package func waitUntilFetchedBlocking(timeout: Duration) -> Bool {
         remote.waitUntilFetchedBlocking(timeout: timeout)
     }
 
@@ -210,7 +210,7 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Whether ``close()`` was called.
-    public var isClosed: Bool { remote.isClosed }
+    package var isClosed: Bool { remote.isClosed }
 
     /// Re-reads the kept copy (for example after a container switch moved another one into place).
     /// A missing copy — or a copy for another URL — clears the tweaks, so that lookups never answer
@@ -219,7 +219,7 @@ public final class RemoteTweakProvider: TweakProvider {
     ///
     /// - Throws: `TweakError.Code.invalidJSON` or a read error for a damaged copy,
     ///   also recorded in ``Status/keptCopyError`` (the tweaks are cleared then too).
-    public func reloadKeptCopy() throws {
+    package func reloadKeptCopy() throws {
         try remote.reloadKeptCopy()
     }
 

@@ -33,7 +33,7 @@ public final class FlagdTweakProvider: TweakProvider {
     /// The file read.
     public let fileURL: URL
     /// What loading does with a rule it can see is wrong.
-    public let invalidRules: InvalidRules
+    package let invalidRules: InvalidRules
     /// Checks the file before each read and answers the file to read (see the initialiser).
     private let readCheck: (@Sendable (URL) throws -> URL)?
     private let flagSet: Locked<FlagdFlagSet>
@@ -78,7 +78,7 @@ public final class FlagdTweakProvider: TweakProvider {
     /// Reads the file again and reports a change; on error the flags read before stay.
     ///
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON``.
-    public func reload() throws {
+    package func reload() throws {
         let fresh = try Self.load(fileURL, invalidRules: invalidRules, source: name, readCheck: readCheck)
         flagSet.withLock { $0 = fresh }
         changes.send(TweakProviderChange(provider: name, keys: nil))
@@ -117,13 +117,13 @@ public final class FlagdTweakProvider: TweakProvider {
 
     /// The flag set's `metadata` in the last file read (`flagSetId`, `version`...): OFREP's bulk answer
     /// carries it, as flagd's does.
-    public var flagSetMetadata: [String: TweakValue] {
+    package var flagSetMetadata: [String: TweakValue] {
         flagSet.withLock { $0.metadata }
     }
 
     /// The rules of the last file read that cannot be evaluated (their flags answer PARSE_ERROR), each as
     /// `file:line: flag 'key': problem`: what a host warns about as it loads the file.
-    public var loadWarnings: [String] {
+    package var loadWarnings: [String] {
         flagSet.withLock { $0.warnings }
     }
 

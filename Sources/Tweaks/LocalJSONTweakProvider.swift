@@ -36,7 +36,7 @@ public final class LocalJSONTweakProvider: TweakProvider {
     }
 
     /// Re-reads the file and reports a change; on error the previous tweaks stay.
-    public func reload() throws {
+    package func reload() throws {
         let fresh = Self.index(try TweakJSON.load(fileURL, source: name))
         tweaks.withLock { $0 = fresh }
         changes.send(TweakProviderChange(provider: name, keys: nil))

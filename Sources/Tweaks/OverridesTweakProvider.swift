@@ -19,10 +19,10 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     /// The store holding the overrides.
     public let store: PreferencesStore
     /// The preference key whose dictionary holds the overrides.
-    public let preferenceKey: String
+    package let preferenceKey: String
     /// Whether each set or delete is flushed to disk at once (default true: overrides are rare and
     /// should survive a crash or a short-lived process such as the CLI).
-    public let flushesEachChange: Bool
+    package let flushesEachChange: Bool
     private let changes = TweakChangeBroadcaster()
     private let storeObservation: PreferencesObservation
     /// Set while ``deleteAll()`` runs, so its removal is reported once, as a whole, not key by key.
@@ -86,7 +86,7 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     ///
     /// - Returns: how many overrides there were.
     @discardableResult
-    public func deleteAll() throws -> Int {
+    package func deleteAll() throws -> Int {
         let count = try allTweaks().count
         try wrap(nil, nil) {
             isRemovingAll.withLock { $0 = true }

@@ -80,7 +80,7 @@ public struct Tweak: Sendable, Hashable {
     }
     /// Whether another evaluation context could have had another value: a flag with targeting. A
     /// lookup whose answer depends on the context is never cached.
-    public var dependsOnContext: Bool {
+    package var dependsOnContext: Bool {
         get { storage.fields.dependsOnContext }
         set { writable.fields.dependsOnContext = newValue }
     }

@@ -11,7 +11,7 @@ public struct TweakChange: Sendable {
     public let tweak: Tweak?
 
     /// Creates a change record.
-    public init(provider: String?, key: TweakKey?, tweak: Tweak?) {
+    package init(provider: String?, key: TweakKey?, tweak: Tweak?) {
         self.provider = provider
         self.key = key
         self.tweak = tweak

@@ -1,4 +1,4 @@
-public import Preferences
+package import Preferences
 
 /// What changed in one provider: some tweaks, or possibly all of them.
 public struct TweakProviderChange: Sendable {
@@ -8,7 +8,7 @@ public struct TweakProviderChange: Sendable {
     public let keys: [TweakKey]?
 
     /// Creates a change record.
-    public init(provider: String, keys: [TweakKey]?) {
+    package init(provider: String, keys: [TweakKey]?) {
         self.provider = provider
         self.keys = keys
     }
@@ -18,19 +18,19 @@ public struct TweakProviderChange: Sendable {
 ///
 /// Handlers are called outside the broadcaster's lock, so they may call back into the provider or the
 /// manager. A provider must not hold its own lock while calling ``send(_:)`` for the same reason.
-public final class TweakChangeBroadcaster: Sendable {
+package final class TweakChangeBroadcaster: Sendable {
     private let handlers = ObserverList<TweakProviderChange>()
 
     /// Creates an empty broadcaster.
-    public init() {}
+    package init() {}
 
     /// Registers `handler`; the returned observation unregisters it.
-    public func observe(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation {
+    package func observe(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation {
         handlers.add(handler)
     }
 
     /// Calls every registered handler with `change`.
-    public func send(_ change: TweakProviderChange) {
+    package func send(_ change: TweakProviderChange) {
         handlers.notify(change)
     }
 }

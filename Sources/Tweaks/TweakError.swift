@@ -17,7 +17,7 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
     }
 
     /// "an int", "an object", "a string".
-    public static func withArticle(_ typeName: String) -> String {
+    package static func withArticle(_ typeName: String) -> String {
         (typeName.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + typeName
     }
 
@@ -96,7 +96,7 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
 
     /// Why the flag's provider left the value to the caller's default: the reason, error code and
     /// metadata of a ``Code/defaulted`` failure; nil for the other codes.
-    public var defaultAnswer: TweakDefaultAnswer? {
+    package var defaultAnswer: TweakDefaultAnswer? {
         if case .defaulted(let answer, _) = reason { answer } else { nil }
     }
 

@@ -3,7 +3,7 @@
 /// ``TweakManager/explain(feature:variable:context:)``, which asks every provider afresh (never the cache).
 public struct TweakExplanation: Sendable {
     /// What one provider did.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// It does not have the tweak.
         case missing
         /// It failed; a lower provider was asked instead.
@@ -20,17 +20,17 @@ public struct TweakExplanation: Sendable {
     }
 
     /// One provider of the stack and what it did.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// The provider's name.
-        public let provider: String
+        package let provider: String
         /// What it did.
-        public let outcome: Outcome
+        package let outcome: Outcome
         /// For a sealed value that was opened: what opened it (the cipher and its key, the provider's own
         /// decryptor, or the stack's).
-        public let openedBy: TweakOpener?
+        package let openedBy: TweakOpener?
 
         /// A step.
-        public init(provider: String, outcome: Outcome, openedBy: TweakOpener? = nil) {
+        package init(provider: String, outcome: Outcome, openedBy: TweakOpener? = nil) {
             self.provider = provider
             self.outcome = outcome
             self.openedBy = openedBy
@@ -42,10 +42,10 @@ public struct TweakExplanation: Sendable {
     /// The variable explained.
     public let variable: String
     /// Every provider of the stack, highest first.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// An explanation.
-    public init(feature: String, variable: String, steps: [Step]) {
+    package init(feature: String, variable: String, steps: [Step]) {
         self.feature = feature
         self.variable = variable
         self.steps = steps
@@ -53,7 +53,7 @@ public struct TweakExplanation: Sendable {
 
     /// The tweak that answers, or nil when none does (every provider passed, or the answer could not be
     /// opened).
-    public var answer: Tweak? {
+    package var answer: Tweak? {
         for step in steps {
             if case .answered(let tweak) = step.outcome { return tweak }
         }

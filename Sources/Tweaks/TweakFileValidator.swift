@@ -14,27 +14,27 @@ import Preferences
 /// - sealed values (`es1:`) that the cipher's keys cannot open, or that no key was given to check; a
 ///   sealed value not marked `"Encrypted": true`; an encrypted value that is not text.
 ///   Encrypted values in another format belong to a hand-written decryptor and are counted, not checked.
-public enum TweakFileValidator {
+package enum TweakFileValidator {
     /// What a validation found.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// The files checked, as given.
-        public var files: [String]
+        package var files: [String]
         /// How many flags the files define (a flag in two files counts twice).
-        public var flagCount: Int
+        package var flagCount: Int
         /// How many sealed values the cipher opened.
-        public var openedCount: Int
+        package var openedCount: Int
         /// How many encrypted values are in another format than the cipher's, left to a decryptor.
-        public var uncheckedEncryptedCount: Int
+        package var uncheckedEncryptedCount: Int
         /// Every problem, by file and then line; each is a ``TweakError`` naming its file, line and column.
-        public var problems: [TweakError]
+        package var problems: [TweakError]
 
         /// Whether nothing was found.
-        public var isValid: Bool { problems.isEmpty }
+        package var isValid: Bool { problems.isEmpty }
     }
 
     /// Checks `files` (paths, read from the current folder when relative); sealed values are opened
     /// with `cipher`, or reported as unchecked problems when it is nil.
-    public static func validate(files: [String], cipher: TweakCipher?) -> Report {
+    package static func validate(files: [String], cipher: TweakCipher?) -> Report {
         var report = Report(files: files, flagCount: 0, openedCount: 0, uncheckedEncryptedCount: 0, problems: [])
         var firstDefinition: [TweakKey: (value: TweakValue, place: String)] = [:]
         for file in files {

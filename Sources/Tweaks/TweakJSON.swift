@@ -11,7 +11,7 @@ import Preferences
 /// `Value` is required: a Boolean, a number, a string, or an array or object of those (no null); the
 /// other fields are optional and
 /// must be strings (`Encrypted` a Boolean). Unknown fields are ignored, so newer files still load
-/// (``TweakFileValidator`` reports them, and encrypted values that are not text).
+/// (`envscript tweak validate` reports them, and encrypted values that are not text).
 /// Every problem is a ``TweakError/Code/invalidJSON`` naming the place.
 public enum TweakJSON {
     /// Parses a tweak document. `file` names it in errors (a path or a URL); `source` is put in each
@@ -59,5 +59,5 @@ public enum TweakJSON {
     }
 
     /// The largest tweak or flagd file read: 16 MiB.
-    public static let maximumFileSize = 16 << 20
+    package static let maximumFileSize = 16 << 20
 }

@@ -9,7 +9,7 @@ public struct TweakKey: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let variable: String
 
     /// Creates a key.
-    public init(feature: String, variable: String) {
+    package init(feature: String, variable: String) {
         self.feature = feature
         self.variable = variable
     }
@@ -27,7 +27,7 @@ extension TweakKey {
     /// The key one string names, as OFREP, flagd files and `envscript tweak get KEY` write a flag:
     /// `feature.variable` split at the first dot, or — without a dot — feature and variable both `key`
     /// (JustTweak's convention for a feature's own switch: `"checkout": {"checkout": ...}`).
-    public init(flagKey key: String) {
+    package init(flagKey key: String) {
         if let dot = key.firstIndex(of: "."), dot != key.startIndex, key.index(after: dot) != key.endIndex {
             self.init(feature: String(key[..<dot]), variable: String(key[key.index(after: dot)...]))
         } else {
@@ -37,5 +37,5 @@ extension TweakKey {
 
     /// The one string that names this key (the inverse of ``init(flagKey:)``): the feature alone when
     /// the variable has its name, else `feature.variable`.
-    public var flagKey: String { feature == variable ? feature : "\(feature).\(variable)" }
+    package var flagKey: String { feature == variable ? feature : "\(feature).\(variable)" }
 }

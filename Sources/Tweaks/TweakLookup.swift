@@ -14,7 +14,7 @@ public struct TweakProviderMiss: Sendable, CustomStringConvertible {
     public let reason: Reason
 
     /// Creates a miss record.
-    public init(provider: String, reason: Reason) {
+    package init(provider: String, reason: Reason) {
         self.provider = provider
         self.reason = reason
     }
@@ -41,7 +41,7 @@ public struct TweakLookup: Sendable {
     /// The providers above the source, highest first, each with why it passed.
     public let misses: [TweakProviderMiss]
     /// True when the answer came from the manager's cache.
-    public let isCached: Bool
+    package let isCached: Bool
 
     /// Creates a lookup result.
     public init(tweak: Tweak, misses: [TweakProviderMiss], isCached: Bool = false) {
@@ -68,7 +68,7 @@ public struct TweakList: Sendable {
     public let failures: [TweakProviderMiss]
 
     /// Creates a list.
-    public init(tweaks: [Tweak], failures: [TweakProviderMiss]) {
+    package init(tweaks: [Tweak], failures: [TweakProviderMiss]) {
         self.tweaks = tweaks
         self.failures = failures
     }
@@ -76,7 +76,7 @@ public struct TweakList: Sendable {
     /// Why `tweak`, listed still encrypted, could not be opened: the decryptor's or cipher's own error
     /// for ``TweakError/Code/decryptionFailed``, else the failure itself
     /// (``TweakError/Code/decryptorMissing``); nil when none is recorded.
-    public func openingFailure(of tweak: Tweak) -> (any Error)? {
+    package func openingFailure(of tweak: Tweak) -> (any Error)? {
         for failure in failures {
             guard let error = failure.error as? TweakError else { continue }
             switch error.reason {

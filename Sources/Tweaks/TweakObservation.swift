@@ -6,7 +6,7 @@ public typealias TweakObservation = PreferencesObservation
 
 extension PreferencesObservation {
     /// An observation that runs `onRemove` once, on ``remove()`` or when released.
-    public convenience init(onRemove: @escaping @Sendable () -> Void) {
+    package convenience init(onRemove: @escaping @Sendable () -> Void) {
         self.init(onCancel: onRemove)
     }
 

@@ -1,5 +1,5 @@
 /// What opened a sealed tweak value.
-public enum TweakOpener: Sendable, Hashable, CustomStringConvertible {
+package enum TweakOpener: Sendable, Hashable, CustomStringConvertible {
     /// The built-in cipher, with the key of this id.
     case cipher(keyID: String)
     /// The decryptor of the provider of this name.
@@ -8,7 +8,7 @@ public enum TweakOpener: Sendable, Hashable, CustomStringConvertible {
     case stackDecryptor
 
     /// "the cipher, key 'k2'", "the decryptor of provider 'vault'", "the stack's decryptor".
-    public var description: String {
+    package var description: String {
         switch self {
         case .cipher(let keyID): return "the cipher, key '\(keyID)'"
         case .providerDecryptor(let provider): return "the decryptor of provider '\(provider)'"

@@ -3,7 +3,7 @@ extension TweakValue {
     /// exponent (`2.0`, `1e+20`), an integer without (`2`). Foundation's encoder on Linux writes the
     /// double 2 as `2`, which OpenFeature's clients read as an integer — a type mismatch for a float
     /// flag. Object fields are sorted by name; one line.
-    public var exactJSON: String {
+    package var exactJSON: String {
         var text = ""
         writeExactJSON(into: &text)
         return text

@@ -22,11 +22,11 @@ public enum TweakValue: Sendable, Hashable {
     case object([String: TweakValue])
 
     /// The Boolean, only if this is `.bool`.
-    public var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    package var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     /// The integer, only if this is `.int` (never a truncated double, never a Boolean as 0 or 1).
     public var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
     /// The number if this is `.double`, or an `.int` widened to `Double`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
@@ -36,9 +36,9 @@ public enum TweakValue: Sendable, Hashable {
     /// The string, only if this is `.string`.
     public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
     /// The elements, only if this is `.array`.
-    public var arrayValue: [TweakValue]? { if case .array(let value) = self { return value } else { return nil } }
+    package var arrayValue: [TweakValue]? { if case .array(let value) = self { return value } else { return nil } }
     /// The fields, only if this is `.object`.
-    public var objectValue: [String: TweakValue]? { if case .object(let value) = self { return value } else { return nil } }
+    package var objectValue: [String: TweakValue]? { if case .object(let value) = self { return value } else { return nil } }
 
     /// The name of the case: "bool", "int", "double", "string", "array" or "object", for messages and
     /// for Lua.
@@ -54,7 +54,7 @@ public enum TweakValue: Sendable, Hashable {
     }
 
     /// Whether this is an array or an object.
-    public var isStructured: Bool {
+    package var isStructured: Bool {
         switch self {
         case .array, .object: return true
         case .bool, .int, .double, .string: return false
@@ -64,7 +64,7 @@ public enum TweakValue: Sendable, Hashable {
     /// Whether a value of this one's type may replace it: the same case, or a number for a number
     /// (JSON writers drop the fraction of whole doubles). Structured values only need the same shape
     /// at the top (array or object); what is inside is the reader's to decode.
-    public func acceptsType(of other: TweakValue) -> Bool {
+    package func acceptsType(of other: TweakValue) -> Bool {
         switch (self, other) {
         case (.bool, .bool), (.string, .string), (.array, .array), (.object, .object): return true
         case (.int, .int), (.double, .double), (.double, .int): return true
@@ -89,7 +89,7 @@ extension TweakValue: CustomStringConvertible {
     }
 
     /// The value as exact JSON on one line, object fields sorted by name.
-    public var jsonText: String {
+    package var jsonText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a tree of JSON values cannot fail.

@@ -129,7 +129,7 @@ import Testing
         let error = try #require(throws: ApplicationIDError.self) {
             try containers.settleApplicationID(requested: identifier, fallback: "envscript", recording: true)
         }
-        guard case .invalid(let refused, _) = error else { Issue.record("expected .invalid, got \(error)"); return }
+        guard case .invalid(let refused, _) = error.reason else { Issue.record("expected .invalid, got \(error)"); return }
         #expect(refused == identifier)
         #expect(error.description.contains("com.example.app"))
         #expect(!home.exists(".envscript-containers"))

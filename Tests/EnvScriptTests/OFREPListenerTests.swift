@@ -144,7 +144,7 @@ import TestSupport
             #expect {
                 _ = try HostFixture(attaches: false) { $0.ofrepListener = listener }
             } throws: { error in
-                guard case .ofrepListenerFailed(_, let reason)? = error as? HostError else { return false }
+                guard case .ofrepListenerFailed(_, let reason)? = (error as? HostError)?.reason else { return false }
                 return reason.contains(words)
             }
         }

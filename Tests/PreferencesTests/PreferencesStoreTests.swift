@@ -198,7 +198,7 @@ import Locking
         try Data("garbage{".utf8).write(to: store.fileURL)
 
         let error = #expect(throws: PreferencesError.self) { try store.value(forKey: "k") }
-        guard case .corruptFile(let path, _) = error else {
+        guard case .corruptFile(let path, _) = error?.reason else {
             Issue.record("expected corruptFile, got \(String(describing: error))")
             return
         }

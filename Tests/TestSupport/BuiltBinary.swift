@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 
 /// An executable of this package that the tests run as a child process, found where SwiftPM puts
 /// every product: next to the test runner.
-public enum BuiltBinary {
+package enum BuiltBinary {
     /// The binary `name` from the build products folder, or the path in the environment variable
     /// `override` when it is set.
     ///
     /// - Throws: ``Missing`` naming every place looked at and how to build the binary.
-    public static func url(named name: String, override: String? = nil) throws -> URL {
+    package static func url(named name: String, override: String? = nil) throws -> URL {
         if let override, let explicit = ProcessInfo.processInfo.environment[override] {
             return URL(fileURLWithPath: explicit)
         }
@@ -27,12 +27,12 @@ public enum BuiltBinary {
     }
 
     /// A binary the tests run was not built.
-    public struct Missing: Error, CustomStringConvertible {
-        public var name: String
-        public var override: String?
-        public var searched: [String]
+    package struct Missing: Error, CustomStringConvertible {
+        package var name: String
+        package var override: String?
+        package var searched: [String]
 
-        public var description: String {
+        package var description: String {
             let orSet = override.map { " or set \($0) to its path" } ?? ""
             return "the \(name) executable was not found at \(searched); build it with `swift build --product \(name)` (swift test builds it too)\(orSet)"
         }

@@ -1,21 +1,21 @@
 import Locking
-public import Logging
+package import Logging
 
 /// Log lines kept in memory: hand ``logger`` to the code under test, then read ``lines``.
-public final class CapturedLog: Sendable {
+package final class CapturedLog: Sendable {
     private let captured = Locked<[String]>([])
 
-    public init() {}
+    package init() {}
 
     /// A logger whose every line, at any level, lands in ``lines`` as `LEVEL message`.
-    public var logger: Logger {
+    package var logger: Logger {
         var logger = Logger(label: "captured") { _ in Handler(log: self) }
         logger.logLevel = .trace
         return logger
     }
 
     /// The lines logged so far.
-    public var lines: [String] { captured.withLock { $0 } }
+    package var lines: [String] { captured.withLock { $0 } }
 
     private struct Handler: LogHandler {
         let log: CapturedLog

@@ -1,5 +1,5 @@
-public import Foundation
-public import Testing
+package import Foundation
+package import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -12,22 +12,22 @@ import Glibc
 /// sends it signals) and ends with ``wait(seconds:sourceLocation:)``. Standard output and standard
 /// error go to files, read whenever the test asks, so a child never blocks on a full pipe; a child
 /// that outlives its time is killed and fails the test instead of hanging the suite.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// How a program ended and what it printed.
-    public struct Outcome: Sendable {
-        public var status: Int32
-        public var standardOutput: String
-        public var standardError: String
+    package struct Outcome: Sendable {
+        package var status: Int32
+        package var standardOutput: String
+        package var standardError: String
     }
 
     /// The running process (set up before ``init(_:_:in:environment:)`` returns, read-only after).
-    public let process = Process()
+    package let process = Process()
     private let outputURL: URL
     private let errorURL: URL
 
     /// Starts `executable` with `arguments` in `directory` with exactly `environment`; its standard
     /// input is empty.
-    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String]) throws {
+    package init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -55,7 +55,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Runs `executable` to its end and returns how it ended; past `timeout` seconds it is killed and
     /// the test fails.
-    public static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String],
         timeout: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Outcome {
@@ -63,30 +63,30 @@ public final class ChildProcess: @unchecked Sendable {
             .wait(seconds: timeout, sourceLocation: sourceLocation)
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Lowers the child's CPU priority (nice 10) for a child that spins until the test signals it — a
     /// Lua loop waiting for its Ctrl-C. Without it, a few such children kept both cores of a small machine
     /// busy while the tests that were to signal them waited for a thread of Swift's pool, which other
     /// tests held waiting for children of their own, slowed by the spinning ones: a whole run stalled
     /// for minutes. At nice 10 a spinning child still runs, but gives way to every other program.
-    public func yieldsTheProcessor() {
+    package func yieldsTheProcessor() {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), 10)
     }
 
     /// What it printed on standard output so far.
-    public var standardOutput: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+    package var standardOutput: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
     /// What it printed on standard error so far.
-    public var standardError: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+    package var standardError: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` to the process.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
 
     /// Waits for the process to end, at most `seconds`; past that it is killed and the test fails.
     @discardableResult
-    public func wait(seconds: Double = 120, sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
+    package func wait(seconds: Double = 120, sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning {
@@ -99,7 +99,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits until `path` exists (a child's "I am here" mark), at most `seconds`; past that the test fails.
-    public static func waitForFile(_ path: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) {
+    package static func waitForFile(_ path: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) {
         let deadline = Date().addingTimeInterval(seconds)
         while !FileManager.default.fileExists(atPath: path) && Date() < deadline { usleep(10_000) }
         if !FileManager.default.fileExists(atPath: path) {

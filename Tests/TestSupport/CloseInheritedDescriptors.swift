@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Adds to `actions` the closing, in the child, of every descriptor above standard error.
 ///
@@ -7,7 +7,7 @@ public import Foundation
 /// its server however the test closes it. NIO does not mark its sockets close-on-exec, so this is the
 /// only place to stop that. glibc (2.34 and later) has `posix_spawn_file_actions_addclosefrom_np`, which
 /// Swift's Glibc module does not declare: it is looked up by name.
-public func closeInheritedDescriptors(in actions: inout posix_spawn_file_actions_t) throws {
+package func closeInheritedDescriptors(in actions: inout posix_spawn_file_actions_t) throws {
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     guard let symbol = dlsym(nil /* RTLD_DEFAULT */, "posix_spawn_file_actions_addclosefrom_np") else {
         throw DescriptorClosingError(description: "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later has)")
@@ -20,6 +20,6 @@ public func closeInheritedDescriptors(in actions: inout posix_spawn_file_actions
 }
 
 /// Why the descriptors of a child to be spawned could not be closed.
-public struct DescriptorClosingError: Error, CustomStringConvertible {
-    public let description: String
+package struct DescriptorClosingError: Error, CustomStringConvertible {
+    package let description: String
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -8,16 +8,16 @@ import Glibc
 /// A second local user, made by a test for what another user of the machine could do to ours (tests run
 /// as root, as CI does): added with `useradd` under a fresh name, removed with `userdel` when the value
 /// goes. Its programs run with `runuser`, as real processes of that user.
-public final class LocalUser: @unchecked Sendable {
+package final class LocalUser: @unchecked Sendable {
     /// The user's name.
-    public let name: String
+    package let name: String
     /// The user's id.
-    public let uid: UInt32
+    package let uid: UInt32
 
     /// Adds the user (no home folder, no login shell).
     ///
     /// - Throws: ``Failure`` when `useradd` fails (not root, no `useradd`), saying what it printed.
-    public init() throws {
+    package init() throws {
         name = "es-" + UUID().uuidString.prefix(8).lowercased()
         // useradd refuses while another one holds /etc/passwd's lock (tests run in parallel): try again.
         var outcome = try Self.system("/usr/sbin/useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", name])
@@ -39,13 +39,13 @@ public final class LocalUser: @unchecked Sendable {
     }
 
     /// Runs `executable` with `arguments` as this user, to its end, in `directory`.
-    public func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> ChildProcess.Outcome {
+    package func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> ChildProcess.Outcome {
         try Self.system("/usr/sbin/runuser", ["-u", name, "--", executable] + arguments, in: directory)
     }
 
     /// What errno name connecting to the Unix domain socket at `path` as this user ends with
     /// (`"EACCES"`), or `"connected"`.
-    public func connect(toSocket path: String) throws -> String {
+    package func connect(toSocket path: String) throws -> String {
         let script = """
             import errno, socket, sys
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -68,7 +68,7 @@ public final class LocalUser: @unchecked Sendable {
     }
 
     /// The user could not be made.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -7,9 +7,9 @@ import Glibc
 
 /// A real file system mounted for one test (the tests run as root): a small tmpfs to fill up, or an ext4
 /// image on a loop device to mount again through another device. ``unmount()`` it in a `defer`.
-public final class MountedFileSystem: @unchecked Sendable {
+package final class MountedFileSystem: @unchecked Sendable {
     /// Where it is mounted: a fresh folder under the system's temporary directory.
-    public let url: URL
+    package let url: URL
     /// The ext4 image, for one on a loop device.
     private let image: URL?
     /// The loop devices attached to the image, the one mounted last.
@@ -22,14 +22,14 @@ public final class MountedFileSystem: @unchecked Sendable {
     }
 
     /// A tmpfs of `kibibytes` KiB (mode 700).
-    public static func tmpfs(kibibytes: Int) throws -> MountedFileSystem {
+    package static func tmpfs(kibibytes: Int) throws -> MountedFileSystem {
         let mounted = try MountedFileSystem(image: nil)
         try Self.command("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(kibibytes)k,mode=0700", "tmpfs", mounted.url.path])
         return mounted
     }
 
     /// An ext4 file system of `mebibytes` MiB made in an image file and mounted through a loop device.
-    public static func ext4Image(mebibytes: Int) throws -> MountedFileSystem {
+    package static func ext4Image(mebibytes: Int) throws -> MountedFileSystem {
         let image = FileManager.default.temporaryDirectory.appendingPathComponent("ext4-\(UUID().uuidString).img")
         guard FileManager.default.createFile(atPath: image.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             throw Failure(description: "cannot create the image file \(image.path)")
@@ -42,7 +42,7 @@ public final class MountedFileSystem: @unchecked Sendable {
     }
 
     /// The device number (`st_dev`) of the file system as mounted now.
-    public var deviceNumber: UInt64 {
+    package var deviceNumber: UInt64 {
         get throws {
             var info = stat()
             guard stat(url.path, &info) == 0 else { throw Failure(description: "stat \(url.path): \(String(cString: strerror(errno)))") }
@@ -53,7 +53,7 @@ public final class MountedFileSystem: @unchecked Sendable {
     /// Unmounts the image and mounts it again through another loop device (the one used before stays
     /// attached, so the kernel cannot hand it out again): the file system comes back intact with
     /// another device number, as after a power cut a USB disk or a device-mapper volume may.
-    public func remountThroughAnotherLoopDevice() throws {
+    package func remountThroughAnotherLoopDevice() throws {
         guard image != nil else { throw Failure(description: "only an image on a loop device can be mounted through another one") }
         try Self.command("/usr/bin/umount", [url.path])
         try mountThroughNewLoopDevice()
@@ -61,7 +61,7 @@ public final class MountedFileSystem: @unchecked Sendable {
 
     /// Fills the file system with a file outside `url`'s other entries, `filler`, so that exactly
     /// `bytes` (rounded down to whole pages) stay free.
-    public func fill(leavingFree bytes: Int) throws {
+    package func fill(leavingFree bytes: Int) throws {
         let filler = url.appendingPathComponent("filler").path
         let descriptor = open(filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(description: "open \(filler): \(String(cString: strerror(errno)))") }
@@ -80,7 +80,7 @@ public final class MountedFileSystem: @unchecked Sendable {
     }
 
     /// The bytes an unprivileged write could still use.
-    public var freeBytes: Int {
+    package var freeBytes: Int {
         get throws {
             var info = statvfs()
             guard statvfs(url.path, &info) == 0 else { throw Failure(description: "statvfs \(url.path): \(String(cString: strerror(errno)))") }
@@ -89,7 +89,7 @@ public final class MountedFileSystem: @unchecked Sendable {
     }
 
     /// Unmounts the file system, detaches its loop devices and removes the image and the mount point.
-    public func unmount() {
+    package func unmount() {
         _ = try? Self.command("/usr/bin/umount", [url.path])
         for device in loopDevices { _ = try? Self.command("/usr/sbin/losetup", ["-d", device]) }
         if let image { try? FileManager.default.removeItem(at: image) }
@@ -117,7 +117,7 @@ public final class MountedFileSystem: @unchecked Sendable {
     }
 
     /// A mount, fill or unmount that did not work.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -7,16 +7,16 @@ import Glibc
 /// What Linux's `/proc` tells of processes and file locks, for tests that wait until another thread or
 /// process has reached a point. Each answer is a state that lasts (a thread blocked on a lock, CPU time
 /// spent), never a moment, so a test thread starved for a while still sees it.
-public enum ProcessInspection {
+package enum ProcessInspection {
     /// The child processes of `pid` (those its main thread started).
-    public static func children(of pid: pid_t) -> [pid_t] {
+    package static func children(of pid: pid_t) -> [pid_t] {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// The CPU time `pid` has used so far, user and system, all its threads together; nil once it has
     /// gone. Counted in clock ticks (10 ms): a process waiting for input spends none.
-    public static func cpuTime(of pid: pid_t) -> Duration? {
+    package static func cpuTime(of pid: pid_t) -> Duration? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let end = text.range(of: ")", options: .backwards) else { return nil }
         // After "pid (comm)": state is field 3, utime 14, stime 15.
@@ -28,7 +28,7 @@ public enum ProcessInspection {
 
     /// Whether a thread or process is blocked waiting for a `flock(2)` lock on the file at `path`: a
     /// `->` line of `/proc/locks` naming the file's inode. It stays true until the holder lets go.
-    public static func someoneWaitsForFileLock(onFileAt path: String) -> Bool {
+    package static func someoneWaitsForFileLock(onFileAt path: String) -> Bool {
         var file = stat()
         guard stat(path, &file) == 0,
               let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }

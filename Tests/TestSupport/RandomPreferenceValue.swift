@@ -1,11 +1,11 @@
 import Foundation
-public import Preferences
+package import Preferences
 
 extension PreferenceValue {
     /// A random value of any shape a property list holds, `depth` levels of arrays and dictionaries at
     /// most, favouring the edges: integral and non-integral reals, extreme integers, the strings the
     /// property-list coders give a meaning (`$null`), dictionaries holding a `$float` marker.
-    public static func random(depth: Int, using generator: inout SeededRandom) -> PreferenceValue {
+    package static func random(depth: Int, using generator: inout SeededRandom) -> PreferenceValue {
         let kinds = depth > 0 ? 9 : 7
         switch Int.random(in: 0..<kinds, using: &generator) {
         case 0: return .bool(Bool.random(using: &generator))
@@ -30,19 +30,19 @@ extension PreferenceValue {
     }
 
     /// An integer, often at an edge.
-    public static func randomInteger(using generator: inout SeededRandom) -> Int {
+    package static func randomInteger(using generator: inout SeededRandom) -> Int {
         [0, 1, -1, .max, .min, Int.random(in: -1000...1000, using: &generator), Int.random(in: .min ... .max, using: &generator)]
             .randomElement(using: &generator)!
     }
 
     /// A finite real: integral, fractional, tiny, huge or negative zero.
-    public static func randomReal(using generator: inout SeededRandom) -> Double {
+    package static func randomReal(using generator: inout SeededRandom) -> Double {
         [0.0, -0.0, 2.0, -3.5, 1e300, 5e-324, 0.1, Double(Int.random(in: -1000...1000, using: &generator)),
          Double.random(in: -1e6...1e6, using: &generator)].randomElement(using: &generator)!
     }
 
     /// A string, sometimes empty, marked, or beyond ASCII.
-    public static func randomText(using generator: inout SeededRandom) -> String {
+    package static func randomText(using generator: inout SeededRandom) -> String {
         ["", "$null", "$float", "a", "héllo", "1.5", "key \(Int.random(in: 0...99, using: &generator))", "🍐"]
             .randomElement(using: &generator)!
     }
@@ -50,7 +50,7 @@ extension PreferenceValue {
     /// Whether the string `$null` appears anywhere in this value, as a string or a dictionary key: the
     /// one place where Foundation's property-list decoder refuses what its encoder wrote, and the
     /// direct conversions read it as stored instead.
-    public var mentionsNullMarker: Bool {
+    package var mentionsNullMarker: Bool {
         switch self {
         case .string(let text): return text == PreferenceValue.nullMarker
         case .array(let values): return values.contains { $0.mentionsNullMarker }
@@ -63,7 +63,7 @@ extension PreferenceValue {
     /// This value with every float written in the `{"$float": "text"}` notation of script values (a
     /// one-key dictionary whose text is a number) written as the number itself, so two stored forms of
     /// the same script value compare equal.
-    public var floatNotationResolved: PreferenceValue {
+    package var floatNotationResolved: PreferenceValue {
         switch self {
         case .array(let values): return .array(values.map(\.floatNotationResolved))
         case .dictionary(let entries):

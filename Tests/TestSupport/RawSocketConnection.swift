@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// A client connection to a Unix domain socket, or to a TCP port of 127.0.0.1, that sends bytes exactly
 /// as given — a request cut in the middle, say — and reads what comes back. For tests of what a server
 /// does with a request under way, or with a connection that sends nothing; an HTTP client would never
 /// leave one half sent.
-public final class RawSocketConnection: @unchecked Sendable {
+package final class RawSocketConnection: @unchecked Sendable {
     private let descriptor: Int32
 
     /// Connects to `port` of 127.0.0.1.
-    public init(port: Int) throws {
+    package init(port: Int) throws {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -17,7 +17,7 @@ public final class RawSocketConnection: @unchecked Sendable {
     }
 
     /// Connects to the socket at `path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
@@ -50,7 +50,7 @@ public final class RawSocketConnection: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Sends `text` as UTF-8, all of it.
-    public func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -61,7 +61,7 @@ public final class RawSocketConnection: @unchecked Sendable {
 
     /// Whether the server has closed the connection, looking without waiting: true once a read would
     /// report the end (data waiting to be read does not count).
-    public var isClosedByPeer: Bool {
+    package var isClosedByPeer: Bool {
         var byte: UInt8 = 0
         let result = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         return result == 0
@@ -70,7 +70,7 @@ public final class RawSocketConnection: @unchecked Sendable {
     /// Whether everything sent so far has been read by the server's process (not just delivered to
     /// its socket), as the kernel counts it (`SIOCOUTQ`); meaningful for a Unix domain socket, where
     /// what is sent stays charged to this end until the server reads it. Stays true until more is sent.
-    public var isAllSentReadByPeer: Bool {
+    package var isAllSentReadByPeer: Bool {
         var unread: Int32 = 0
         // SIOCOUTQ, which is TIOCOUTQ's number.
         guard ioctl(descriptor, UInt(TIOCOUTQ), &unread) == 0 else { return false }
@@ -79,7 +79,7 @@ public final class RawSocketConnection: @unchecked Sendable {
 
     /// Sends one byte every 200 ms — a client that is never done — until the server closes the
     /// connection or `limit` passes; returns how long the server took to close it, or nil if it did not.
-    public func dripUntilClosed(for limit: Duration) async throws -> Duration? {
+    package func dripUntilClosed(for limit: Duration) async throws -> Duration? {
         let started = ContinuousClock.now
         while true {
             // Looked at once more after the limit: on a loaded machine a sleep may end far past it.
@@ -91,7 +91,7 @@ public final class RawSocketConnection: @unchecked Sendable {
     }
 
     /// Reads until the server closes the connection or `timeout` passes; returns what came.
-    public func readToEnd(timeout: TimeInterval) -> String {
+    package func readToEnd(timeout: TimeInterval) -> String {
         let deadline = Date(timeIntervalSinceNow: timeout)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -1,14 +1,14 @@
 /// A small, fast random number generator with a seed (SplitMix64), so a property test that fails can
 /// be run again with the seed it reports.
-public struct SeededRandom: RandomNumberGenerator {
+package struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator that always gives the same numbers for the same seed.
-    public init(seed: Int) {
+    package init(seed: Int) {
         state = UInt64(bitPattern: Int64(seed))
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,16 +1,16 @@
-public import Foundation
-public import Testing
+package import Foundation
+package import Testing
 
 /// A program running in a terminal of its own: a tmux session on a private server, typed into with
 /// `send-keys` and read with `capture-pane`, for the tests of what people use interactively (the
 /// REPL, watch mode). The session is killed when the value goes away.
-public final class TerminalSession {
+package final class TerminalSession {
     private let socket = "envscript-test-\(UUID().uuidString)"
     private let name = "s"
 
     /// Starts `arguments` (the program first) in `directory` in a terminal of `columns` × `rows`,
     /// with `environment` added to this process's.
-    public init(
+    package init(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], columns: Int = 120, rows: Int = 50
     ) throws {
         let command = (environment.map { "\($0.key)=\(Self.quoted($0.value))" } + arguments.map(Self.quoted))
@@ -28,30 +28,30 @@ public final class TerminalSession {
     }
 
     /// Types `text` as it is (no key names).
-    public func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         try tmux(["send-keys", "-t", name, "-l", text])
     }
 
     /// Types `text` and Enter.
-    public func typeLine(_ text: String) throws {
+    package func typeLine(_ text: String) throws {
         try type(text)
         try press("Enter")
     }
 
     /// Presses keys by tmux's names: `Enter`, `Tab`, `C-c`, `C-d`, `Up`.
-    public func press(_ keys: String...) throws {
+    package func press(_ keys: String...) throws {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
     /// The process id of the tmux server the session runs in.
-    public func serverPID() throws -> pid_t {
+    package func serverPID() throws -> pid_t {
         let text = try tmux(["display-message", "-p", "-t", name, "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let pid = pid_t(text) else { throw TerminalSessionError(description: "tmux named no server pid: \(text)") }
         return pid
     }
 
     /// The process id of the program the terminal runs: the child of the pane's shell.
-    public func programPID() throws -> pid_t {
+    package func programPID() throws -> pid_t {
         let text = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let shell = pid_t(text), let program = ProcessInspection.children(of: shell).first else {
             throw TerminalSessionError(description: "no program runs in the pane (its shell: \(text))")
@@ -60,7 +60,7 @@ public final class TerminalSession {
     }
 
     /// The CPU time the program has used so far (see ``ProcessInspection/cpuTime(of:)``).
-    public func programCPUTime() throws -> Duration {
+    package func programCPUTime() throws -> Duration {
         let pid = try programPID()
         guard let time = ProcessInspection.cpuTime(of: pid) else {
             throw TerminalSessionError(description: "the program (pid \(pid)) has gone")
@@ -71,13 +71,13 @@ public final class TerminalSession {
     /// Waits until the program has spent `cpu` more CPU time than `baseline` (an earlier
     /// ``programCPUTime()``): a program waiting for input spends none, so this holds once it runs a
     /// loop, and goes on holding however late it is looked at.
-    public func waitUntilProgramSpends(_ cpu: Duration, since baseline: Duration, _ what: String, timeout: Duration = .seconds(120)) async throws {
+    package func waitUntilProgramSpends(_ cpu: Duration, since baseline: Duration, _ what: String, timeout: Duration = .seconds(120)) async throws {
         let pid = try programPID()
         try await waitUntil(what, timeout: timeout) { (ProcessInspection.cpuTime(of: pid) ?? .zero) - baseline >= cpu }
     }
 
     /// The screen and its scrollback, lines without their trailing blanks.
-    public func screen() throws -> String {
+    package func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-J", "-S", "-1000", "-t", name])
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
@@ -88,7 +88,7 @@ public final class TerminalSession {
     /// Waits until the screen satisfies `condition`; records an issue showing the screen when it does
     /// not within `timeout`.
     @discardableResult
-    public func waitForScreen(
+    package func waitForScreen(
         _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
     ) async throws -> String {
@@ -107,7 +107,7 @@ public final class TerminalSession {
 
     /// Waits until the screen shows `text`.
     @discardableResult
-    public func waitFor(_ text: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    package func waitFor(_ text: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         try await waitForScreen("the screen shows \(text)", timeout: timeout, sourceLocation: sourceLocation) { $0.contains(text) }
     }
 
@@ -151,6 +151,6 @@ public final class TerminalSession {
 }
 
 /// tmux refused a command.
-public struct TerminalSessionError: Error, CustomStringConvertible {
-    public var description: String
+package struct TerminalSessionError: Error, CustomStringConvertible {
+    package var description: String
 }

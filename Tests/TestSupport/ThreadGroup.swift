@@ -3,11 +3,11 @@ import Foundation
 import Locking
 
 /// Real threads for tests of code used from many threads at once.
-public enum ThreadGroup {
+package enum ThreadGroup {
     /// Runs each body on a thread of its own and waits, without blocking the caller's thread, until
     /// all have returned or `timeout` has passed. Returns whether all returned in time; threads still
     /// running after a timeout (a deadlock) are left behind, so the test fails rather than the suite.
-    public static func run(_ bodies: [@Sendable () -> Void], timeout: Duration) async -> Bool {
+    package static func run(_ bodies: [@Sendable () -> Void], timeout: Duration) async -> Bool {
         let group = DispatchGroup()
         for body in bodies {
             group.enter()

@@ -4,7 +4,7 @@ import Testing
 /// Waits for `condition`, checking every 20 ms; records an issue naming `what` and returns false
 /// (rather than hanging) when it does not hold within `timeout`.
 @discardableResult
-public func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: () throws -> Bool) async throws -> Bool {
+package func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: () throws -> Bool) async throws -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while try !condition() {

@@ -156,7 +156,7 @@ import TestSupport
         #expect {
             _ = try TweakKeyFile.read(file)
         } throws: { error in
-            guard case TweakCipherError.keyFilePermissions(let path, _) = error else { return false }
+            guard case .keyFilePermissions(let path, _)? = (error as? TweakCipherError)?.reason else { return false }
             return path == file.path && "\(error)".contains("chmod 600")
         }
         #expect(throws: TweakCipherError.self) { try TweakKeyFile.addGeneratedKey(to: file) }

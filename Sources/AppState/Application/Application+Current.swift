@@ -14,7 +14,7 @@ extension Application {
     /// Stops being the process's current application, or one to come back to: when it is current, the
     /// one made current before it (and not resigned) is current again. Does nothing for an application
     /// never made current.
-    public func resignCurrent() {
+    package func resignCurrent() {
         CurrentApplication.process.resign(self)
     }
 

@@ -128,7 +128,8 @@ extension Application {
     private func fileURL(forKey key: String, in folder: URL, extension fileExtension: String) throws -> URL {
         do {
             return try FileStore(folderURL: folder).url(forKey: "\(key).\(fileExtension)")
-        } catch PreferencesError.invalidKey(_, let reason) {
+        } catch let error as PreferencesError {
+            guard case .invalidKey(_, let reason) = error.reason else { throw error }
             throw AppStateError.invalidKey(key: key, reason: reason)
         }
     }

@@ -1,6 +1,6 @@
 extension Application {
     /// The declared keys, in the order of declaration.
-    public var declaredKeys: [String] {
+    package var declaredKeys: [String] {
         registry.withLock { $0.keys }
     }
 
@@ -11,7 +11,7 @@ extension Application {
 
     /// The value type of the state declared under `key`, or nil when there is none — for callers that
     /// convert values they know by key only, such as a script's table into a `Codable` struct.
-    public func valueType(ofKey key: String) -> (any Sendable.Type)? {
+    package func valueType(ofKey key: String) -> (any Sendable.Type)? {
         slot(forKey: key)?.valueType
     }
 

@@ -34,7 +34,7 @@ public final class Application: Sendable {
     /// The folder of file state: `<home>/Library/Application Support/EnvScript/State`.
     public let fileStateFolder: URL
     /// The folder of secure state: `<home>/Library/Application Support/EnvScript/SecureState`.
-    public let secureStateFolder: URL
+    package let secureStateFolder: URL
 
     struct Registry {
         var slots: [String: any StateSlot] = [:]
@@ -88,7 +88,7 @@ public final class Application: Sendable {
     ///
     /// - Throws: ``AppStateError/Code/secureKeyMissing`` when no key source was given, and the key
     ///   file's errors.
-    public func loadSecureKey() throws {
+    package func loadSecureKey() throws {
         _ = try secureKeys.key(forState: "(any)")
     }
 

@@ -28,12 +28,12 @@ extension DependencyContainer {
     ///
     /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``
     ///   before `body` runs; then whatever `body` throws.
-    public func withOverrides<Result>(_ overrides: [String: any Sendable], _ body: () throws -> Result) throws -> Result {
+    package func withOverrides<Result>(_ overrides: [String: any Sendable], _ body: () throws -> Result) throws -> Result {
         try DependencyTaskOverrides.$current.withValue(taskOverrides(adding: overrides)) { try body() }
     }
 
     /// The asynchronous form of ``withOverrides(_:_:)``.
-    public func withOverrides<Result>(
+    package func withOverrides<Result>(
         _ overrides: [String: any Sendable], isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async throws -> Result {

@@ -71,12 +71,12 @@ public final class DependencyContainer: Sendable {
     }
 
     /// Whether a dependency is registered under `name`.
-    public func isRegistered(_ name: String) -> Bool {
+    package func isRegistered(_ name: String) -> Bool {
         registrations.withLock { $0[name] != nil }
     }
 
     /// The registered names, sorted.
-    public var registeredNames: [String] {
+    package var registeredNames: [String] {
         registrations.withLock { $0.keys.sorted() }
     }
 

@@ -12,7 +12,7 @@ public struct DependencyKey<Value: Sendable>: Sendable, Hashable {
     public let name: String
 
     /// A key for the dependency registered under `name`.
-    public init(_ name: String) {
+    package init(_ name: String) {
         self.name = name
     }
 }

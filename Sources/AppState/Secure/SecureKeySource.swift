@@ -29,7 +29,7 @@ public struct SecureKeySource: Sendable {
     }
 
     /// A key given by the host as raw bytes (16, 24 or 32 of them).
-    public static func keyBytes(_ bytes: Data) -> SecureKeySource {
+    package static func keyBytes(_ bytes: Data) -> SecureKeySource {
         key(SymmetricKey(data: bytes))
     }
 }

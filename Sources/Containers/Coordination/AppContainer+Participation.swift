@@ -38,7 +38,7 @@ extension AppContainer {
 
     /// Runs the list hooks for a change of the list of containers that another process made — what its
     /// ``RemoteParticipants/announce(_:)`` reached this process for.
-    public func hearListChange(_ change: ContainerListChange) {
+    package func hearListChange(_ change: ContainerListChange) {
         for hook in observers.listHooks() { hook(change) }
     }
 
@@ -66,7 +66,7 @@ extension AppContainer {
     ///
     /// A hook that tries to change containers on this thread meanwhile gets
     /// ``ContainerError/Code/reentrantOperation`` at once rather than waiting for the lock the asker holds.
-    public func takePart(in change: HomeChange) throws {
+    package func takePart(in change: HomeChange) throws {
         let claim = try ReentrancyGuard.claim(home: layout.home, operation: "change containers")
         defer { ReentrancyGuard.release(claim) }
         // A change this instance missed (its asker died before telling it, or it was busy) is caught up
@@ -95,7 +95,7 @@ extension AppContainer {
     ///
     /// - Returns: false, having done nothing, when the serializer stayed busy (a long script, say); the
     ///   catch-up then comes later, through ``waitForChangesToEnd()`` or the next change's preparation.
-    public func finishTakingPart(waitingAtMost seconds: Double) throws -> Bool {
+    package func finishTakingPart(waitingAtMost seconds: Double) throws -> Bool {
         let claim = try ReentrancyGuard.claim(home: layout.home, operation: "change containers")
         defer { ReentrancyGuard.release(claim) }
         return try serialized(waitingAtMost: seconds) { try synchronizeWithHome() } != nil
@@ -113,7 +113,7 @@ extension AppContainer {
     ///
     /// - Returns: whether there was anything to catch up with.
     @discardableResult
-    public func synchronizeWithHome() throws -> Bool {
+    package func synchronizeWithHome() throws -> Bool {
         let current = try epoch
         let previous = settings.withLock { settings -> HomeEpoch? in
             let previous = settings.knownEpoch
@@ -136,7 +136,7 @@ extension AppContainer {
     /// ``changeSerializer`` and the home's lock, so no other change moves the data while the did-change
     /// hooks run (a hook that tries to change containers meanwhile is refused at once). A crashed switch
     /// is finished first.
-    public func waitForChangesToEnd() throws {
+    package func waitForChangesToEnd() throws {
         try exclusively("catch up with a change of the home", initialize: false) { _ in
             _ = try synchronizeWithHome()
         }

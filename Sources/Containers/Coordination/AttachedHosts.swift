@@ -30,20 +30,20 @@ public struct AttachedHostRecord: Codable, Sendable, Equatable {
     /// The application identifier it opened the home with.
     public var appID: String
     /// When it attached.
-    public var attachedAt: Date
+    package var attachedAt: Date
     /// The version of the control API it speaks; ``noControlSocket`` for a host built without the
     /// control part (EnvScript's `Control` trait), which cannot take part in another process's switch.
-    public var apiVersion: Int
+    package var apiVersion: Int
 
     /// The ``apiVersion`` of a host that serves no control API.
-    public static let noControlSocket = 0
+    package static let noControlSocket = 0
 
     /// Whether the host serves the control API, and so can take part in another process's switch.
     public var hasControlSocket: Bool { apiVersion != Self.noControlSocket && !socketPath.isEmpty }
     /// An application or a tool; records written before roles existed read as applications.
     public var role: AttachedHostRole
     /// The name of the host's program, for people to recognise it ("MyApp", "envscript").
-    public var program: String
+    package var program: String
 
     /// A record.
     public init(

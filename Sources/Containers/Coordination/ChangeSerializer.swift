@@ -1,6 +1,6 @@
 /// A lock an embedding runtime asks an ``AppContainer`` to take before its own locks on every change;
 /// see ``AppContainer/changeSerializer``. It must be recursive: hooks run under it may call back.
-public protocol ChangeSerializer: Sendable {
+package protocol ChangeSerializer: Sendable {
     /// Runs `body` holding the lock.
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result
 
@@ -25,7 +25,7 @@ public protocol ChangeSerializer: Sendable {
 }
 
 extension ChangeSerializer {
-    public func lettingGo(while wait: () throws -> Void) throws {
+    package func lettingGo(while wait: () throws -> Void) throws {
         try wait()
     }
 

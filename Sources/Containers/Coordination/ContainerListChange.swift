@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 /// A change of the list of a home's containers — one created (or cloned), renamed or described,
 /// deleted, or every one but DEFAULT removed by a reset — made by this process or by another one
 /// attached to the home. Switches are not list changes: did-change hooks report them.
 public struct ContainerListChange: Sendable, Codable, Equatable {
     /// What happened to the list.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// A container was created, or made as a clone of another.
         case created
         /// A container's name or description changed.
@@ -17,12 +17,12 @@ public struct ContainerListChange: Sendable, Codable, Equatable {
     }
 
     /// What happened to the list.
-    public var kind: Kind
+    package var kind: Kind
     /// The container concerned; nil for ``Kind/reset``.
-    public var uuid: UUID?
+    package var uuid: UUID?
 
     /// A change.
-    public init(kind: Kind, uuid: UUID?) {
+    package init(kind: Kind, uuid: UUID?) {
         self.kind = kind
         self.uuid = uuid
     }

@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// A change of the home that other processes attached to it take part in.
 public struct HomeChange: Sendable, Equatable {
     /// What kind of change.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// The active container changes from `from` to `to`.
         case `switch`
         /// The active container (`to`, equal to `from`) is emptied.
@@ -13,14 +13,14 @@ public struct HomeChange: Sendable, Equatable {
     /// Unique per change, so that answers and late messages are never confused.
     public var id: String
     /// What the change is.
-    public var kind: Kind
+    package var kind: Kind
     /// The container active after the change.
     public var to: Container
     /// The container active before it.
     public var from: Container
 
     /// A change.
-    public init(id: String = UUID().uuidString, kind: Kind, to: Container, from: Container) {
+    package init(id: String = UUID().uuidString, kind: Kind, to: Container, from: Container) {
         self.id = id
         self.kind = kind
         self.to = to
@@ -60,7 +60,7 @@ public protocol RemoteParticipants: Sendable {
 
 extension RemoteParticipants {
     /// Tells no one: for participants that only take part in switches.
-    public func announce(_ change: ContainerListChange) {}
+    package func announce(_ change: ContainerListChange) {}
 }
 
 /// The outcome of ``RemoteParticipants/prepare(_:)``: the change and who prepared for it.
@@ -68,12 +68,12 @@ public struct PreparedHomeChange: Sendable {
     /// The change prepared for.
     public var change: HomeChange
     /// The process ids that took part.
-    public var participants: [Int32]
+    package var participants: [Int32]
     /// Whatever the participants' implementation needs to finish.
     public var context: [String]
 
     /// A prepared change.
-    public init(change: HomeChange, participants: [Int32], context: [String] = []) {
+    package init(change: HomeChange, participants: [Int32], context: [String] = []) {
         self.change = change
         self.participants = participants
         self.context = context

@@ -3,9 +3,9 @@ package import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-public import Musl
+package import Musl
 #elseif canImport(Darwin)
-public import Darwin
+package import Darwin
 #endif
 
 extension HomeDoctor {

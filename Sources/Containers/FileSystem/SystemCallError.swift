@@ -9,11 +9,11 @@ import Darwin
 /// A failed system call: which call, and the `errno` it reported.
 ///
 /// Carried as the underlying error of ``ContainerError/Code/io``.
-public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed, for example `rename` or `open`.
-    public let call: String
+    package let call: String
     /// The `errno` value the call reported.
-    public let code: Int32
+    package let code: Int32
 
     /// Captures the current `errno` for `call`.
     init(_ call: String, code: Int32 = errno) {
@@ -22,7 +22,7 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// `"rename: No such file or directory (errno 2)"`.
-    public var description: String {
+    package var description: String {
         "\(call): \(String(cString: strerror(code))) (errno \(code))"
     }
 }

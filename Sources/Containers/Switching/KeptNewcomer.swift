@@ -34,7 +34,7 @@ public struct KeptNewcomer: Sendable, Hashable, CustomStringConvertible {
     /// Where the newcomer was, relative to the home: `Documents`, `Library/Preferences`.
     public let path: String
     /// Where it is kept now.
-    public let keptAt: URL
+    package let keptAt: URL
     /// The container in whose `conflicts` folder it is kept.
     public let container: UUID
 

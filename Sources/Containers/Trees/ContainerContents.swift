@@ -2,20 +2,20 @@ import Locking
 
 /// Where a container's entries are while an ``AppContainer/readContents(of:operation:_:)-(Container,_,_)`` holds the
 /// home: the live home for the active container, its stash otherwise.
-public struct ContainerContents: Sendable {
+package struct ContainerContents: Sendable {
     /// The container read.
-    public let container: Container
+    package let container: Container
     /// Whether `data` is the live home (the container is the active one).
-    public let isLive: Bool
+    package let isLive: Bool
     /// The folder holding the container's entries.
-    public let data: String
+    package let data: String
     /// The folder holding its entries hidden behind excluded entries of the live home, when it has any.
-    public let hidden: String?
+    package let hidden: String?
     let excludeRules: ExcludeRules
 
     /// Whether an entry of `data`, given by its path components, is not the container's: the
     /// bookkeeping of the live home and its excluded entries.
-    public func skips(_ components: [String]) -> Bool {
+    package func skips(_ components: [String]) -> Bool {
         guard isLive else { return false }
         return (components.count == 1 && HomeLayout.isReserved(topLevelName: components[0]))
             || excludeRules.matches(components)
@@ -25,7 +25,7 @@ public struct ContainerContents: Sendable {
     ///
     /// The temporary files of atomic writes (`.<name>.tmp-XXXXXX`: a store's writer at work, or one that
     /// was killed) are left out: they are not the container's data, and an archive never carries them.
-    public func walk(_ visit: (_ entry: TreeEntry, _ isHidden: Bool) throws -> Void) throws {
+    package func walk(_ visit: (_ entry: TreeEntry, _ isHidden: Bool) throws -> Void) throws {
         func visitData(_ entry: TreeEntry, isHidden: Bool) throws {
             let name = entry.path.split(separator: "/").last.map(String.init) ?? ""
             if entry.kind == .file, entry.hardLinkOf == nil, WriterTemporaryFile.isTemporary(name) { return }

@@ -1,8 +1,8 @@
 /// One entry of a folder tree as `TreeWalker` finds it: what it is, where it is relative to the
 /// walked folder, and what a copy needs to make it again.
-public struct TreeEntry: Sendable, Equatable {
+package struct TreeEntry: Sendable, Equatable {
     /// What an entry is. FIFOs, sockets and devices are never entries: a walk refuses them.
-    public enum Kind: String, Sendable, Codable, Equatable {
+    package enum Kind: String, Sendable, Codable, Equatable {
         /// A folder.
         case directory
         /// A regular file.
@@ -12,22 +12,22 @@ public struct TreeEntry: Sendable, Equatable {
     }
 
     /// The path relative to the walked folder, components joined with `/`.
-    public let path: String
+    package let path: String
     /// What the entry is.
-    public let kind: Kind
+    package let kind: Kind
     /// The permission bits (`0o7777` at most); 0 for symbolic links, whose own mode means nothing on Linux.
-    public let mode: UInt16
+    package let mode: UInt16
     /// A file's size in bytes; 0 for folders and links.
-    public let size: Int64
+    package let size: Int64
     /// What a symbolic link points to, as written in the link (never resolved).
-    public let linkTarget: String?
+    package let linkTarget: String?
     /// For the second and later names of a hard-linked file: the path of the first one the walk met.
-    public let hardLinkOf: String?
+    package let hardLinkOf: String?
     /// The entry's path on disk, to read a file's content.
-    public let absolutePath: String
+    package let absolutePath: String
 
     /// Creates an entry; the properties of the same names say what each argument is.
-    public init(
+    package init(
         path: String, kind: Kind, mode: UInt16, size: Int64 = 0, linkTarget: String? = nil,
         hardLinkOf: String? = nil, absolutePath: String
     ) {

@@ -4,9 +4,9 @@ package import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-public import Musl
+package import Musl
 #elseif canImport(Darwin)
-public import Darwin
+package import Darwin
 #endif
 
 /// Makes a folder tree inside an existing, empty folder — the one path by which clone and import

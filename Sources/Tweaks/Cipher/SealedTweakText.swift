@@ -48,7 +48,7 @@ struct SealedTweakText: Equatable {
 
     /// Splits a sealed value into its parts.
     ///
-    /// - Throws: ``TweakCipherError/malformed(reason:)`` or ``TweakCipherError/unsupportedVersion(_:)``.
+    /// - Throws: ``TweakCipherError/Code/malformed`` or ``TweakCipherError/Code/unsupportedVersion``.
     init(parsing text: String) throws {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, Self.looksSealed(text) else {

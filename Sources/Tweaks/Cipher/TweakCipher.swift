@@ -4,7 +4,7 @@ import Foundation
 extension TweakValue {
     /// The text, when this is a string in the cipher's sealed format (of any version): what
     /// ``TweakCipher`` opens.
-    public var sealedText: String? {
+    package var sealedText: String? {
         if case .string(let text) = self, TweakCipher.isSealedText(text) { return text }
         return nil
     }
@@ -29,20 +29,20 @@ public struct TweakCipher: Sendable {
     }
 
     /// Whether `text` is in the sealed format (of any version), so that it is the cipher's to open.
-    public static func isSealedText(_ text: String) -> Bool {
+    package static func isSealedText(_ text: String) -> Bool {
         SealedTweakText.looksSealed(text)
     }
 
     /// The id of the key `text` was sealed with.
     ///
-    /// - Throws: ``TweakCipherError/malformed(reason:)`` or ``TweakCipherError/unsupportedVersion(_:)``.
-    public static func keyID(of text: String) throws -> String {
+    /// - Throws: ``TweakCipherError/Code/malformed`` or ``TweakCipherError/Code/unsupportedVersion``.
+    package static func keyID(of text: String) throws -> String {
         try SealedTweakText(parsing: text).keyID
     }
 
     /// Seals `value` with the key `keyID`, or with the sealing key (the last one).
     ///
-    /// - Throws: ``TweakCipherError/noKeys`` or ``TweakCipherError/unknownKey(id:known:)``.
+    /// - Throws: ``TweakCipherError/Code/noKeys`` or ``TweakCipherError/Code/unknownKey``.
     public func seal(_ value: TweakValue, keyID: String? = nil) throws -> String {
         let key: TweakCipherKey
         if let keyID {
@@ -63,15 +63,15 @@ public struct TweakCipher: Sendable {
 
     /// Opens a sealed value.
     ///
-    /// - Throws: ``TweakCipherError``: ``TweakCipherError/malformed(reason:)``,
-    ///   ``TweakCipherError/unsupportedVersion(_:)``, ``TweakCipherError/unknownKey(id:known:)``,
-    ///   ``TweakCipherError/authenticationFailed(keyID:)`` or ``TweakCipherError/invalidPlaintext(keyID:)``.
+    /// - Throws: ``TweakCipherError``: ``TweakCipherError/Code/malformed``,
+    ///   ``TweakCipherError/Code/unsupportedVersion``, ``TweakCipherError/Code/unknownKey``,
+    ///   ``TweakCipherError/Code/authenticationFailed`` or ``TweakCipherError/Code/invalidPlaintext``.
     public func open(_ text: String) throws -> TweakValue {
         try openReportingKey(text).value
     }
 
     /// Opens a sealed value (see ``open(_:)``) and says which key opened it.
-    public func openReportingKey(_ text: String) throws -> (value: TweakValue, keyID: String) {
+    package func openReportingKey(_ text: String) throws -> (value: TweakValue, keyID: String) {
         let sealed = try SealedTweakText(parsing: text)
         guard let key = keyring.key(id: sealed.keyID) else {
             throw TweakCipherError.unknownKey(id: sealed.keyID, known: keyring.ids)

@@ -2,32 +2,38 @@ public import Foundation
 
 /// What went wrong sealing or opening a tweak value, or reading its keys. Messages name the key id and
 /// the file and line involved, never key material or plain text.
-public enum TweakCipherError: Error, CustomStringConvertible, LocalizedError, Equatable {
-    /// The text is not a sealed value: it does not start with a known format tag (`es1:`), or its parts
-    /// are missing or not base64.
-    case malformed(reason: String)
-    /// The value is sealed in a format version this build does not know.
-    case unsupportedVersion(String)
-    /// The value was sealed with a key the cipher does not have.
-    case unknownKey(id: String, known: [String])
-    /// The value does not open with the key it names: the key under that id is another one, or the value
-    /// was cut short or changed after sealing.
-    case authenticationFailed(keyID: String)
-    /// The opened plain text is not a tweak value (it was sealed by something other than the cipher).
-    case invalidPlaintext(keyID: String)
-    /// A key id that is empty, too long or holds characters other than letters, digits, `.`, `_` and `-`.
-    case invalidKeyID(String)
-    /// The cipher has no key at all.
-    case noKeys
-    /// A key file or key list cannot be used; `line` is 0 when the problem is with the whole file.
-    case invalidKeys(origin: String, line: Int, reason: String)
-    /// A key file others may write, or read while it holds keys other than demo keys.
-    case keyFilePermissions(path: String, mode: UInt32)
-    /// A key file could not be read or written.
-    case keyFileIO(path: String, operation: String, reason: String)
+///
+/// Tell failures apart by their ``code``, compared with the static members of ``Code``
+/// (`error.code == .malformed`); a release may add codes, so a `switch` over them needs a `default`.
+public struct TweakCipherError: Error, CustomStringConvertible, LocalizedError, Sendable, Equatable {
+    /// The failure with its details. `package`: the modules of this package match on it; an app uses
+    /// ``code`` and ``message``.
+    package let reason: Reason
 
-    public var description: String {
-        switch self {
+    /// The error for `reason`.
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// What kind of failure it is.
+    public var code: Code {
+        switch reason {
+        case .malformed: .malformed
+        case .unsupportedVersion: .unsupportedVersion
+        case .unknownKey: .unknownKey
+        case .authenticationFailed: .authenticationFailed
+        case .invalidPlaintext: .invalidPlaintext
+        case .invalidKeyID: .invalidKeyID
+        case .noKeys: .noKeys
+        case .invalidKeys: .invalidKeys
+        case .keyFilePermissions: .keyFilePermissions
+        case .keyFileIO: .keyFileIO
+        }
+    }
+
+    /// A message that says what failed and what to do about it.
+    public var message: String {
+        switch reason {
         case .malformed(let reason):
             return "not a sealed value: \(reason); a sealed value reads es1:KEY-ID:BASE64 (made by envscript tweak seal)"
         case .unsupportedVersion(let version):
@@ -56,5 +62,9 @@ public enum TweakCipherError: Error, CustomStringConvertible, LocalizedError, Eq
         }
     }
 
-    public var errorDescription: String? { description }
+    /// Same as ``message``.
+    public var description: String { message }
+
+    /// Same as ``message``, for `localizedDescription`.
+    public var errorDescription: String? { message }
 }

@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+package import Foundation
 
 /// One key of a ``TweakCipher``: 256 random bits under an id that sealed values name.
 ///
@@ -10,17 +10,17 @@ public struct TweakCipherKey: Sendable, Equatable {
     /// The id sealed values name: 1 to 64 letters, digits, `.`, `_` and `-`, starting with a letter or digit.
     public let id: String
     /// Whether this is a demo key, not a secret.
-    public let isDemo: Bool
+    package let isDemo: Bool
     let material: KeyMaterial
 
     /// The size of every key, in bytes (AES-256).
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// A key from its 32 bytes.
     ///
-    /// - Throws: ``TweakCipherError/invalidKeyID(_:)``, or ``TweakCipherError/invalidKeys(origin:line:reason:)``
+    /// - Throws: ``TweakCipherError/Code/invalidKeyID``, or ``TweakCipherError/Code/invalidKeys``
     ///   when `bytes` is not 32 bytes long.
-    public init(id: String, bytes: some ContiguousBytes, isDemo: Bool = false) throws {
+    package init(id: String, bytes: some ContiguousBytes, isDemo: Bool = false) throws {
         try Self.validate(id: id)
         let key = SymmetricKey(data: bytes)
         guard key.bitCount == Self.byteCount * 8 else {
@@ -38,7 +38,7 @@ public struct TweakCipherKey: Sendable, Equatable {
     }
 
     /// The key's bytes in base64, as key files and key lists hold them.
-    public var base64: String {
+    package var base64: String {
         material.key.withUnsafeBytes { Data($0).base64EncodedString() }
     }
 

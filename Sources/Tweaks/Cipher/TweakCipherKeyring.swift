@@ -13,14 +13,14 @@ public struct TweakCipherKeyring: Sendable, Equatable {
 
     /// A keyring of `keys` (the last one seals).
     ///
-    /// - Throws: ``TweakCipherError/invalidKeys(origin:line:reason:)`` when two keys share an id.
+    /// - Throws: ``TweakCipherError/Code/invalidKeys`` when two keys share an id.
     public init(_ keys: [TweakCipherKey]) throws {
         self.keys = []
         for key in keys { try append(key, origin: "the key list") }
     }
 
     /// The key that seals new values: the last one, or nil for an empty ring.
-    public var sealingKey: TweakCipherKey? { keys.last }
+    package var sealingKey: TweakCipherKey? { keys.last }
 
     /// The key named `id`.
     public func key(id: String) -> TweakCipherKey? { keys.first { $0.id == id } }
@@ -29,14 +29,14 @@ public struct TweakCipherKeyring: Sendable, Equatable {
     public var ids: [String] { keys.map(\.id) }
 
     /// Whether every key is a demo key (an empty ring is not).
-    public var holdsOnlyDemoKeys: Bool { !keys.isEmpty && keys.allSatisfy(\.isDemo) }
+    package var holdsOnlyDemoKeys: Bool { !keys.isEmpty && keys.allSatisfy(\.isDemo) }
 
     /// The keys of this ring that `other` does not have, then every key of `other` in its order — so
     /// the last key of `other` seals, when it has keys.
     ///
-    /// - Throws: ``TweakCipherError/invalidKeys(origin:line:reason:)`` when both have a key under one id
+    /// - Throws: ``TweakCipherError/Code/invalidKeys`` when both have a key under one id
     ///   but with different bytes.
-    public func merged(with other: TweakCipherKeyring, origin: String) throws -> TweakCipherKeyring {
+    package func merged(with other: TweakCipherKeyring, origin: String) throws -> TweakCipherKeyring {
         var merged = try TweakCipherKeyring([])
         for key in keys {
             if let same = other.key(id: key.id) {
@@ -109,7 +109,7 @@ public struct TweakCipherKeyring: Sendable, Equatable {
 
     /// The keys in the environment variable `name`, or nil when it is unset or empty.
     ///
-    /// - Throws: ``TweakCipherError/invalidKeys(origin:line:reason:)`` naming the variable.
+    /// - Throws: ``TweakCipherError/Code/invalidKeys`` naming the variable.
     public static func environment(_ name: String) throws -> TweakCipherKeyring? {
         guard let text = ProcessInfo.processInfo.environment[name], !text.isEmpty else { return nil }
         return try parse(text, origin: "$\(name)")
@@ -118,9 +118,9 @@ public struct TweakCipherKeyring: Sendable, Equatable {
     /// The keys in a key file, checked: a regular file that others may not write, nor read unless it
     /// holds demo keys only.
     ///
-    /// - Throws: ``TweakCipherError/keyFileIO(path:operation:reason:)``,
-    ///   ``TweakCipherError/keyFilePermissions(path:mode:)`` or
-    ///   ``TweakCipherError/invalidKeys(origin:line:reason:)``.
+    /// - Throws: ``TweakCipherError/Code/keyFileIO``,
+    ///   ``TweakCipherError/Code/keyFilePermissions`` or
+    ///   ``TweakCipherError/Code/invalidKeys``.
     public static func load(file url: URL) throws -> TweakCipherKeyring {
         try TweakKeyFile.read(url)
     }

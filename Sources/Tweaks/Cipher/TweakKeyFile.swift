@@ -45,7 +45,7 @@ public enum TweakKeyFile {
     /// - Throws: ``TweakCipherError``: an id already in the file, a file others may read or write (a
     ///   demo key may go into a file others may read), or a file that cannot be read or written.
     @discardableResult
-    public static func addGeneratedKey(to url: URL, id: String? = nil, isDemo: Bool = false) throws -> (key: TweakCipherKey, ring: TweakCipherKeyring) {
+    package static func addGeneratedKey(to url: URL, id: String? = nil, isDemo: Bool = false) throws -> (key: TweakCipherKey, ring: TweakCipherKeyring) {
         if let id { try TweakCipherKey.validate(id: id) }
         let path = url.path
         let folder = url.deletingLastPathComponent().path

@@ -16,7 +16,7 @@ public struct TweakKeySource: Sendable {
 
     /// The keys, or nil when the source has none.
     ///
-    /// - Throws: ``TweakCipherError/invalidKeys(origin:line:reason:)`` for a malformed list.
+    /// - Throws: ``TweakCipherError/Code/invalidKeys`` for a malformed list.
     public func keyring() throws -> TweakCipherKeyring? {
         try load()
     }

@@ -8,14 +8,14 @@ extension TweakContext {
     @TaskLocal static var taskContext = TweakContext.empty
 
     /// Runs `operation` with `context` merged over the task's current one (so nested calls add to it).
-    public static func withContext<Result>(
+    package static func withContext<Result>(
         _ context: TweakContext, operation: () throws -> Result
     ) rethrows -> Result {
         try $taskContext.withValue(context.merged(over: current), operation: operation)
     }
 
     /// Runs the async `operation` with `context` merged over the task's current one.
-    public static func withContext<Result: Sendable>(
+    package static func withContext<Result: Sendable>(
         _ context: TweakContext, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {

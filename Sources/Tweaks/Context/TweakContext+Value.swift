@@ -31,7 +31,7 @@ extension TweakContext {
         }
 
         /// The flag value of the same JSON, or nil when it is null or holds a null.
-        public var tweakValue: TweakValue? {
+        package var tweakValue: TweakValue? {
             switch self {
             case .null: return nil
             case .bool(let flag): return .bool(flag)

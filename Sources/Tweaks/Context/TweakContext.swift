@@ -8,7 +8,7 @@
 /// ``TweakContext/current``, the lookup's own.
 public struct TweakContext: Sendable, Hashable {
     /// The name OpenFeature and OFREP give the targeting key in a context's JSON.
-    public static let targetingKeyField = "targetingKey"
+    package static let targetingKeyField = "targetingKey"
 
     /// Who the flag is evaluated for; nil when not known.
     public var targetingKey: String?
@@ -31,7 +31,7 @@ public struct TweakContext: Sendable, Hashable {
 
     /// This context over `lower`: its targeting key when it has one, else `lower`'s; its attributes
     /// winning over `lower`'s of the same name.
-    public func merged(over lower: TweakContext) -> TweakContext {
+    package func merged(over lower: TweakContext) -> TweakContext {
         if lower.isEmpty { return self }
         if isEmpty { return lower }
         return TweakContext(
@@ -41,7 +41,7 @@ public struct TweakContext: Sendable, Hashable {
 
     /// The context as OpenFeature writes it in JSON: the attributes, and the targeting key as
     /// `targetingKey` (winning over an attribute of that name).
-    public var jsonObject: [String: Value] {
+    package var jsonObject: [String: Value] {
         var object = attributes
         if let targetingKey { object[Self.targetingKeyField] = .string(targetingKey) }
         return object

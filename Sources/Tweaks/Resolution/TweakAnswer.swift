@@ -21,16 +21,16 @@ public struct TweakDefaultAnswer: Sendable, Hashable {
     /// Why the default applies.
     public var reason: TweakReason
     /// The failure, when one is the cause.
-    public var errorCode: TweakErrorCode?
+    package var errorCode: TweakErrorCode?
     /// The failure in words.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// The flag's metadata (its flag set's, with its own winning).
     public var metadata: [String: TweakValue]
     /// Whether another context could have had another answer (a flag with targeting).
-    public var dependsOnContext: Bool
+    package var dependsOnContext: Bool
 
     /// An answer of these parts.
-    public init(
+    package init(
         feature: String, variable: String, reason: TweakReason, errorCode: TweakErrorCode? = nil,
         errorMessage: String? = nil, metadata: [String: TweakValue] = [:], dependsOnContext: Bool = false
     ) {

@@ -12,17 +12,17 @@ public struct TweakReason: Sendable, Hashable, RawRepresentable, CustomStringCon
     /// The value is the flag's own, the same for every context.
     public static let `static` = TweakReason(rawValue: "STATIC")
     /// A targeting rule chose the value for this context.
-    public static let targetingMatch = TweakReason(rawValue: "TARGETING_MATCH")
+    package static let targetingMatch = TweakReason(rawValue: "TARGETING_MATCH")
     /// A percentage split (`fractional`) chose the value for this context.
     public static let split = TweakReason(rawValue: "SPLIT")
     /// The flag's default: it has targeting, and no rule chose a value for this context.
     public static let `default` = TweakReason(rawValue: "DEFAULT")
     /// The flag is switched off; the caller's default applies.
-    public static let disabled = TweakReason(rawValue: "DISABLED")
+    package static let disabled = TweakReason(rawValue: "DISABLED")
     /// The value came from a cache.
-    public static let cached = TweakReason(rawValue: "CACHED")
+    package static let cached = TweakReason(rawValue: "CACHED")
     /// The value came from a kept copy that was evaluated for another context.
-    public static let stale = TweakReason(rawValue: "STALE")
+    package static let stale = TweakReason(rawValue: "STALE")
     /// The lookup failed; the caller's default applies and the error code says why.
     public static let error = TweakReason(rawValue: "ERROR")
     /// The provider gave no reason.

@@ -13,16 +13,16 @@ public struct TweakResolution<Value: Sendable>: Sendable {
     /// Why this value.
     public var reason: TweakReason
     /// Why the caller's default stands in; nil when the flag answered.
-    public var errorCode: TweakErrorCode?
+    package var errorCode: TweakErrorCode?
     /// The failure in words, with ``errorCode``.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// The flag's metadata: its flag set's, with the flag's own winning.
     public var metadata: [String: TweakValue]
     /// The provider of the stack that answered; nil when none did.
     public var source: String?
 
     /// A resolution of these parts.
-    public init(
+    package init(
         value: Value, variant: String? = nil, reason: TweakReason, errorCode: TweakErrorCode? = nil,
         errorMessage: String? = nil, metadata: [String: TweakValue] = [:], source: String? = nil
     ) {
