@@ -35,6 +35,12 @@ function tweak.flagd(path, options) end
 ---@return tweak.Provider
 function tweak.ephemeral(values, name) end
 
+--- A provider written in Lua, optionally with its own decryptor. A `get` that declares a third parameter
+--- receives the lookup's evaluation context and is never cached.
+---@param options {name: string, get: fun(feature: string, variable: string, ctx: tweak.Context?): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}
+---@return tweak.Provider
+function tweak.provider(options) end
+
 --- Tweaks fetched over HTTP (ETag aware) in the background, never during this call; until the first
 --- answer lands, lookups answer from the copy kept in the active container. `refresh`: seconds between
 --- fetches (default: only at start-up and after each switch); `timeout`: seconds per fetch (default 10).
@@ -50,12 +56,6 @@ function tweak.remote(options) end
 ---@param options {url: string, context: table<string, any>?, name: string?, refresh: number?, timeout: number?, headers: table<string, string>?}
 ---@return tweak.Provider
 function tweak.ofrep(options) end
-
---- A provider written in Lua, optionally with its own decryptor. A `get` that declares a third parameter
---- receives the lookup's evaluation context and is never cached.
----@param options {name: string, get: fun(feature: string, variable: string, ctx: tweak.Context?): (tweak.Value|table|nil), list: (fun(): table[])?, decryptor: (fun(tweak: tweak.Tweak): tweak.Value)?}
----@return tweak.Provider
-function tweak.provider(options) end
 
 --- The value and how it was chosen (source, reason, variant, metadata); nil when no provider has it, and
 --- nil with the reason when the flag's provider leaves it to the caller's default (disabled, no default variant).
@@ -87,6 +87,17 @@ function tweak.enabled(feature, ctx) end
 ---@return ...
 function tweak.with_context(ctx, fn) end
 
+--- Every tweak of the stack, and the failures met listing them.
+---@return tweak.Tweak[] tweaks
+---@return string[] failures
+function tweak.list() end
+
+--- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.
+---@param feature string
+---@param variable string
+---@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?, key_id: string?}[]}
+function tweak.explain(feature, variable) end
+
 --- Sets a value in the highest mutable provider (or the one named).
 ---@param feature string
 ---@param variable string
@@ -100,17 +111,6 @@ function tweak.set(feature, variable, value, provider) end
 ---@param provider? string
 function tweak.delete(feature, variable, provider) end
 
---- Every tweak of the stack, and the failures met listing them.
----@return tweak.Tweak[] tweaks
----@return string[] failures
-function tweak.list() end
-
---- How the stack answers a tweak: every provider from the highest, what it answered or why it passed (outcome `missing`, `failed`, `answered`, `shadowed` or `unopened`), and the answer.
----@param feature string
----@param variable string
----@return {feature: string, variable: string, answer: tweak.Tweak?, steps: {provider: string, outcome: string, value: tweak.Value?, sealed: boolean, error: string?, opened_by: string?, key_id: string?}[]}
-function tweak.explain(feature, variable) end
-
 --- The overrides of the active container, highest provider first, sorted by feature and variable.
 ---@return tweak.Tweak[]
 function tweak.list_overrides() end
@@ -118,17 +118,6 @@ function tweak.list_overrides() end
 --- Removes every override of the active container at once (one change notification); returns how many there were.
 ---@return integer
 function tweak.delete_all_overrides() end
-
---- Decrypts the `Encrypted` values of every provider; nil removes it.
----@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?
-function tweak.decryptor(decrypt) end
-
---- The built-in cipher: opens every `Encrypted` value sealed by `envscript tweak seal` (es1:KEY-ID:...), with the
---- keys of `key_file` (outside the home; mode 600 unless it holds demo keys only) after those the host passes in;
---- the last key seals. A hand-written decryptor still opens the other values. `false` removes it.
----@param options? {key_file: string?}|false
----@return tweak.Cipher?
-function tweak.cipher(options) end
 
 --- Turns the lookup cache on or off.
 ---@param on boolean
@@ -141,5 +130,16 @@ function tweak.reset_cache() end
 ---@param handler fun(tweak: tweak.Tweak)
 ---@return envscript.Handle
 function tweak.on_change(handler) end
+
+--- Decrypts the `Encrypted` values of every provider; nil removes it.
+---@param decrypt (fun(tweak: tweak.Tweak): tweak.Value)?
+function tweak.decryptor(decrypt) end
+
+--- The built-in cipher: opens every `Encrypted` value sealed by `envscript tweak seal` (es1:KEY-ID:...), with the
+--- keys of `key_file` (outside the home; mode 600 unless it holds demo keys only) after those the host passes in;
+--- the last key seals. A hand-written decryptor still opens the other values. `false` removes it.
+---@param options? {key_file: string?}|false
+---@return tweak.Cipher?
+function tweak.cipher(options) end
 
 return tweak
