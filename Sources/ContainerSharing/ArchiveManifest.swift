@@ -9,27 +9,35 @@ import Foundation
 /// file. The manifest is the authority on import: every zip entry must be in it and agree with it.
 public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// The manifest's own name inside the archive.
-    package static let entryName = "envscript-container.json"
+    public static let entryName = "envscript-container.json"
     /// What `format` must say.
-    package static let formatName = "envscript-container"
+    public static let formatName = "envscript-container"
     /// The version this build writes and reads.
-    package static let currentVersion = 1
+    public static let currentVersion = 1
 
-    package var format: String
-    package var version: Int
+    /// Always ``formatName``: what tells an EnvScript archive from another zip.
+    public var format: String
+    /// The format version the archive was written in (``currentVersion`` for this build).
+    public var version: Int
     /// The container as it was when exported.
-    package var container: ExportedContainer
+    public var container: ExportedContainer
     /// When the archive was written, ISO 8601.
-    package var exportedAt: String
-    package var entries: [Entry]
+    public var exportedAt: String
+    /// Every entry of the container, with its kind, mode, size and SHA-256.
+    public var entries: [Entry]
 
     /// A container's metadata as an archive carries it.
-    package struct ExportedContainer: Codable, Sendable, Equatable {
-        package var name: String
-        package var description: String?
-        package var createdAt: String
-        package var lastActivatedAt: String?
-        package var activatedCount: Int
+    public struct ExportedContainer: Codable, Sendable, Equatable {
+        /// The container's name.
+        public var name: String
+        /// Its description, nil when it had none.
+        public var description: String?
+        /// When it was created, ISO 8601.
+        public var createdAt: String
+        /// When it was last made the active one, ISO 8601; nil if never.
+        public var lastActivatedAt: String?
+        /// How many times it was made the active one.
+        public var activatedCount: Int
 
         package init(name: String, description: String?, createdAt: String, lastActivatedAt: String?, activatedCount: Int) {
             self.name = name
@@ -41,21 +49,21 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
 
     /// One entry of the container.
-    package struct Entry: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
         /// `data/...` or `hidden/...`, components joined with `/`.
-        package var path: String
+        public var path: String
         /// `file`, `directory` or `symlink`; anything else is refused on import.
-        package var type: String
+        public var type: String
         /// Permission bits, for files and folders.
-        package var mode: UInt16?
+        public var mode: UInt16?
         /// A file's size in bytes.
-        package var size: Int64?
+        public var size: Int64?
         /// A file's SHA-256, lowercase hexadecimal.
-        package var sha256: String?
+        public var sha256: String?
         /// What a symbolic link points to.
-        package var target: String?
+        public var target: String?
         /// For a second name of a hard-linked file: the path of the first.
-        package var hardLinkOf: String?
+        public var hardLinkOf: String?
 
         package init(
             path: String, type: String, mode: UInt16? = nil, size: Int64? = nil, sha256: String? = nil,

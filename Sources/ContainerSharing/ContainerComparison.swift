@@ -4,7 +4,9 @@ import Preferences
 
 /// What a ``ContainerDiff`` compares: a container of the home or an exported archive.
 public enum DiffOperand: Sendable {
+    /// A container of the home, as it is now.
     case container(Container)
+    /// An archive made by `export(container:to:)`, read without being imported.
     case archive(URL)
 
     /// What `text` names for a diff: a container of `containers` (by name or UUID) when one is,

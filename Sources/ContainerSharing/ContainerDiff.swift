@@ -1,28 +1,30 @@
 import Foundation
-package import Containers
-package import Preferences
+public import Containers
+public import Preferences
 
 /// What differs between two containers, or a container and an archive: entries added, removed and
 /// changed, and the keys of the application's preferences (tweak overrides by `feature.variable`,
 /// stored state by key) added, removed and changed. "Added" means present in the second, not the first.
 public struct ContainerDiff: Sendable, Equatable {
     /// One entry that differs. The path is relative to the container's entries, or to those hidden
-    /// behind excluded entries of the live home when ``isHidden`` is set.
+    /// behind excluded entries of the live home when `isHidden` is set.
     public struct EntryChange: Sendable, Equatable {
-        package var path: String
-        package var isHidden: Bool
+        /// The entry's path, relative to the container (or to the hidden entries).
+        public var path: String
+        /// Whether the entry is one hidden behind an excluded entry of the live home.
+        public var isHidden: Bool
         /// The kind in the second container (the first for a removed entry).
         package var kind: TreeEntry.Kind
         /// Its size in the first, nil when absent there or not a file.
-        package var sizeBefore: Int64?
+        public var sizeBefore: Int64?
         /// Its size in the second, nil when absent there or not a file.
-        package var sizeAfter: Int64?
+        public var sizeAfter: Int64?
     }
 
     /// One preference key that differs.
-    package struct KeyChange: Sendable, Equatable {
+    public struct KeyChange: Sendable, Equatable {
         /// Which store it belongs to.
-        package enum Kind: String, Sendable {
+        public enum Kind: String, Sendable {
             /// A tweak override, named `feature.variable`.
             case tweak
             /// A key of stored state.
@@ -30,22 +32,33 @@ public struct ContainerDiff: Sendable, Equatable {
         }
 
         /// The property-list file, relative to the container.
-        package var file: String
-        package var kind: Kind
-        package var name: String
-        package var before: PreferenceValue?
-        package var after: PreferenceValue?
+        public var file: String
+        /// Whether the key is a tweak override or stored state.
+        public var kind: Kind
+        /// The key: `feature.variable` for a tweak, the state key otherwise.
+        public var name: String
+        /// Its value in the first side, nil when absent there.
+        public var before: PreferenceValue?
+        /// Its value in the second side, nil when absent there.
+        public var after: PreferenceValue?
     }
 
     /// What the first and second sides are, as the user named them.
-    package var first: String
-    package var second: String
-    package var added: [EntryChange] = []
-    package var removed: [EntryChange] = []
-    package var changed: [EntryChange] = []
-    package var keysAdded: [KeyChange] = []
-    package var keysRemoved: [KeyChange] = []
-    package var keysChanged: [KeyChange] = []
+    public var first: String
+    /// The second side, as the user named it.
+    public var second: String
+    /// Entries only in the second side.
+    public var added: [EntryChange] = []
+    /// Entries only in the first side.
+    public var removed: [EntryChange] = []
+    /// Entries in both whose kind, mode, size or content differ.
+    public var changed: [EntryChange] = []
+    /// Preference keys only in the second side.
+    public var keysAdded: [KeyChange] = []
+    /// Preference keys only in the first side.
+    public var keysRemoved: [KeyChange] = []
+    /// Preference keys in both with different values.
+    public var keysChanged: [KeyChange] = []
 
     /// Whether nothing differs (names and metadata aside).
     public var isEmpty: Bool {

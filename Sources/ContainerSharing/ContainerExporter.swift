@@ -14,7 +14,7 @@ extension AppContainer {
     /// application last wrote. Secure state stays sealed: its key is never part of a container.
     ///
     /// - Returns: the manifest written.
-    /// - Throws: ``ContainerError`` for the container and its files (a FIFO or device in it is refused
+    /// - Throws: `ContainerError` for the container and its files (a FIFO or device in it is refused
     ///   by name), ``ArchiveError/Code/unwritable`` when `destination` is a folder or in none,
     ///   ``ArchiveError/Code/writeFailed`` when writing it failed (no space left...): no archive,
     ///   whole or partial, is left at `destination` then.

@@ -13,9 +13,9 @@ extension AppContainer {
     /// bookkeeping area, each file's size and SHA-256 checked as it inflates, and the container appears
     /// with one rename once everything is durable. A refusal or a crash leaves no container behind.
     ///
-    /// - Throws: ``ArchiveError`` naming the entry at fault; ``ContainerError/Code/duplicateName`` or
-    ///   ``ContainerError/Code/nameDiffersOnlyByCase`` when the name is taken;
-    ///   ``ContainerError/Code/invalidName``; ``ContainerError`` for the home.
+    /// - Throws: ``ArchiveError`` naming the entry at fault; `ContainerError/Code/duplicateName` or
+    ///   `ContainerError/Code/nameDiffersOnlyByCase` when the name is taken;
+    ///   `ContainerError/Code/invalidName`; `ContainerError` for the home.
     @discardableResult
     public func importContainer(from url: URL, name: String? = nil, limits: ArchiveLimits = .standard) throws -> Container {
         let reader = try ArchiveReader(url: url, limits: limits)

@@ -23,7 +23,7 @@ extension AppContainer {
     }
 
     /// The container named `name` (exactly), or nil. Containers whose records are damaged have no
-    /// name to match, so they do not stop the others from being found (see ``containerListing``).
+    /// name to match, so they do not stop the others from being found (see `containerListing`).
     public func container(named name: String) throws -> Container? {
         try store.partitionedContainers().readable.first { $0.name == name }
     }

@@ -24,7 +24,7 @@ public final class AppContainer: Sendable {
 
     /// A folder in the home's bookkeeping for the tools' own files (the REPL's history): never switched
     /// with the containers, emptied by ``reset()``. Made by whoever first writes there.
-    package var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
+    public var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
     let observers = ChangeObservers()
 
     struct Settings: Sendable {

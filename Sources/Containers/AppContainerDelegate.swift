@@ -12,7 +12,7 @@ public protocol AppContainerDelegate: AnyObject {
     func containerWillChange(to: Container, from: Container?) throws
 
     /// Called after the switch. For a switch this instance made, once the lock is released: it may
-    /// change containers again. For another process's switch (see ``AppContainer/finishTakingPart(waitingAtMost:)``),
+    /// change containers again. For another process's switch (see `AppContainer/finishTakingPart(waitingAtMost:)`),
     /// while that process still holds the home's lock, so the data of `to` is live: changing containers
     /// from here throws ``ContainerError/Code/reentrantOperation``.
     func containerDidChange(to: Container, from: Container?)

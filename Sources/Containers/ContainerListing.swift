@@ -1,24 +1,24 @@
-package import Foundation
+public import Foundation
 
 /// A container whose folder exists but whose `container.json` cannot be used (missing, unreadable, not a
 /// container record, or the record of another container). Its data is still in its folder.
-package struct DamagedContainer: Sendable, Equatable, Hashable {
+public struct DamagedContainer: Sendable, Equatable, Hashable {
     /// The UUID its folder is named after.
-    package let uuid: UUID
+    public let uuid: UUID
     /// Its `container.json`.
-    package let path: String
+    public let path: String
     /// What is wrong with the record, in words.
-    package let reason: String
+    public let reason: String
 }
 
 /// Every container of a home, the usable ones and the damaged ones, with the active container's UUID.
-package struct ContainerListing: Sendable, Equatable {
+public struct ContainerListing: Sendable, Equatable {
     /// The containers whose records could be read: DEFAULT first, then by creation date.
-    package let containers: [Container]
+    public let containers: [Container]
     /// The containers whose records could not be read, by UUID.
-    package let damaged: [DamagedContainer]
+    public let damaged: [DamagedContainer]
     /// The container whose entries are in the live home (which may be a damaged one).
-    package let activeUUID: UUID
+    public let activeUUID: UUID
 }
 
 extension MetadataStore {
@@ -66,7 +66,7 @@ extension MetadataStore {
 extension AppContainer {
     /// Every container of the home, with those whose records cannot be used set apart instead of failing
     /// the whole list, so one damaged `container.json` does not hide the others. Takes no lock.
-    package var containerListing: ContainerListing {
+    public var containerListing: ContainerListing {
         get throws { try store.listing() }
     }
 }

@@ -25,7 +25,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// How this host was set up.
     public let configuration: HostConfiguration
     /// The application identifier in use: the configured one, else the one recorded in the home, else
-    /// ``HostConfiguration/defaultAppID``. It names the preferences file and the secure key file.
+    /// `HostConfiguration/defaultAppID`. It names the preferences file and the secure key file.
     public let appID: String
     /// The key file of secure state in use (see ``HostConfiguration/secureKeyFile``).
     package let secureKeyFile: URL
@@ -94,8 +94,8 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// Creates the home folder when missing, settles the application identifier with the home's record,
     /// opens a Lua state with the configured limits and registers the host modules.
     ///
-    /// - Throws: ``HostError/Code/appIDMismatch`` when the home belongs to
-    ///   another application, ``HostError/Code/homeUnusable``, and the engines' errors.
+    /// - Throws: `HostError/Code/appIDMismatch` when the home belongs to
+    ///   another application, `HostError/Code/homeUnusable`, and the engines' errors.
     public init(configuration: HostConfiguration) throws {
         self.configuration = configuration
         try Self.prepareHome(configuration.home)
@@ -265,7 +265,7 @@ public final class EnvScriptHost: @unchecked Sendable {
 
     /// Runs the Lua file at `path` and returns its results.
     ///
-    /// - Throws: ``HostError/Code/scriptNotReadable`` when the file cannot be read;
+    /// - Throws: `HostError/Code/scriptNotReadable` when the file cannot be read;
     ///   a `LuaError` of kind `syntax` when it does not compile, of another kind when it fails.
     @discardableResult
     public func runScript(atPath path: String) throws -> [LuaValue] {

@@ -7,21 +7,21 @@ public import Tweaks
 /// Lua state is limited.
 public struct HostConfiguration: Sendable {
     /// The identifier a host uses in a home that has none recorded when ``appID`` is nil.
-    package static let defaultAppID = "envscript"
+    public static let defaultAppID = "envscript"
 
     /// The application's writable root: the folder whose contents containers switch.
     public var home: URL
     /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
     ///
-    /// A home remembers the identifier of the first host that recorded one (see ``recordsAppID``). A
-    /// different identifier here then fails with ``HostError/Code/appIDMismatch``.
-    /// nil uses the home's recorded identifier, or ``defaultAppID`` when it has none; the identifier in
+    /// A home remembers the identifier of the first host that recorded one (see `recordsAppID`). A
+    /// different identifier here then fails with `HostError/Code/appIDMismatch`.
+    /// nil uses the home's recorded identifier, or `defaultAppID` when it has none; the identifier in
     /// use is ``EnvScriptHost/appID``.
     public var appID: String?
     /// Whether opening a home that has no identifier recorded records the one this host uses (default
     /// true), so that every later host and `envscript` command uses the same application's files.
     /// The command line turns it off for commands that write none of the application's data.
-    package var recordsAppID: Bool
+    public var recordsAppID: Bool
     /// Limits, extra libraries and script roots of the Lua state.
     public var lua: LuaOptions
     /// The key file of secure state (mode 0600, created when missing). It must lie outside the home,

@@ -17,7 +17,7 @@ public struct AllowedOrigins: Sendable, Equatable {
 
     /// The origins `texts`, normalised.
     ///
-    /// - Throws: ``HostError/Code/invalidOrigin`` naming the first that is not an origin.
+    /// - Throws: `HostError/Code/invalidOrigin` naming the first that is not an origin.
     public init(_ texts: [String]) throws(HostError) {
         var origins: Set<String> = []
         for text in texts {

@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 
 /// Answers the errors that happen outside the control API's handlers — a path no operation has, a
 /// method a path does not take, a body too large — as the API's JSON errors, so that a client always
@@ -7,12 +7,12 @@ public import Hummingbird
 /// The handlers of ``ControlRoutes`` answer their own errors; add this middleware to the router (before
 /// the routes, as Hummingbird applies router middleware to the routes added after it) so that the rest
 /// answers alike.
-public struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// A middleware for a router of `Context`.
-    public init() {}
+    package init() {}
 
     /// Runs the rest of the chain and turns what it throws into a JSON error answer.
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {

@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 
 /// The control API of a running host: HTTP and JSON under `/v1`, meant to be served on the Unix socket
 /// in the home's bookkeeping folder, so that the `envscript` command, a QA script or `curl

@@ -25,9 +25,9 @@ extension HostError {
         /// Other running hosts are attached to the home, and this one, built without EnvScript's `Control`
         /// trait, cannot reach them to give them their part in its change.
         public static let cannotReachRunningHosts = Code(name: "cannotReachRunningHosts")
-        /// A text given as a web origin (``AllowedOrigins``) is not one.
+        /// A text given as a web origin (`AllowedOrigins`) is not one.
         public static let invalidOrigin = Code(name: "invalidOrigin")
-        /// The OFREP listener (``HostConfiguration/ofrepListener``) cannot be set up or cannot listen;
+        /// The OFREP listener (`HostConfiguration/ofrepListener`) cannot be set up or cannot listen;
         /// `reason` says why.
         public static let ofrepListenerFailed = Code(name: "ofrepListenerFailed")
 

@@ -13,13 +13,13 @@ extension EnvScriptHost {
     ///     ``servePanel(port:bindHost:scenarioFolder:)`` for a folder run with this host's configuration.
     ///   - followsApplication: false (the default) for an application's own panel, which shows this
     ///     host. True for a tool's panel (what `envscript ui` serves): while an application is attached
-    ///     to the home (``HostConfiguration/role``), the page shows that application — its flags, its
+    ///     to the home (`HostConfiguration/role`), the page shows that application — its flags, its
     ///     state in memory, its providers — and changes go to it; otherwise it shows this host.
     ///   - limits: how many connections the panel serves at once and how long it waits for a request
-    ///     (``ServerLimits``), so that nobody without the token can exhaust the app's descriptors.
+    ///     (`ServerLimits`), so that nobody without the token can exhaust the app's descriptors.
     ///   - allowedOrigins: origins whose pages may call the OFREP routes with the token (a browser's
     ///     OpenFeature provider). None by default.
-    /// - Returns: the running panel; open its ``PanelServer/url``, which carries the access token.
+    /// - Returns: the running panel; open its `PanelServer/url`, which carries the access token.
     public func servePanel(
         port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil, followsApplication: Bool = false,
         limits: ServerLimits = ServerLimits(), allowedOrigins: AllowedOrigins = .none

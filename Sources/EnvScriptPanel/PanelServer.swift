@@ -1,18 +1,18 @@
 import AsyncHTTPClient
 import EnvScript
-package import Foundation
+public import Foundation
 import Hummingbird
 
 /// The control panel of a host: a local web page with its containers, flags, state and scenarios, served over
 /// HTTP with the host's control API under `/v1`, for as long as the server runs.
 ///
 /// It listens on 127.0.0.1 unless told otherwise, and lets in only requests that carry its random
-/// token: open ``url``, which holds it.
+/// token: open `url`, which holds it.
 public final class PanelServer: Sendable {
     /// The address to open in a browser, token included.
-    package let url: URL
+    public let url: URL
     /// The port the panel listens on.
-    package let port: Int
+    public let port: Int
     /// The rules requests are checked against, with the token.
     package let access: PanelAccess
     private let server: BackgroundServer

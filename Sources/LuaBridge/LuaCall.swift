@@ -15,14 +15,14 @@ public struct LuaCall {
         self.function = function
     }
 
-    /// The caller's stack: the arguments are slots 1 through ``argumentCount``.
+    /// The caller's stack: the arguments are slots 1 through `argumentCount`.
     @inlinable public var stack: LuaStackView { LuaStackView(thread) }
 
     /// The function's name as scripts call it.
     package var functionName: String { function.name }
 
     /// The number of arguments.
-    package var argumentCount: Int32 { lua_gettop(thread) }
+    public var argumentCount: Int32 { lua_gettop(thread) }
 
     var core: LuaStateCore { LuaStateCore.of(thread) }
 

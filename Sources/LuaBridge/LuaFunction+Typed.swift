@@ -4,16 +4,19 @@
 /// Fixed arities (rather than a parameter pack) keep the call path fully specialised: the bridge adds
 /// almost nothing to what a C function registered with `lua_pushcfunction` costs.
 extension LuaFunction {
+    /// A function `name` of no arguments returning one value.
     @inlinable
     public init<Result: LuaPushable>(_ name: String, _ body: @escaping () throws -> Result) {
         self.init(name) { call in call.returning(try body()) }
     }
 
+    /// A function `name` of one typed argument returning one value.
     @inlinable
     public init<A: LuaReadable, Result: LuaPushable>(_ name: String, _ body: @escaping (A) throws -> Result) {
         self.init(name) { call in call.returning(try body(call.argument(1))) }
     }
 
+    /// A function `name` of two typed arguments returning one value.
     @inlinable
     public init<A: LuaReadable, B: LuaReadable, Result: LuaPushable>(
         _ name: String, _ body: @escaping (A, B) throws -> Result
@@ -21,6 +24,7 @@ extension LuaFunction {
         self.init(name) { call in call.returning(try body(call.argument(1), call.argument(2))) }
     }
 
+    /// A function `name` of three typed arguments returning one value.
     @inlinable
     public init<A: LuaReadable, B: LuaReadable, C: LuaReadable, Result: LuaPushable>(
         _ name: String, _ body: @escaping (A, B, C) throws -> Result
@@ -28,21 +32,25 @@ extension LuaFunction {
         self.init(name) { call in call.returning(try body(call.argument(1), call.argument(2), call.argument(3))) }
     }
 
+    /// A function `name` of no arguments returning nothing.
     @inlinable
     public init(_ name: String, _ body: @escaping () throws -> Void) {
         self.init(name) { _ in try body(); return 0 }
     }
 
+    /// A function `name` of one typed argument returning nothing.
     @inlinable
     public init<A: LuaReadable>(_ name: String, _ body: @escaping (A) throws -> Void) {
         self.init(name) { call in try body(call.argument(1)); return 0 }
     }
 
+    /// A function `name` of two typed arguments returning nothing.
     @inlinable
     public init<A: LuaReadable, B: LuaReadable>(_ name: String, _ body: @escaping (A, B) throws -> Void) {
         self.init(name) { call in try body(call.argument(1), call.argument(2)); return 0 }
     }
 
+    /// A function `name` of three typed arguments returning nothing.
     @inlinable
     public init<A: LuaReadable, B: LuaReadable, C: LuaReadable>(_ name: String, _ body: @escaping (A, B, C) throws -> Void) {
         self.init(name) { call in try body(call.argument(1), call.argument(2), call.argument(3)); return 0 }

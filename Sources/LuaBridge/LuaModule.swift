@@ -9,7 +9,9 @@ public struct LuaModule {
 
     /// What a module member is.
     public enum Member {
+        /// A Swift function scripts call.
         case function(LuaFunction)
+        /// A value, such as a constant or a table of them.
         case value(LuaValue)
     }
 

@@ -18,6 +18,7 @@ extension LuaState {
     ///   - seconds: how long the Lua code may run, from now; at least a nanosecond.
     ///   - reason: what the limit is, in the user's words; the error reads
     ///     `time limit exceeded: <reason>`.
+    ///   - body: the work that runs Lua code under the limit.
     public func withTimeLimit<Result>(seconds: Double, reason: String, _ body: () throws -> Result) rethrows -> Result {
         guard core.isOpen else { return try body() }
         let runtime = core.runtime

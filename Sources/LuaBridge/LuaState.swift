@@ -208,7 +208,7 @@ public final class LuaState {
 
     /// Declares the Lua type of Swift objects pushed as `.object(LuaObject(obj, typeName: name))`:
     /// their methods, called as `obj:method(...)` (the object is argument 1).
-    package func defineObjectType(_ name: String, methods: [String: LuaFunction]) {
+    public func defineObjectType(_ name: String, methods: [String: LuaFunction]) {
         guard core.isOpen else { return }
         let thread = core.currentThread
         esl_new_object_metatable(thread, name)

@@ -4,17 +4,23 @@
 /// valid UTF-8 read as ``string(_:)`` (embedded zero bytes included); any other byte string reads as
 /// ``bytes(_:)``. Functions, coroutines and foreign userdata are kept as registry references.
 public enum LuaValue: Hashable {
+    /// Lua's `nil`.
     case `nil`
+    /// A boolean.
     case boolean(Bool)
+    /// A Lua integer.
     case integer(Int)
+    /// A Lua float.
     case number(Double)
+    /// A Lua string that is valid UTF-8.
     case string(String)
     /// A Lua string that is not valid UTF-8.
     case bytes([UInt8])
+    /// A table, copied: its sequence part and its other fields.
     case table(LuaTable)
     /// A Lua function, kept alive by a registry reference.
     case function(LuaFunctionRef)
-    /// A Swift object pushed as userdata with the metatable of its ``LuaObjectType``.
+    /// A Swift object pushed as userdata with the metatable of its `LuaObjectType`.
     case object(LuaObject)
     /// A coroutine or a userdata that Swift did not create, kept by reference so it can go back to Lua.
     case opaque(LuaRef)

@@ -49,7 +49,7 @@ extension Double: PreferenceValueConvertible {
 extension String: PreferenceValueConvertible {
     /// `.string`.
     public var preferenceValue: PreferenceValue { .string(self) }
-    /// The value of a `.string` — also of ``PreferenceValue/nullMarker``, which Foundation's
+    /// The value of a `.string` — also of `PreferenceValue/nullMarker`, which Foundation's
     /// property-list decoder refuses as a `String` although its encoder writes it for one.
     public init?(preferenceValue stored: PreferenceValue) {
         guard case .string(let value) = stored else { return nil }
@@ -79,11 +79,11 @@ extension Date: PreferenceValueConvertible {
 
 extension Optional: PreferenceValueConvertible where Wrapped: PreferenceValueConvertible {
     /// The wrapped value's, or — as Foundation's property-list encoder writes nil — the string
-    /// ``PreferenceValue/nullMarker``.
+    /// `PreferenceValue/nullMarker`.
     public var preferenceValue: PreferenceValue {
         map(\.preferenceValue) ?? .string(PreferenceValue.nullMarker)
     }
-    /// nil for ``PreferenceValue/nullMarker``, else the wrapped value's.
+    /// nil for `PreferenceValue/nullMarker`, else the wrapped value's.
     public init?(preferenceValue stored: PreferenceValue) {
         if stored == .string(PreferenceValue.nullMarker) {
             self = Optional<Wrapped>.none

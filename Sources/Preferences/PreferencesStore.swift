@@ -6,10 +6,10 @@ import Locking
 /// `<home>/Library/Preferences/<appID>.plist`.
 ///
 /// The file is read once, on first use, and cached. Changes are made in the cache and remembered key by
-/// key; ``flush()`` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or
+/// key; `flush()` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or
 /// every change is written at once when the store is created with `synchronous: true`. The home is
 /// always the live app home: containers are swapped underneath it by renames, so after a switch the
-/// runtime calls ``flush()`` before and ``reload()`` after, and the same store then serves the new
+/// runtime calls `flush()` before and `reload()` after, and the same store then serves the new
 /// container.
 ///
 /// Several processes may use one file at once (an application and the command line, two instances of
@@ -18,7 +18,7 @@ import Locking
 /// and adopts what other processes wrote. So writers of different keys all survive, and writers of one
 /// key end with the value of whoever flushed last — never a mix. A key whose dictionary holds
 /// independent entries (tweak overrides by feature and variable) can be merged entry by entry, see
-/// ``mergeEntries(ofKey:depth:)``. ``synchronize()`` adopts other processes' changes without waiting
+/// `mergeEntries(ofKey:depth:)`. ``synchronize()`` adopts other processes' changes without waiting
 /// for a change of one's own.
 ///
 /// All methods are thread-safe. Observers are called after the change, outside the store's locks, on the
@@ -65,8 +65,10 @@ public final class PreferencesStore: Sendable {
     /// Creates the store of `appID` in the live app home `home`. Nothing is read until first use.
     ///
     /// - Parameters:
+    ///   - home: the live app home, whose `Library/Preferences` holds the file.
+    ///   - appID: the application's identifier, which names the file (`<appID>.plist`).
     ///   - synchronous: write every change to disk before returning (slower, never loses a change to a
-    ///     crash); otherwise changes wait for ``flush()``.
+    ///     crash); otherwise changes wait for `flush()`.
     ///   - coordinator: the cross-process lock and fencing of the file; by default a lock on its folder.
     public convenience init(
         home: URL, appID: String, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()
@@ -92,7 +94,7 @@ public final class PreferencesStore: Sendable {
 
     /// A number that changes whenever any value of the store may have changed — a set, a removal, a
     /// reload, other processes' changes adopted by a flush — and only then. A value read together with
-    /// ``valueAndGeneration(forKey:)`` is still the store's value while this number stays the same, so a
+    /// `valueAndGeneration(forKey:)` is still the store's value while this number stays the same, so a
     /// reader may keep what it made of it (a decoded value) and check only this number, one atomic load.
     public var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
 
@@ -252,12 +254,12 @@ public final class PreferencesStore: Sendable {
     /// - Throws: ``PreferencesError/Code/writeFailed``,
     ///   ``PreferencesError/Code/writeRefused``; the changes stay pending and the file keeps
     ///   its previous content.
-    package func flush() throws {
+    public func flush() throws {
         if !hasUnflushedChanges { return }
         try mergeWithFile(always: false)
     }
 
-    /// Writes the pending changes as ``flush()`` does, and adopts the changes other processes made to
+    /// Writes the pending changes as `flush()` does, and adopts the changes other processes made to
     /// the file even when there are none of one's own.
     public func synchronize() throws {
         try mergeWithFile(always: true)
@@ -274,7 +276,7 @@ public final class PreferencesStore: Sendable {
     /// - Throws: ``PreferencesError/Code/corruptFile``; the cache then stays empty, so later
     ///   reads fail the same way instead of serving the previous file's values. A failure to write
     ///   the earlier changes is thrown after the reload, which happens all the same.
-    package func reload() throws {
+    public func reload() throws {
         let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
         var unwritten: (any Error)?
         do {
@@ -376,7 +378,7 @@ public final class PreferencesStore: Sendable {
     // MARK: Observation
 
     /// Calls `handler` after each change of `key` (or of any key when `key` is nil), including changes
-    /// found by ``reload()``. Keep the returned observation: dropping it removes the observer.
+    /// found by `reload()`. Keep the returned observation: dropping it removes the observer.
     public func observe(
         key: String? = nil, _ handler: @escaping @Sendable (PreferenceChange) -> Void
     ) -> PreferencesObservation {

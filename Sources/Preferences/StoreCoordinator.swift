@@ -19,7 +19,7 @@ public struct StoreLocation: Sendable, Equatable {
 /// made under an outdated view of the home.
 ///
 /// Every read and write of a ``PreferencesStore`` (and of the file state built on `AtomicFile`)
-/// happens inside ``withLock(forLiveFile:_:)``, which holds a cross-process lock and says where the file
+/// happens inside `withLock(forLiveFile:_:)`, which holds a cross-process lock and says where the file
 /// that lives at `liveURL` is for this process: the live file itself, or — when the home was switched
 /// by a process this one did not hear from — the place the file moved to with the container it was
 /// read from. A write therefore always lands in the container whose data it read.
@@ -30,7 +30,10 @@ public protocol StoreCoordinator: Sendable {
     /// Runs `body` holding the cross-process lock of the file that lives at `liveURL`, with where that
     /// file is now for this process.
     ///
-    /// - Parameter writing: whether `body` may write the file (so that others can be told of it).
+    /// - Parameters:
+    ///   - liveURL: where the file lives in the live home.
+    ///   - writing: whether `body` may write the file (so that others can be told of it).
+    ///   - body: the work done under the lock, given where the file is now for this process.
     /// - Throws: ``PreferencesError/Code/writeRefused`` when the data this process read no
     ///   longer exists anywhere (its container was deleted), and the lock's own errors.
     func withLock<Result>(
@@ -38,11 +41,11 @@ public protocol StoreCoordinator: Sendable {
     ) throws -> Result
 
     /// Whether a write always reaches the file it read, even after the live file was replaced (a
-    /// container switch), so that ``PreferencesStore/reload()`` may still write the changes made
+    /// container switch), so that `PreferencesStore/reload()` may still write the changes made
     /// before it. A coordinator without fencing would put them in the new file: they are dropped.
     var fencesWrites: Bool { get }
 
-    /// Makes later accesses use the file live now: called by ``PreferencesStore/reload()`` once the
+    /// Makes later accesses use the file live now: called by `PreferencesStore/reload()` once the
     /// changes made before it are written.
     func followLiveFile()
 }

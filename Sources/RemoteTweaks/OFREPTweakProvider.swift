@@ -24,7 +24,7 @@ public import Tweaks
 public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
     /// The provider's name (default "ofrep").
     public let name: String
-    /// The service's base URL and how to fetch; requests go to ``bulkURL``.
+    /// The service's base URL and how to fetch; requests go to `bulkURL`.
     public let configuration: RemoteTweakProvider.Configuration
     /// The context every bulk evaluation is asked for.
     public let context: TweakContext
@@ -135,19 +135,19 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
 
     /// ``refresh()`` blocking the calling thread; never from a Swift task.
     @discardableResult
-    package func refreshNow() throws -> RemoteTweakProvider.RefreshResult { try remote.refreshNow() }
+    public func refreshNow() throws -> RemoteTweakProvider.RefreshResult { try remote.refreshNow() }
 
     /// Fetches in the background now and every refresh interval; see ``RemoteTweakProvider/startRefreshing()``.
     public func startRefreshing() { remote.startRefreshing() }
 
     /// Stops the periodic refresh.
-    package func stopRefreshing() { remote.stopRefreshing() }
+    public func stopRefreshing() { remote.stopRefreshing() }
 
     /// Waits until a fetch has ended since the provider was made or its kept copy reloaded.
-    package func waitUntilFetched(timeout: Duration) async -> Bool { await remote.waitUntilFetched(timeout: timeout) }
+    public func waitUntilFetched(timeout: Duration) async -> Bool { await remote.waitUntilFetched(timeout: timeout) }
 
     /// ``waitUntilFetched(timeout:)`` blocking the calling thread.
-    package func waitUntilFetchedBlocking(timeout: Duration) -> Bool { remote.waitUntilFetchedBlocking(timeout: timeout) }
+    public func waitUntilFetchedBlocking(timeout: Duration) -> Bool { remote.waitUntilFetchedBlocking(timeout: timeout) }
 
     /// Stops for good; see ``RemoteTweakProvider/close()``.
     public func close() { remote.close() }
@@ -156,5 +156,5 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
     package var isClosed: Bool { remote.isClosed }
 
     /// Re-reads the kept copy (after a container switch); see ``RemoteTweakProvider/reloadKeptCopy()``.
-    package func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
+    public func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
 }

@@ -14,10 +14,10 @@ public import Tweaks
 /// - Failures never crash and never replace good data: an HTTP error, a timeout or a malformed body is
 ///   recorded in ``status`` and thrown by ``refresh()``; lookups keep answering from the last good copy.
 ///   With no copy at all, lookups throw the failure, so the manager reports it in its lookup details.
-/// - Lookups never wait for the network. Call ``refresh()`` (or ``refreshNow()`` from synchronous code),
+/// - Lookups never wait for the network. Call ``refresh()`` (or `refreshNow()` from synchronous code),
 ///   or ``startRefreshing()`` to fetch in the background now and every ``Configuration/refreshInterval``;
-///   ``waitUntilFetched(timeout:)`` waits for the first answer.
-/// - Switches: ``reloadKeptCopy()`` adopts the kept copy of the container now live; an answer to a
+///   `waitUntilFetched(timeout:)` waits for the first answer.
+/// - Switches: `reloadKeptCopy()` adopts the kept copy of the container now live; an answer to a
 ///   fetch started before it is dropped (``RefreshResult/superseded``), since its `If-None-Match` named
 ///   the previous copy and its body would land in the new container.
 /// - A `429 Too Many Requests` with `Retry-After` (seconds or an HTTP date): no request goes out before
@@ -172,12 +172,12 @@ public final class RemoteTweakProvider: TweakProvider {
     /// ``refresh()`` for synchronous callers: blocks the calling thread until the fetch ends (at most
     /// ``Configuration/timeout``). Do not call it from a Swift concurrency task; use ``refresh()`` there.
     @discardableResult
-    package func refreshNow() throws -> RefreshResult {
+    public func refreshNow() throws -> RefreshResult {
         try remote.refreshNow()
     }
 
     /// Refreshes now, in the background, and then every ``Configuration/refreshInterval`` (when set) until
-    /// ``stopRefreshing()``, ``close()`` or the provider's release; a tick that finds the previous request
+    /// `stopRefreshing()`, ``close()`` or the provider's release; a tick that finds the previous request
     /// still out is skipped. Failures are recorded in ``status``. Calling it again starts over: the
     /// request under way is cancelled. Nothing of it runs on Swift's cooperative pool.
     public func startRefreshing() {
@@ -185,20 +185,20 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Stops the periodic refresh and cancels the request it has out.
-    package func stopRefreshing() {
+    public func stopRefreshing() {
         remote.stopRefreshing()
     }
 
     /// Waits until a fetch has ended — with tweaks or with an error — since the provider was made or its
     /// kept copy last reloaded; false when none did within `timeout`. Start one with
     /// ``startRefreshing()`` or ``refresh()``: this only waits.
-    package func waitUntilFetched(timeout: Duration) async -> Bool {
+    public func waitUntilFetched(timeout: Duration) async -> Bool {
         await remote.waitUntilFetched(timeout: timeout)
     }
 
     /// ``waitUntilFetched(timeout:)`` for synchronous callers: blocks the calling thread. Do not call it
     /// from a Swift concurrency task.
-    package func waitUntilFetchedBlocking(timeout: Duration) -> Bool {
+    public func waitUntilFetchedBlocking(timeout: Duration) -> Bool {
         remote.waitUntilFetchedBlocking(timeout: timeout)
     }
 
@@ -218,8 +218,8 @@ public final class RemoteTweakProvider: TweakProvider {
     /// ``waitUntilFetched(timeout:)`` waits for the next fetch.
     ///
     /// - Throws: `TweakError.Code.invalidJSON` or a read error for a damaged copy,
-    ///   also recorded in ``Status/keptCopyError`` (the tweaks are cleared then too).
-    package func reloadKeptCopy() throws {
+    ///   also recorded in `Status/keptCopyError` (the tweaks are cleared then too).
+    public func reloadKeptCopy() throws {
         try remote.reloadKeptCopy()
     }
 

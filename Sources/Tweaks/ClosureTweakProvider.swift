@@ -11,7 +11,7 @@ public final class ClosureTweakProvider: TweakProvider {
     /// Answers one tweak with just its value, or nil.
     public typealias ValueGetter = @Sendable (_ feature: String, _ variable: String) throws -> TweakValue?
     /// Answers one tweak in an evaluation context with a whole ``Tweak``, or nil.
-    package typealias ContextualTweakGetter = @Sendable (_ feature: String, _ variable: String, _ context: TweakContext) throws -> Tweak?
+    public typealias ContextualTweakGetter = @Sendable (_ feature: String, _ variable: String, _ context: TweakContext) throws -> Tweak?
     /// Lists every tweak the provider knows.
     public typealias Lister = @Sendable () throws -> [Tweak]
 
@@ -54,7 +54,7 @@ public final class ClosureTweakProvider: TweakProvider {
     /// Creates a provider answering with whole tweaks chosen by the evaluation context — a provider with
     /// targeting rules of its own. Its answers and its "not here" are taken to depend on the context, so
     /// the manager never caches a lookup that reached it.
-    package static func withContextualTweaks(
+    public static func withContextualTweaks(
         name: String, decryptor: TweakDecryptor? = nil, list: Lister? = nil, tweak: @escaping ContextualTweakGetter
     ) -> ClosureTweakProvider {
         ClosureTweakProvider(name: name, decryptor: decryptor, list: list, readsContext: true, getter: tweak)
@@ -106,7 +106,7 @@ public final class ClosureTweakProvider: TweakProvider {
 
     /// Tells the manager that the closures' answers changed (nil: possibly all of them), so it drops its
     /// cache and notifies its observers.
-    package func notifyChanged(keys: [TweakKey]? = nil) {
+    public func notifyChanged(keys: [TweakKey]? = nil) {
         changes.send(TweakProviderChange(provider: name, keys: keys))
     }
 

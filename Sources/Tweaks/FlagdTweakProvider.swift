@@ -10,7 +10,7 @@ import Locking
 /// A flag's key names its tweak as ``TweakKey/init(flagKey:)`` reads it: `checkout.new-flow` is feature
 /// `checkout`, variable `new-flow`; `dark-mode` is feature and variable `dark-mode`. Rules are compiled
 /// once, when the file is read; the file is read again when it changes on disk (checked every
-/// `watchInterval`, never per lookup) or on ``reload()``, and each reload is reported to the manager.
+/// `watchInterval`, never per lookup) or on `reload()`, and each reload is reported to the manager.
 public final class FlagdTweakProvider: TweakProvider {
     /// What loading does with a targeting rule that has a mistake it can see: an operator JsonLogic and
     /// flagd do not have, an operator given a number of arguments it never takes, an object of several
@@ -123,7 +123,7 @@ public final class FlagdTweakProvider: TweakProvider {
 
     /// The rules of the last file read that cannot be evaluated (their flags answer PARSE_ERROR), each as
     /// `file:line: flag 'key': problem`: what a host warns about as it loads the file.
-    package var loadWarnings: [String] {
+    public var loadWarnings: [String] {
         flagSet.withLock { $0.warnings }
     }
 

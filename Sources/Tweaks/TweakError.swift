@@ -96,7 +96,7 @@ public struct TweakError: Error, CustomStringConvertible, LocalizedError {
 
     /// Why the flag's provider left the value to the caller's default: the reason, error code and
     /// metadata of a ``Code/defaulted`` failure; nil for the other codes.
-    package var defaultAnswer: TweakDefaultAnswer? {
+    public var defaultAnswer: TweakDefaultAnswer? {
         if case .defaulted(let answer, _) = reason { answer } else { nil }
     }
 

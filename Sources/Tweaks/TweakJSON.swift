@@ -59,5 +59,5 @@ public enum TweakJSON {
     }
 
     /// The largest tweak or flagd file read: 16 MiB.
-    package static let maximumFileSize = 16 << 20
+    public static let maximumFileSize = 16 << 20
 }

@@ -27,7 +27,7 @@ extension TweakKey {
     /// The key one string names, as OFREP, flagd files and `envscript tweak get KEY` write a flag:
     /// `feature.variable` split at the first dot, or — without a dot — feature and variable both `key`
     /// (JustTweak's convention for a feature's own switch: `"checkout": {"checkout": ...}`).
-    package init(flagKey key: String) {
+    public init(flagKey key: String) {
         if let dot = key.firstIndex(of: "."), dot != key.startIndex, key.index(after: dot) != key.endIndex {
             self.init(feature: String(key[..<dot]), variable: String(key[key.index(after: dot)...]))
         } else {

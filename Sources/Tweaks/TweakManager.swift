@@ -18,9 +18,9 @@ import Locking
 ///   notification hear of each change with the tweak now in effect.
 public final class TweakManager: Sendable {
     /// The key of the ``TweakChange`` in the user info of `Notification.Name.tweakDidChange`.
-    package static let changeUserInfoKey = "change"
+    public static let changeUserInfoKey = "change"
     /// The key of the changed ``Tweak`` (when there is one) in the user info of `Notification.Name.tweakDidChange`.
-    package static let tweakUserInfoKey = "tweak"
+    public static let tweakUserInfoKey = "tweak"
 
     private struct State {
         /// What a search reads: made anew when one of its parts changes (rarely), so that a lookup takes
@@ -93,7 +93,7 @@ public final class TweakManager: Sendable {
     public var providers: [any TweakProvider] { state.withLock { $0.providers } }
 
     /// Replaces the stack (first = highest priority); clears the cache and notifies observers.
-    package func setProviders(_ providers: [any TweakProvider]) {
+    public func setProviders(_ providers: [any TweakProvider]) {
         setProviders(providers, notify: true)
     }
 
@@ -177,7 +177,7 @@ public final class TweakManager: Sendable {
     }
 
     /// `context` over the task's context over the global one: the context a lookup evaluates in.
-    package func effectiveContext(_ context: TweakContext = .empty) -> TweakContext {
+    public func effectiveContext(_ context: TweakContext = .empty) -> TweakContext {
         context.merged(over: TweakContext.current.merged(over: self.context))
     }
 
@@ -326,7 +326,7 @@ public final class TweakManager: Sendable {
     /// The key of every flag of the stack, sorted: those of ``list()`` and those whose lookups leave the
     /// value to the caller's default (see ``TweakProvider/allKeys()``). Providers that cannot list are
     /// left out, as ``list()`` reports them.
-    package func allKeys() -> [TweakKey] {
+    public func allKeys() -> [TweakKey] {
         var keys = Set<TweakKey>()
         for provider in stack().providers {
             guard let own = try? provider.allKeys() else { continue }

@@ -22,11 +22,11 @@ public enum TweakValue: Sendable, Hashable {
     case object([String: TweakValue])
 
     /// The Boolean, only if this is `.bool`.
-    package var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     /// The integer, only if this is `.int` (never a truncated double, never a Boolean as 0 or 1).
     public var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
     /// The number if this is `.double`, or an `.int` widened to `Double`.
-    package var doubleValue: Double? {
+    public var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
@@ -36,9 +36,9 @@ public enum TweakValue: Sendable, Hashable {
     /// The string, only if this is `.string`.
     public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
     /// The elements, only if this is `.array`.
-    package var arrayValue: [TweakValue]? { if case .array(let value) = self { return value } else { return nil } }
+    public var arrayValue: [TweakValue]? { if case .array(let value) = self { return value } else { return nil } }
     /// The fields, only if this is `.object`.
-    package var objectValue: [String: TweakValue]? { if case .object(let value) = self { return value } else { return nil } }
+    public var objectValue: [String: TweakValue]? { if case .object(let value) = self { return value } else { return nil } }
 
     /// The name of the case: "bool", "int", "double", "string", "array" or "object", for messages and
     /// for Lua.
@@ -89,7 +89,7 @@ extension TweakValue: CustomStringConvertible {
     }
 
     /// The value as exact JSON on one line, object fields sorted by name.
-    package var jsonText: String {
+    public var jsonText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a tree of JSON values cannot fail.

@@ -4,7 +4,7 @@ extension Application {
     /// nil when there is none.
     public static var current: Application? { CurrentApplication.application }
 
-    /// Makes this the process's current application, until it resigns (``resignCurrent()``) or another
+    /// Makes this the process's current application, until it resigns (`resignCurrent()`) or another
     /// is made current. An `EnvScriptHost` makes its application current as it opens the app's home,
     /// and resigns it as it closes.
     public func makeCurrent() {
@@ -14,7 +14,7 @@ extension Application {
     /// Stops being the process's current application, or one to come back to: when it is current, the
     /// one made current before it (and not resigned) is current again. Does nothing for an application
     /// never made current.
-    package func resignCurrent() {
+    public func resignCurrent() {
         CurrentApplication.process.resign(self)
     }
 

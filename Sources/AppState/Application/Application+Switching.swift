@@ -17,7 +17,7 @@ extension Application {
     /// the process is about to end or be suspended. File and secure state need no flush.
     ///
     /// - Throws: `PreferencesError.writeFailed`; the changes stay pending.
-    package func flush() throws {
+    public func flush() throws {
         try preferences.flush()
     }
 
@@ -84,7 +84,7 @@ extension Application {
     /// merge with their file (stored state; this process's pending changes are written first), and
     /// file and secure state are read anew. Observers hear of the values that changed, with reason
     /// ``StateChangeReason/reloaded``. Memory state is this process's own and stays.
-    package func synchronizeWithDisk() throws {
+    public func synchronizeWithDisk() throws {
         try preferences.synchronize()
         for slot in allSlots() where slot.kind == .file || slot.kind == .secure {
             slot.containerDidSwitch()

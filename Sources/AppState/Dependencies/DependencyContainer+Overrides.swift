@@ -4,7 +4,7 @@ extension DependencyContainer {
     /// `body` throws. Two tests running in parallel may override the same dependency differently.
     ///
     /// Overrides nest: an inner override of the same name wins while it runs, and the outer one is in
-    /// force again after it. The same as ``withOverrides(_:_:)`` with one name.
+    /// force again after it. The same as `withOverrides(_:_:)` with one name.
     ///
     /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``
     ///   before `body` runs; then whatever `body` throws.
@@ -28,12 +28,12 @@ extension DependencyContainer {
     ///
     /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``
     ///   before `body` runs; then whatever `body` throws.
-    package func withOverrides<Result>(_ overrides: [String: any Sendable], _ body: () throws -> Result) throws -> Result {
+    public func withOverrides<Result>(_ overrides: [String: any Sendable], _ body: () throws -> Result) throws -> Result {
         try DependencyTaskOverrides.$current.withValue(taskOverrides(adding: overrides)) { try body() }
     }
 
     /// The asynchronous form of ``withOverrides(_:_:)``.
-    package func withOverrides<Result>(
+    public func withOverrides<Result>(
         _ overrides: [String: any Sendable], isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async throws -> Result {

@@ -132,11 +132,11 @@ extension AppContainer {
     }
 
     /// Waits until no process holds the home's lock — the change under way, if any, is over or its
-    /// process died — then catches up with the home (see ``synchronizeWithHome()``) holding the
-    /// ``changeSerializer`` and the home's lock, so no other change moves the data while the did-change
+    /// process died — then catches up with the home (see `synchronizeWithHome()`) holding the
+    /// `changeSerializer` and the home's lock, so no other change moves the data while the did-change
     /// hooks run (a hook that tries to change containers meanwhile is refused at once). A crashed switch
     /// is finished first.
-    package func waitForChangesToEnd() throws {
+    public func waitForChangesToEnd() throws {
         try exclusively("catch up with a change of the home", initialize: false) { _ in
             _ = try synchronizeWithHome()
         }

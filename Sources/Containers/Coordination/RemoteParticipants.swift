@@ -54,7 +54,7 @@ public protocol RemoteParticipants: Sendable {
     func finish(_ prepared: PreparedHomeChange, committed: Bool) -> [Int32]
 
     /// Tells every other attached process that the list of containers changed (best effort, once the
-    /// home's lock is released): they pass it to ``AppContainer/hearListChange(_:)``.
+    /// home's lock is released): they pass it to `AppContainer/hearListChange(_:)`.
     func announce(_ change: ContainerListChange)
 }
 

@@ -1,6 +1,6 @@
 extension TweakContext {
     /// The context of the running task and its child tasks (or of the running thread outside any task),
-    /// set with ``withContext(_:operation:)``; merged between the manager's global context and a
+    /// set with `withContext(_:operation:)`; merged between the manager's global context and a
     /// lookup's own.
     public static var current: TweakContext { taskContext }
 

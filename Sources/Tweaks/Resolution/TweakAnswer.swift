@@ -21,7 +21,7 @@ public struct TweakDefaultAnswer: Sendable, Hashable {
     /// Why the default applies.
     public var reason: TweakReason
     /// The failure, when one is the cause.
-    package var errorCode: TweakErrorCode?
+    public var errorCode: TweakErrorCode?
     /// The failure in words.
     package var errorMessage: String?
     /// The flag's metadata (its flag set's, with its own winning).

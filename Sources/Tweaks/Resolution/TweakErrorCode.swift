@@ -1,26 +1,26 @@
 /// Why a lookup fell back to the caller's default, in OpenFeature's words (`FLAG_NOT_FOUND`, ...): the
 /// error code of a ``TweakResolution`` and of an OFREP answer.
-package struct TweakErrorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+public struct TweakErrorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// The code as OpenFeature and OFREP spell it.
-    package let rawValue: String
+    public let rawValue: String
 
     /// A code spelled `rawValue`.
-    package init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) { self.rawValue = rawValue }
 
     /// No provider of the stack has the flag.
-    package static let flagNotFound = TweakErrorCode(rawValue: "FLAG_NOT_FOUND")
+    public static let flagNotFound = TweakErrorCode(rawValue: "FLAG_NOT_FOUND")
     /// The flag's value is not of the type asked for.
-    package static let typeMismatch = TweakErrorCode(rawValue: "TYPE_MISMATCH")
+    public static let typeMismatch = TweakErrorCode(rawValue: "TYPE_MISMATCH")
     /// The flag's definition or targeting could not be read.
-    package static let parseError = TweakErrorCode(rawValue: "PARSE_ERROR")
+    public static let parseError = TweakErrorCode(rawValue: "PARSE_ERROR")
     /// The flag's targeting needs a targeting key and the context has none.
-    package static let targetingKeyMissing = TweakErrorCode(rawValue: "TARGETING_KEY_MISSING")
+    public static let targetingKeyMissing = TweakErrorCode(rawValue: "TARGETING_KEY_MISSING")
     /// The context does not fit the flag's targeting.
-    package static let invalidContext = TweakErrorCode(rawValue: "INVALID_CONTEXT")
+    public static let invalidContext = TweakErrorCode(rawValue: "INVALID_CONTEXT")
     /// The provider has no answer yet (a remote service not reached, a copy for another context).
-    package static let providerNotReady = TweakErrorCode(rawValue: "PROVIDER_NOT_READY")
+    public static let providerNotReady = TweakErrorCode(rawValue: "PROVIDER_NOT_READY")
     /// Any other failure.
-    package static let general = TweakErrorCode(rawValue: "GENERAL")
+    public static let general = TweakErrorCode(rawValue: "GENERAL")
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 }

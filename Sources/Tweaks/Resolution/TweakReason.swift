@@ -18,7 +18,7 @@ public struct TweakReason: Sendable, Hashable, RawRepresentable, CustomStringCon
     /// The flag's default: it has targeting, and no rule chose a value for this context.
     public static let `default` = TweakReason(rawValue: "DEFAULT")
     /// The flag is switched off; the caller's default applies.
-    package static let disabled = TweakReason(rawValue: "DISABLED")
+    public static let disabled = TweakReason(rawValue: "DISABLED")
     /// The value came from a cache.
     package static let cached = TweakReason(rawValue: "CACHED")
     /// The value came from a kept copy that was evaluated for another context.

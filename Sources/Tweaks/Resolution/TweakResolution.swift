@@ -13,7 +13,7 @@ public struct TweakResolution<Value: Sendable>: Sendable {
     /// Why this value.
     public var reason: TweakReason
     /// Why the caller's default stands in; nil when the flag answered.
-    package var errorCode: TweakErrorCode?
+    public var errorCode: TweakErrorCode?
     /// The failure in words, with ``errorCode``.
     package var errorMessage: String?
     /// The flag's metadata: its flag set's, with the flag's own winning.
