@@ -11,7 +11,7 @@ enum PropertyListFuzz {
         do {
             values = try PreferenceValue.dictionary(fromPropertyList: data, path: "fuzz.plist")
         } catch let error as PreferencesError {
-            guard case .corruptFile(let path, _) = error, path == "fuzz.plist" else {
+            guard case .corruptFile(let path, _) = error.reason, path == "fuzz.plist" else {
                 fuzzFailure("a refusal that does not name the file: \(error)")
             }
             return
