@@ -4,7 +4,7 @@ extension Application {
     /// State kept in the container's preferences (`Library/Preferences/<appID>.plist`) under its key, in
     /// its property-list form. Declared with ``Application/storedState(_:initial:)``.
     ///
-    /// Writes go to the preferences cache and reach the file on `Application/flush()` (which
+    /// Writes go to the preferences cache and reach the file on ``Application/flush()`` (which
     /// ``Application/prepareForSwitch()`` calls), or at once with a synchronous store.
     public struct StoredState<Value: Codable & Sendable>: StateHandle {
         @usableFromInline let slot: StoredSlot<Value>

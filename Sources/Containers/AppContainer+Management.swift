@@ -5,7 +5,7 @@ extension AppContainer {
     ///
     /// - Parameters:
     ///   - name: 1 to 255 characters, not blank, no white space at either end, no control characters,
-    ///     not a UUID, unique in this home regardless of case (see `checkNameIsFree(_:renaming:)`).
+    ///     not a UUID, unique in this home regardless of case (see ``checkNameIsFree(_:renaming:)``).
     ///   - description: free text; nil or empty for none.
     /// - Throws: ``ContainerError/Code/invalidName``, ``ContainerError/Code/duplicateName``,
     ///   ``ContainerError/Code/nameDiffersOnlyByCase``.

@@ -25,7 +25,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// How this host was set up.
     public let configuration: HostConfiguration
     /// The application identifier in use: the configured one, else the one recorded in the home, else
-    /// `HostConfiguration/defaultAppID`. It names the preferences file and the secure key file.
+    /// ``HostConfiguration/defaultAppID``. It names the preferences file and the secure key file.
     public let appID: String
     /// The key file of secure state in use (see ``HostConfiguration/secureKeyFile``).
     package let secureKeyFile: URL

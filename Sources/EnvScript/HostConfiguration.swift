@@ -13,9 +13,9 @@ public struct HostConfiguration: Sendable {
     public var home: URL
     /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
     ///
-    /// A home remembers the identifier of the first host that recorded one (see `recordsAppID`). A
+    /// A home remembers the identifier of the first host that recorded one (see ``recordsAppID``). A
     /// different identifier here then fails with `HostError/Code/appIDMismatch`.
-    /// nil uses the home's recorded identifier, or `defaultAppID` when it has none; the identifier in
+    /// nil uses the home's recorded identifier, or ``defaultAppID`` when it has none; the identifier in
     /// use is ``EnvScriptHost/appID``.
     public var appID: String?
     /// Whether opening a home that has no identifier recorded records the one this host uses (default

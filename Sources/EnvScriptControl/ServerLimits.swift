@@ -2,15 +2,15 @@
 /// that nobody who can reach it — another local user, without the token — can use up the process's
 /// file descriptors or keep it busy forever.
 ///
-/// Connections past `maximumConnections` wait in the system's queue of pending connections until one
-/// closes; a connection that sends no request for `idleTimeout`, or takes longer than that to send a
+/// Connections past ``maximumConnections`` wait in the system's queue of pending connections until one
+/// closes; a connection that sends no request for ``idleTimeout``, or takes longer than that to send a
 /// request's head (a "slowloris" client), is closed; and so is one whose request, head and body, takes
-/// longer than `requestTimeout` to arrive. A request being answered — a switch waiting for its hooks,
+/// longer than ``requestTimeout`` to arrive. A request being answered — a switch waiting for its hooks,
 /// an event stream — is never cut by these.
 ///
 /// A server that anyone on the machine may reach and that knows its access token (the control panel)
 /// goes further (`ConnectionRegistry`): it accepts every connection, closes the oldest one that has
-/// not shown the token when more than `maximumConnections` are open, and closes any that has not
+/// not shown the token when more than ``maximumConnections`` are open, and closes any that has not
 /// shown it within ``unprovenTimeout``, so that connections without the token never hold the owner out.
 public struct ServerLimits: Sendable, Equatable {
     /// The most connections served at once. The server also keeps to an eighth of the process's file

@@ -19,7 +19,7 @@ extension EnvScriptHost {
     ///     (`ServerLimits`), so that nobody without the token can exhaust the app's descriptors.
     ///   - allowedOrigins: origins whose pages may call the OFREP routes with the token (a browser's
     ///     OpenFeature provider). None by default.
-    /// - Returns: the running panel; open its `PanelServer/url`, which carries the access token.
+    /// - Returns: the running panel; open its ``PanelServer/url``, which carries the access token.
     public func servePanel(
         port: Int = 0, bindHost: String = "127.0.0.1", scenarios: PanelScenarios? = nil, followsApplication: Bool = false,
         limits: ServerLimits = ServerLimits(), allowedOrigins: AllowedOrigins = .none

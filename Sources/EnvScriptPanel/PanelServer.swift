@@ -7,7 +7,7 @@ import Hummingbird
 /// HTTP with the host's control API under `/v1`, for as long as the server runs.
 ///
 /// It listens on 127.0.0.1 unless told otherwise, and lets in only requests that carry its random
-/// token: open `url`, which holds it.
+/// token: open ``url``, which holds it.
 public final class PanelServer: Sendable {
     /// The address to open in a browser, token included.
     public let url: URL

@@ -15,7 +15,7 @@ public struct LuaCall {
         self.function = function
     }
 
-    /// The caller's stack: the arguments are slots 1 through `argumentCount`.
+    /// The caller's stack: the arguments are slots 1 through ``argumentCount``.
     @inlinable public var stack: LuaStackView { LuaStackView(thread) }
 
     /// The function's name as scripts call it.

@@ -1,7 +1,7 @@
 /// A Swift object that travels through Lua as a full userdata.
 ///
 /// The userdata retains the object until Lua collects it. Its metatable is the one registered for
-/// ``typeName`` with `LuaState/defineObjectType(_:methods:)` (methods reached with `obj:method()`),
+/// ``typeName`` with ``LuaState/defineObjectType(_:methods:)`` (methods reached with `obj:method()`),
 /// so `type(obj)` is `"userdata"` and errors name the type.
 public struct LuaObject: Hashable {
     /// The Swift object.

@@ -4,7 +4,7 @@ public struct PreferenceChange: Sendable, Hashable {
     public enum Reason: Sendable, Hashable {
         /// Set or removed through this store.
         case set
-        /// Different after `PreferencesStore/reload()` re-read the file (for example after a container switch).
+        /// Different after ``PreferencesStore/reload()`` re-read the file (for example after a container switch).
         case reload
     }
 

@@ -33,7 +33,7 @@ extension PreferencesStore {
         try set(value, forKey: key.name, keyObservers: key.observers)
     }
 
-    /// Calls `handler` after each change of `key`, including changes found by `reload()`, whether it
+    /// Calls `handler` after each change of `key`, including changes found by ``reload()``, whether it
     /// was made through `key` or by name. Keep the returned observation: dropping it removes the observer.
     public func observe(
         _ key: Key, _ handler: @escaping @Sendable (PreferenceChange) -> Void

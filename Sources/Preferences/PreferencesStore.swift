@@ -6,10 +6,10 @@ import Locking
 /// `<home>/Library/Preferences/<appID>.plist`.
 ///
 /// The file is read once, on first use, and cached. Changes are made in the cache and remembered key by
-/// key; `flush()` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or
+/// key; ``flush()`` writes them (atomically: temporary file, fsync, rename, fsync of the folder), or
 /// every change is written at once when the store is created with `synchronous: true`. The home is
 /// always the live app home: containers are swapped underneath it by renames, so after a switch the
-/// runtime calls `flush()` before and `reload()` after, and the same store then serves the new
+/// runtime calls ``flush()`` before and ``reload()`` after, and the same store then serves the new
 /// container.
 ///
 /// Several processes may use one file at once (an application and the command line, two instances of
@@ -68,7 +68,7 @@ public final class PreferencesStore: Sendable {
     ///   - home: the live app home, whose `Library/Preferences` holds the file.
     ///   - appID: the application's identifier, which names the file (`<appID>.plist`).
     ///   - synchronous: write every change to disk before returning (slower, never loses a change to a
-    ///     crash); otherwise changes wait for `flush()`.
+    ///     crash); otherwise changes wait for ``flush()``.
     ///   - coordinator: the cross-process lock and fencing of the file; by default a lock on its folder.
     public convenience init(
         home: URL, appID: String, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()
@@ -259,7 +259,7 @@ public final class PreferencesStore: Sendable {
         try mergeWithFile(always: false)
     }
 
-    /// Writes the pending changes as `flush()` does, and adopts the changes other processes made to
+    /// Writes the pending changes as ``flush()`` does, and adopts the changes other processes made to
     /// the file even when there are none of one's own.
     public func synchronize() throws {
         try mergeWithFile(always: true)
@@ -378,7 +378,7 @@ public final class PreferencesStore: Sendable {
     // MARK: Observation
 
     /// Calls `handler` after each change of `key` (or of any key when `key` is nil), including changes
-    /// found by `reload()`. Keep the returned observation: dropping it removes the observer.
+    /// found by ``reload()``. Keep the returned observation: dropping it removes the observer.
     public func observe(
         key: String? = nil, _ handler: @escaping @Sendable (PreferenceChange) -> Void
     ) -> PreferencesObservation {

@@ -41,11 +41,11 @@ public protocol StoreCoordinator: Sendable {
     ) throws -> Result
 
     /// Whether a write always reaches the file it read, even after the live file was replaced (a
-    /// container switch), so that `PreferencesStore/reload()` may still write the changes made
+    /// container switch), so that ``PreferencesStore/reload()`` may still write the changes made
     /// before it. A coordinator without fencing would put them in the new file: they are dropped.
     var fencesWrites: Bool { get }
 
-    /// Makes later accesses use the file live now: called by `PreferencesStore/reload()` once the
+    /// Makes later accesses use the file live now: called by ``PreferencesStore/reload()`` once the
     /// changes made before it are written.
     func followLiveFile()
 }

@@ -14,10 +14,10 @@ public import Tweaks
 /// - Failures never crash and never replace good data: an HTTP error, a timeout or a malformed body is
 ///   recorded in ``status`` and thrown by ``refresh()``; lookups keep answering from the last good copy.
 ///   With no copy at all, lookups throw the failure, so the manager reports it in its lookup details.
-/// - Lookups never wait for the network. Call ``refresh()`` (or `refreshNow()` from synchronous code),
+/// - Lookups never wait for the network. Call ``refresh()`` (or ``refreshNow()`` from synchronous code),
 ///   or ``startRefreshing()`` to fetch in the background now and every ``Configuration/refreshInterval``;
-///   `waitUntilFetched(timeout:)` waits for the first answer.
-/// - Switches: `reloadKeptCopy()` adopts the kept copy of the container now live; an answer to a
+///   ``waitUntilFetched(timeout:)`` waits for the first answer.
+/// - Switches: ``reloadKeptCopy()`` adopts the kept copy of the container now live; an answer to a
 ///   fetch started before it is dropped (``RefreshResult/superseded``), since its `If-None-Match` named
 ///   the previous copy and its body would land in the new container.
 /// - A `429 Too Many Requests` with `Retry-After` (seconds or an HTTP date): no request goes out before
@@ -177,7 +177,7 @@ public final class RemoteTweakProvider: TweakProvider {
     }
 
     /// Refreshes now, in the background, and then every ``Configuration/refreshInterval`` (when set) until
-    /// `stopRefreshing()`, ``close()`` or the provider's release; a tick that finds the previous request
+    /// ``stopRefreshing()``, ``close()`` or the provider's release; a tick that finds the previous request
     /// still out is skipped. Failures are recorded in ``status``. Calling it again starts over: the
     /// request under way is cancelled. Nothing of it runs on Swift's cooperative pool.
     public func startRefreshing() {

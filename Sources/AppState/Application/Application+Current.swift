@@ -4,7 +4,7 @@ extension Application {
     /// nil when there is none.
     public static var current: Application? { CurrentApplication.application }
 
-    /// Makes this the process's current application, until it resigns (`resignCurrent()`) or another
+    /// Makes this the process's current application, until it resigns (``resignCurrent()``) or another
     /// is made current. An `EnvScriptHost` makes its application current as it opens the app's home,
     /// and resigns it as it closes.
     public func makeCurrent() {

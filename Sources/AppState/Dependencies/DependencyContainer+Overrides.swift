@@ -4,7 +4,7 @@ extension DependencyContainer {
     /// `body` throws. Two tests running in parallel may override the same dependency differently.
     ///
     /// Overrides nest: an inner override of the same name wins while it runs, and the outer one is in
-    /// force again after it. The same as `withOverrides(_:_:)` with one name.
+    /// force again after it. The same as ``withOverrides(_:_:)`` with one name.
     ///
     /// - Throws: ``AppStateError/Code/unknownDependency`` or ``AppStateError/Code/typeMismatch``
     ///   before `body` runs; then whatever `body` throws.

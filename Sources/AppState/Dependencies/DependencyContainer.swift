@@ -13,7 +13,7 @@ import Locking
 /// }
 /// ```
 ///
-/// A `get` sees, in order: the task's overrides (`withOverrides(_:_:)`, ``override(_:with:_:)-(String,_,_)``; the
+/// A `get` sees, in order: the task's overrides (``withOverrides(_:_:)``, ``override(_:with:_:)-(String,_,_)``; the
 /// innermost wins), the newest held override (``override(_:with:)``), and finally the registered
 /// instance, made on first use.
 ///
@@ -85,7 +85,7 @@ public final class DependencyContainer: Sendable {
         registrations.withLock { $0[name]?.scope }
     }
 
-    /// The dependency `name`: an override in force — the task's (`withOverrides(_:_:)`), else the
+    /// The dependency `name`: an override in force — the task's (``withOverrides(_:_:)``), else the
     /// newest held one (``override(_:with:)``) — or the registered instance, made on first use.
     ///
     /// - Throws: ``AppStateError/Code/unknownDependency``, ``AppStateError/Code/dependencyCycle``,
