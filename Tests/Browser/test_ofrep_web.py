@@ -66,6 +66,13 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class PageServer(socketserver.ThreadingTCPServer):
+    """Serves the page, one thread per connection: Chromium opens speculative connections it may leave
+    idle, and a server that reads one connection at a time waits on such a socket until Chromium drops it
+    (up to a minute) before it answers the page's own request."""
+    daemon_threads = True
+
+
 class PanelOFREPWebProviderTests(unittest.TestCase):
     """Against `envscript ui --allow-origin`."""
 
@@ -96,7 +103,7 @@ class PanelOFREPWebProviderTests(unittest.TestCase):
         site.mkdir()
         (site / "index.html").write_text(PAGE)
         handler = lambda *arguments: QuietHandler(*arguments, directory=str(site))
-        self.site = socketserver.TCPServer(("127.0.0.1", 0), handler)
+        self.site = PageServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.site.serve_forever, daemon=True).start()
         page_origin = f"http://127.0.0.1:{self.site.server_address[1]}"
         self.page = page_origin + "/index.html"
@@ -141,7 +148,7 @@ class PanelOFREPWebProviderTests(unittest.TestCase):
         self.assertLess(time.monotonic() - edited, 2.0)
 
     def test_a_page_of_an_origin_not_allowed_is_refused_at_the_preflight(self):
-        other = socketserver.TCPServer(("127.0.0.1", 0), self.site.RequestHandlerClass)
+        other = PageServer(("127.0.0.1", 0), self.site.RequestHandlerClass)
         threading.Thread(target=other.serve_forever, daemon=True).start()
         try:
             self.driver.get(f"http://127.0.0.1:{other.server_address[1]}/index.html?base={self.base}&token={self.token}")
