@@ -36,6 +36,7 @@ var package = Package(
         .library(name: "RemoteTweaks", targets: ["RemoteTweaks"]),
         .library(name: "AppState", targets: ["AppState"]),
         .library(name: "Preferences", targets: ["Preferences"]),
+        .library(name: "JSONValues", targets: ["JSONValues"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
     ],
     traits: [
@@ -82,10 +83,14 @@ var package = Package(
         // syncfs(2), which Swift's Glibc module does not show.
         .target(name: "CFileSync"),
 
+        // The one value type for JSON-shaped data (flags, contexts, rules, state, the wire) and the strict
+        // JSON reader and exact writer every part uses.
+        .target(name: "JSONValues"),
+
         // Engines: plain Swift, no Lua.
         .target(name: "Containers", dependencies: ["Locking", "CFileSync"]),
-        .target(name: "Preferences", dependencies: ["Locking"]),
-        .target(name: "Tweaks", dependencies: ["Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Preferences", dependencies: ["JSONValues", "Locking"]),
+        .target(name: "Tweaks", dependencies: ["JSONValues", "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto")]),
         // Tweak providers fetched over HTTP: the one engine with an HTTP client (AsyncHTTPClient, so SwiftNIO
         // and its TLS), kept apart so that an app, a tool or a fuzz build using Tweaks alone builds none of it.
         .target(
@@ -99,7 +104,7 @@ var package = Package(
         .target(
             name: "AppState",
             dependencies: [
-                "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto"),
+                "JSONValues", "Preferences", "Locking", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -133,7 +138,7 @@ var package = Package(
         .target(
             name: "EnvScriptOperations",
             dependencies: [
-                "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                "JSONValues", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
                 .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
                 .target(name: "RemoteTweaks", condition: .when(traits: ["RemoteFlags"])),
             ]
@@ -143,7 +148,7 @@ var package = Package(
         .target(
             name: "EnvScriptControl",
             dependencies: [
-                "EnvScriptOperations", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                "EnvScriptOperations", "JSONValues", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
                 .target(name: "RemoteTweaks", condition: .when(traits: ["RemoteFlags"])),
@@ -160,7 +165,7 @@ var package = Package(
         .target(
             name: "EnvScript",
             dependencies: [
-                "EnvScriptOperations", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
+                "EnvScriptOperations", "JSONValues", "LuaBridge", "Containers", "Preferences", "Tweaks", "AppState", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "ContainerSharing", condition: .when(traits: ["Sharing"])),
@@ -273,7 +278,7 @@ var package = Package(
         .testTarget(
             name: "EnvScriptTests",
             dependencies: [
-                "TestSupport", "EnvScript", "EnvScriptOperations", "EnvScriptControl", "Tweaks", "Containers", "Preferences",
+                "TestSupport", "EnvScript", "EnvScriptOperations", "EnvScriptControl", "JSONValues", "AppState", "Tweaks", "Containers", "Preferences",
                 "Locking", "LuaBridge",
                 // OFREPProviderTests: the OFREP provider itself, beside tweak.ofrep.
                 "RemoteTweaks",
@@ -335,7 +340,7 @@ if Context.environment["ENVSCRIPT_FUZZ"] == "1" {
     for target in package.targets where target.name == "Scenarios" { target.plugins = nil }
     package.targets.append(.executableTarget(
         name: "EnvScriptFuzz",
-        dependencies: ["LuaBridge", "Containers", "Preferences", "Tweaks"],
+        dependencies: ["JSONValues", "LuaBridge", "Containers", "Preferences", "Tweaks"],
         path: "Fuzz/EnvScriptFuzz"
     ))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 @testable import Tweaks
 
 /// The tweak-file reader: its own JSON scanner, then the document reader.

@@ -1,4 +1,4 @@
-package import Containers
+public import Containers
 import Foundation
 
 /// The table of contents of a container archive, stored in it as `envscript-container.json`: which
@@ -12,41 +12,22 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public static let entryName = "envscript-container.json"
     /// What `format` must say.
     public static let formatName = "envscript-container"
-    /// The version this build writes and reads.
-    public static let currentVersion = 1
+    /// The version this build writes. It reads this one and every earlier one (``readableVersions``).
+    public static let currentVersion = 2
+    /// The versions this build reads: 1, whose container was described by five camel-case fields, and 2,
+    /// whose container is a `ContainerView` (module Containers) as the API shows it.
+    public static let readableVersions = 1...2
 
     /// Always ``formatName``: what tells an EnvScript archive from another zip.
     public var format: String
     /// The format version the archive was written in (``currentVersion`` for this build).
     public var version: Int
-    /// The container as it was when exported.
-    public var container: ExportedContainer
+    /// The container as it was when exported, as every front door shows one.
+    public var container: ContainerView
     /// When the archive was written, ISO 8601.
     public var exportedAt: String
     /// Every entry of the container, with its kind, mode, size and SHA-256.
     public var entries: [Entry]
-
-    /// A container's metadata as an archive carries it.
-    public struct ExportedContainer: Codable, Sendable, Equatable {
-        /// The container's name.
-        public var name: String
-        /// Its description, nil when it had none.
-        public var description: String?
-        /// When it was created, ISO 8601.
-        public var createdAt: String
-        /// When it was last made the active one, ISO 8601; nil if never.
-        public var lastActivatedAt: String?
-        /// How many times it was made the active one.
-        public var activatedCount: Int
-
-        package init(name: String, description: String?, createdAt: String, lastActivatedAt: String?, activatedCount: Int) {
-            self.name = name
-            self.description = description
-            self.createdAt = createdAt
-            self.lastActivatedAt = lastActivatedAt
-            self.activatedCount = activatedCount
-        }
-    }
 
     /// One entry of the container.
     public struct Entry: Codable, Sendable, Equatable {
@@ -82,12 +63,40 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
         package var kind: TreeEntry.Kind? { TreeEntry.Kind(rawValue: type) }
     }
 
-    package init(container: ExportedContainer, exportedAt: String, entries: [Entry]) {
+    package init(container: ContainerView, exportedAt: String, entries: [Entry]) {
         self.format = Self.formatName
         self.version = Self.currentVersion
         self.container = container
         self.exportedAt = exportedAt
         self.entries = entries
+    }
+
+    private enum CodingKeys: String, CodingKey { case format, version, container, exportedAt, entries }
+
+    /// The five fields version 1 described a container with.
+    private struct ContainerOfVersion1: Decodable {
+        var name: String
+        var description: String?
+        var createdAt: String
+        var lastActivatedAt: String?
+        var activatedCount: Int
+    }
+
+    /// Reads a manifest of any readable version (the reader refuses the others by their number).
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        format = try fields.decode(String.self, forKey: .format)
+        version = try fields.decode(Int.self, forKey: .version)
+        if version == 1 {
+            let old = try fields.decode(ContainerOfVersion1.self, forKey: .container)
+            container = ContainerView(
+                name: old.name, description: old.description, createdAt: old.createdAt,
+                lastActivatedAt: old.lastActivatedAt, activatedCount: old.activatedCount)
+        } else {
+            container = try fields.decode(ContainerView.self, forKey: .container)
+        }
+        exportedAt = try fields.decode(String.self, forKey: .exportedAt)
+        entries = try fields.decode([Entry].self, forKey: .entries)
     }
 
     /// The manifest as stored: sorted keys, so the same container gives the same bytes.

@@ -79,18 +79,24 @@ struct ArchiveReader {
         } catch {
             throw ArchiveError.badManifest(archive: name, reason: "it cannot be read (\(error))")
         }
+        // The format and version first: a manifest of another version may describe its container otherwise.
+        struct Header: Decodable { var format: String; var version: Int }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+            throw ArchiveError.badManifest(archive: name, reason: "it is not a manifest this version reads")
+        }
+        guard header.format == ArchiveManifest.formatName else {
+            throw ArchiveError.badManifest(archive: name, reason: "its format is '\(header.format)', not '\(ArchiveManifest.formatName)'")
+        }
+        guard ArchiveManifest.readableVersions.contains(header.version) else {
+            throw ArchiveError.badManifest(
+                archive: name,
+                reason: "it is version \(header.version); this version of envscript reads versions \(ArchiveManifest.readableVersions.lowerBound) to \(ArchiveManifest.readableVersions.upperBound)")
+        }
         let manifest: ArchiveManifest
         do {
             manifest = try JSONDecoder().decode(ArchiveManifest.self, from: data)
         } catch {
             throw ArchiveError.badManifest(archive: name, reason: "it is not a manifest this version reads")
-        }
-        guard manifest.format == ArchiveManifest.formatName else {
-            throw ArchiveError.badManifest(archive: name, reason: "its format is '\(manifest.format)', not '\(ArchiveManifest.formatName)'")
-        }
-        guard manifest.version == ArchiveManifest.currentVersion else {
-            throw ArchiveError.badManifest(
-                archive: name, reason: "it is version \(manifest.version); this version of envscript reads version \(ArchiveManifest.currentVersion)")
         }
         return manifest
     }

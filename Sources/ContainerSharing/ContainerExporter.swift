@@ -73,11 +73,7 @@ enum ArchiveWriter {
         }
         let container = contents.container
         let manifest = ArchiveManifest(
-            container: .init(
-                name: container.name, description: container.description,
-                createdAt: ISO8601.string(container.createdAt),
-                lastActivatedAt: container.lastActivatedAt.map(ISO8601.string),
-                activatedCount: container.activatedCount),
+            container: ContainerView(container, activeUUID: contents.isLive ? container.uuid : nil),
             exportedAt: ISO8601.string(Date()), entries: entries)
         let manifestData = try manifest.encoded()
         try add(to: archive, staging) {

@@ -122,7 +122,7 @@ enum ContainerModule {
                 throw call.argumentError(position, "'\(text)' is neither a container of this home nor an archive file")
             }
             let diff = try operations.diff(try operand(1), try operand(2))
-            call.push(try ScriptValue(diffOf: diff).luaValue)
+            call.push(try JSONValue(diffOf: diff).luaValue)
             return 1
         }
         #else
@@ -181,7 +181,7 @@ enum ContainerModule {
 
     /// A view as Lua sees it: the table of the control API's JSON, made by the one encoder of views.
     static func luaValue(_ view: some Encodable) throws -> LuaValue {
-        try ScriptValueEncoder().encode(view).luaValue
+        try JSONValueEncoder().encode(view).luaValue
     }
 
     /// The two arguments of a switch hook: the container switched to and the one left (nil when

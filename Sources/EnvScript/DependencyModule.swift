@@ -68,13 +68,13 @@ enum DependencyModule {
         case .integer(let number): return number
         case .number(let number): return number
         case .string(let text): return text
-        default: return try ScriptValue(lua: value)
+        default: return try JSONValue(lua: value)
         }
     }
 
     /// A dependency as Lua sees it: Lua values as they were, Swift values as plain data.
     static func luaValue(of dependency: any Sendable) throws -> LuaValue {
         if let lua = dependency as? LuaDependency { return lua.value }
-        return try ScriptValue(swift: dependency).luaValue
+        return try JSONValue(swift: dependency).luaValue
     }
 }

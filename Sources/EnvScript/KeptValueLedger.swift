@@ -52,33 +52,15 @@ final class KeptValueLedger: Sendable {
         if released > 0 { try lua.keep(0, insteadOf: released, by: function) }
     }
 
-    /// About the bytes a value takes in the host: its text and a word per scalar, key and element.
-    static func size(of value: TweakValue) -> Int {
-        switch value {
-        case .bool, .int, .double: return 16
-        case .string(let text): return 16 + text.utf8.count
-        case .array(let elements): return elements.reduce(16) { $0 + size(of: $1) }
-        case .object(let fields): return fields.reduce(16) { $0 + 16 + $1.key.utf8.count + size(of: $1.value) }
-        }
-    }
-
     /// About the bytes the names a value is kept under take in the host (a feature and a variable, a
     /// state key): with them, a script cannot park data in the names of values it keeps.
     static func size(ofNames names: String?...) -> Int {
         names.reduce(0) { $0 + 16 + ($1?.utf8.count ?? 0) }
     }
 
-    /// About the bytes a context kept by a provider takes in the host, as ``size(of:)-(TweakValue)``.
+    /// About the bytes a context kept by a provider takes in the host, as ``size(of:)-(JSONValue)``.
     static func size(of context: TweakContext) -> Int {
-        func valueSize(_ value: TweakContext.Value) -> Int {
-            switch value {
-            case .null, .bool, .int, .double: return 16
-            case .string(let text): return 16 + text.utf8.count
-            case .array(let elements): return elements.reduce(16) { $0 + valueSize($1) }
-            case .object(let fields): return fields.reduce(16) { $0 + 16 + $1.key.utf8.count + valueSize($1.value) }
-            }
-        }
-        return context.attributes.reduce(Self.size(ofNames: context.targetingKey)) { $0 + 16 + $1.key.utf8.count + valueSize($1.value) }
+        context.attributes.reduce(Self.size(ofNames: context.targetingKey)) { $0 + 16 + $1.key.utf8.count + size(of: $1.value) }
     }
 
     /// What the host keeps for a function or a hook a script registers (its reference, the closure
@@ -86,8 +68,8 @@ final class KeptValueLedger: Sendable {
     /// as many values.
     static let registrationSize = 1 << 10
 
-    /// About the bytes a value takes in the host, as ``size(of:)-(TweakValue)``.
-    static func size(of value: ScriptValue) -> Int {
+    /// About the bytes a value takes in the host: its text and a word per scalar, key and element.
+    static func size(of value: JSONValue) -> Int {
         switch value {
         case .null, .bool, .int, .double: return 16
         case .string(let text): return 16 + text.utf8.count

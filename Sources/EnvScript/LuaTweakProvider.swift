@@ -36,7 +36,7 @@ enum LuaTweakProvider {
         { tweak in
             let answer = try decrypt.callFirst(tweak.luaTable)
             do {
-                return try TweakValue(lua: answer)
+                return try JSONValue(flagValue: answer)
             } catch {
                 throw LuaScriptError("the decryptor's answer for \(tweak.feature).\(tweak.variable) is not a value: \(error)")
             }
@@ -67,14 +67,14 @@ enum LuaTweakProvider {
         if answer == .nil { return nil }
         guard case .table = answer, answer["value"] != .nil else {
             do {
-                return Tweak(feature: feature, variable: variable, value: try TweakValue(lua: answer), source: provider)
+                return Tweak(feature: feature, variable: variable, value: try JSONValue(flagValue: answer), source: provider)
             } catch {
                 throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with something that is not a value: \(error)")
             }
         }
-        let value: TweakValue
+        let value: JSONValue
         do {
-            value = try TweakValue(lua: answer["value"])
+            value = try JSONValue(flagValue: answer["value"])
         } catch {
             throw LuaScriptError("tweak provider '\(provider)' answered \(feature).\(variable) with a table whose 'value' is not a value: \(error)")
         }

@@ -91,8 +91,8 @@ struct OptionTable {
             throw problem(name, "must be a context table such as {targetingKey = 'user-1', country = 'DE'}, not a \(value.typeName)")
         }
         do {
-            switch try TweakValue(lua: value) {
-            case .object(let object): return try TweakContext(jsonObject: object.mapValues(TweakContext.Value.init))
+            switch try JSONValue(flagValue: value) {
+            case .object(let object): return try TweakContext(jsonObject: object.mapValues(JSONValue.init))
             case .array(let items) where items.isEmpty: return .empty
             default: throw LuaScriptError("a context has named fields, not a list")
             }

@@ -18,23 +18,23 @@ enum StateModule {
         let kept = KeptValueLedger(host: host)
 
         /// Argument `position` as a value state can hold, or an argument error saying why not.
-        func storable(_ call: LuaCall, _ position: Int32) throws -> ScriptValue {
+        func storable(_ call: LuaCall, _ position: Int32) throws -> JSONValue {
             do {
-                return try ScriptValue(lua: try call.value(position))
+                return try JSONValue(lua: try call.value(position))
             } catch {
                 throw call.argumentError(position, "\(error)")
             }
         }
         /// Declares `key` with `make`, unless it is declared already with the same kind — from Swift,
         /// with a type of its own, or by another script — which then stands; returns its value.
-        func declare(_ call: LuaCall, _ kind: StateKind, _ make: (String, ScriptValue) throws -> Void) throws -> Int32 {
+        func declare(_ call: LuaCall, _ kind: StateKind, _ make: (String, JSONValue) throws -> Void) throws -> Int32 {
             let key = try call.argument(1, as: String.self)
             let initial = try storable(call, 2)
             if application.kind(ofKey: key) != kind {
                 let bytes = KeptValueLedger.size(of: initial) + KeptValueLedger.size(ofNames: key)
                 try kept.keep(bytes, at: "state initial \(key)", by: "state.\(kind)") { try make(key, initial) }
             }
-            call.push(try ScriptValue(swift: application.value(forKey: key)).luaValue)
+            call.push(try JSONValue(swift: application.value(forKey: key)).luaValue)
             return 1
         }
 
@@ -43,7 +43,7 @@ enum StateModule {
         module.function("file") { call in try declare(call, .file) { _ = try application.fileState($0, initial: $1) } }
         module.function("secure") { call in try declare(call, .secure) { _ = try application.secureState($0, initial: $1) } }
         module.function("get") { call in
-            call.push(try ScriptValue(swift: application.value(forKey: try call.argument(1, as: String.self))).luaValue)
+            call.push(try JSONValue(swift: application.value(forKey: try call.argument(1, as: String.self))).luaValue)
             return 1
         }
         module.function("set") { call in

@@ -23,7 +23,7 @@ final class TweakCipherHandle {
             },
             "seal": LuaFunction("cipher:seal") { call in
                 let handle = try call.object(1, as: TweakCipherHandle.self, typeName: typeName)
-                let value = try TweakValue(argument: 2, of: call)
+                let value = try JSONValue(argument: 2, of: call)
                 let keyID = try call.argument(3, as: String?.self)
                 do {
                     call.push(try handle.cipher.seal(value, keyID: keyID))

@@ -14,10 +14,10 @@ extension TweakContext {
             throw call.argumentError(position, "expected a context table such as {targetingKey = 'user-1', country = 'DE'}, not a \(value.typeName)")
         }
         do {
-            guard case .object(let object) = try TweakValue(lua: value) else {
+            guard case .object(let object) = try JSONValue(flagValue: value) else {
                 throw LuaScriptError("a context has named fields, not a list")
             }
-            self = try TweakContext(jsonObject: object.mapValues(TweakContext.Value.init))
+            self = try TweakContext(jsonObject: object)
         } catch {
             throw call.argumentError(position, "\(error)")
         }
@@ -25,7 +25,7 @@ extension TweakContext {
 
     /// The context as the table a Lua provider's `get` receives: its attributes and `targetingKey` (a
     /// null is nil there: a field left out, a hole in a list).
-    var luaValue: LuaValue { ScriptValue.object(jsonObject.mapValues(ScriptValue.init)).luaValue }
+    var luaValue: LuaValue { JSONValue.object(jsonObject).luaValue }
 }
 
 extension TweakDefaultAnswer {
@@ -39,7 +39,7 @@ extension TweakDefaultAnswer {
         table["reason"] = .string(reason.rawValue)
         if let errorCode { table["error_code"] = .string(errorCode.rawValue) }
         if let errorMessage { table["error_message"] = .string(errorMessage) }
-        if !metadata.isEmpty { table["metadata"] = TweakValue.object(metadata).luaValue }
+        if !metadata.isEmpty { table["metadata"] = JSONValue.object(metadata).luaValue }
         return .table(table)
     }
 }

@@ -11,7 +11,7 @@ extension TweakModule {
         module.function("set") { call in
             let feature = try call.argument(1, as: String.self)
             let variable = try call.argument(2, as: String.self)
-            let value = try TweakValue(argument: 3, of: call)
+            let value = try JSONValue(argument: 3, of: call)
             let provider = try call.argument(4, as: String?.self)
             let bytes = KeptValueLedger.size(of: value) + KeptValueLedger.size(ofNames: feature, variable, provider)
             try kept.keep(bytes, at: place(feature, variable, provider), by: "tweak.set") {

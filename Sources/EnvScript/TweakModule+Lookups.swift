@@ -42,7 +42,7 @@ extension TweakModule {
             // Read only when given: the cached path takes no context.
             let contextType = call.stack.type(at: 4)
             let context = contextType == .none || contextType == .nil ? TweakContext.empty : try TweakContext(argument: 4, of: call)
-            let value: TweakValue
+            let value: JSONValue
             do {
                 value = try tweaks.resolvedValue(feature: feature, variable: variable, context: context)
             } catch let error as TweakError where error.code == .notFound || error.code == .defaulted {

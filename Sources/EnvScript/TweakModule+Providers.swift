@@ -75,7 +75,7 @@ extension TweakModule {
         module.function("ephemeral") { call in
             let table = try call.optionalTable(1) ?? LuaTable()
             let name = try call.argument(2, as: String?.self) ?? "ephemeral"
-            var values: [String: [String: TweakValue]] = [:]
+            var values: [String: [String: JSONValue]] = [:]
             for (featureKey, variables) in table.fields {
                 guard let feature = featureKey.stringValue, case .table(let variableTable) = variables else {
                     throw call.argumentError(1, "expected {feature = {variable = value}}, found a \(featureKey.typeName) key with a \(variables.typeName)")
@@ -85,7 +85,7 @@ extension TweakModule {
                         throw call.argumentError(1, "expected {feature = {variable = value}}, found a \(variableKey.typeName) key in \(feature)")
                     }
                     do {
-                        values[feature, default: [:]][variable] = try TweakValue(lua: value)
+                        values[feature, default: [:]][variable] = try JSONValue(flagValue: value)
                     } catch {
                         throw call.argumentError(1, "\(feature).\(variable): \(error)")
                     }

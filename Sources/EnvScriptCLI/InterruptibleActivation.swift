@@ -26,7 +26,7 @@ enum InterruptibleActivation {
         var change: ContainerChange?
         var failure: (any Error)?
         do {
-            change = try operations.activate(target.uuid.uuidString, interruption: interruption)
+            change = try operations.activate(target, interruption: interruption)
         } catch {
             failure = error
         }

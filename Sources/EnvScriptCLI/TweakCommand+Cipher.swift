@@ -55,11 +55,11 @@ extension TweakCommand {
 
         func validate() throws {
             if string && json { throw ValidationError("--string and --json cannot be given together") }
-            if json { _ = try TweakValue.commandLineJSON(value) }
+            if json { _ = try JSONValue.commandLineJSON(value) }
         }
 
         func run() throws {
-            let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
+            let parsed = json ? try JSONValue.commandLineJSON(value) : JSONValue(parsing: value, forceString: string)
             let cipher = try keys.cipher(runtime: runtime)
             let key = keyID.map { cipher.keyring.key(id: $0) } ?? cipher.keyring.sealingKey
             if let keyID, key == nil {
@@ -98,11 +98,11 @@ extension TweakCommand {
     }
 }
 
-extension TweakValue {
+extension JSONValue {
     /// A value given as JSON on the command line (`--json`).
-    static func commandLineJSON(_ text: String) throws -> TweakValue {
+    static func commandLineJSON(_ text: String) throws -> JSONValue {
         do {
-            return try JSONDecoder().decode(TweakValue.self, from: Data(text.utf8))
+            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch {
             throw ValidationError("--json: '\(text)' is not a JSON value a flag can hold (an object, an array, a number, a string in quotes, true or false; no null)")
         }

@@ -118,11 +118,11 @@ struct TweakCommand: ParsableCommand {
 
         func validate() throws {
             if string && json { throw ValidationError("--string and --json cannot be given together") }
-            if json { _ = try TweakValue.commandLineJSON(value) }
+            if json { _ = try JSONValue.commandLineJSON(value) }
         }
 
         func run() throws {
-            let parsed = json ? try TweakValue.commandLineJSON(value) : TweakValue(parsing: value, forceString: string)
+            let parsed = json ? try JSONValue.commandLineJSON(value) : JSONValue(parsing: value, forceString: string)
             try runtime.withHost(writesApplicationData: true) { host in
                 try checkDefinition(in: host)
                 do {

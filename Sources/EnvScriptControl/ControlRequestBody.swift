@@ -6,14 +6,14 @@ import Tweaks
 /// The JSON object a request sends, read field by field with errors that name the field and say what
 /// was expected — `field 'name' must be a string, not a number` — instead of a decoder's coding path.
 ///
-/// Values are read as ``ScriptValue``s, the same values the `state` module stores, so a state value
+/// Values are read as `JSONValue`s, the same values the `state` module stores, so a state value
 /// sent over HTTP is exactly what `state.set` would store from Lua.
 package struct ControlRequestBody: Sendable {
     /// The largest body read; control requests are small.
     static let maximumSize = 1024 * 1024
 
     /// The object's fields.
-    let fields: [String: ScriptValue]
+    let fields: [String: JSONValue]
 
     /// Reads the request's body as a JSON object whose fields are all in `allowed`.
     ///
@@ -35,9 +35,9 @@ package struct ControlRequestBody: Sendable {
         guard String(validating: data, as: UTF8.self) != nil else {
             throw ControlError(.badRequest, "the request body is not valid UTF-8; send JSON encoded as UTF-8, such as \(example)")
         }
-        let value: ScriptValue
+        let value: JSONValue
         do {
-            value = try ScriptValue(jsonText: data)
+            value = try JSONValue(jsonText: data)
         } catch {
             throw ControlError(.badRequest, "the request body is not valid JSON (\(error)); send a JSON object such as \(example)")
         }
@@ -83,21 +83,22 @@ package struct ControlRequestBody: Sendable {
     }
 
     /// The field `name` as any JSON value (null included).
-    func value(_ name: String) throws -> ScriptValue {
+    func value(_ name: String) throws -> JSONValue {
         guard let value = fields[name] else { throw ControlError(.badRequest, "field '\(name)' is required") }
         return value
     }
 
     /// The field `name` as a tweak value: a Boolean, a number, a string, or an array or object of those.
-    func tweakValue(_ name: String) throws -> TweakValue {
-        guard let value = TweakValue(script: try value(name)) else {
+    func tweakValue(_ name: String) throws -> JSONValue {
+        let value = try value(name)
+        guard !value.containsNull else {
             throw ControlError(.badRequest, "field '\(name)' must be a Boolean, a number, a string, an array or an object, with no null inside")
         }
         return value
     }
 }
 
-extension ScriptValue {
+extension JSONValue {
     /// "null", "a Boolean", "an integer", "a number", "a string", "an array" or "an object", for messages.
     var jsonTypeName: String {
         switch self {

@@ -32,7 +32,7 @@ extension ControlRoutes {
                     evaluationContext = try await ofrepContext(of: request)
                 } catch let error as ControlError {
                     var failure = ""
-                    TweakValue.writeJSONString(error.message, into: &failure)
+                    JSONValue.writeJSONString(error.message, into: &failure)
                     return ofrepAnswer(#"{"errorCode":"INVALID_CONTEXT","errorDetails":"# + failure + "}", status: 400)
                 } catch is OFREPBodyTooLarge {
                     return OFREPBodyTooLarge.answer
@@ -102,7 +102,7 @@ extension ControlRoutes {
     /// ``flagSetMetadata(of:)`` as JSON text.
     private static func flagSetMetadataJSON(of tweaks: TweakManager) -> String {
         var metadata = ""
-        TweakValue.object(flagSetMetadata(of: tweaks)).writeExactJSON(into: &metadata)
+        JSONValue.object(flagSetMetadata(of: tweaks)).writeJSON(into: &metadata)
         return metadata
     }
 
@@ -113,8 +113,8 @@ extension ControlRoutes {
 
     /// The bulk answer's `metadata`: the flag sets' own metadata of the stack's flagd files, a higher
     /// provider's entry winning over a lower one's, as flagd answers with its flag set's.
-    private static func flagSetMetadata(of tweaks: TweakManager) -> [String: TweakValue] {
-        var metadata: [String: TweakValue] = [:]
+    private static func flagSetMetadata(of tweaks: TweakManager) -> [String: JSONValue] {
+        var metadata: [String: JSONValue] = [:]
         for case let flagd as FlagdTweakProvider in tweaks.providers.reversed() {
             metadata.merge(flagd.flagSetMetadata) { _, higher in higher }
         }
@@ -138,9 +138,9 @@ extension ControlRoutes {
         case nil, .null?:
             throw ControlError(.badRequest, "the request must carry a context object, as {\"context\": {\"targetingKey\": \"user-1\"}} (an empty one is {\"context\": {}})")
         case .object(let fields)?:
-            var attributes: [String: TweakContext.Value] = [:]
+            var attributes: [String: JSONValue] = [:]
             for (name, value) in fields where value != .null {
-                attributes[name] = TweakContext.Value(script: value)
+                attributes[name] = value
             }
             if let key = attributes[TweakContext.targetingKeyField], key.stringValue == nil {
                 attributes[TweakContext.targetingKeyField] = nil

@@ -1,3 +1,4 @@
+import JSONValues
 #if Sharing
 import ContainerSharing
 import Containers
@@ -50,7 +51,7 @@ extension ControlRoutes {
                     let operations = host.containerOperations
                     let diff = try operations.diff(
                         .container(try operations.resolve(first)), .container(try operations.resolve(second)))
-                    return try ScriptValue(diffOf: diff)
+                    return try JSONValue(diffOf: diff)
                 })
             }
         }

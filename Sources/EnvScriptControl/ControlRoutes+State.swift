@@ -4,7 +4,7 @@ import Hummingbird
 
 extension ControlRoutes {
     /// `/v1/state`: the declared keys with their kind and value; get, set and reset one. Values cross as
-    /// the `state` module's values (``ScriptValue``), so what a request sets is what `state.get`
+    /// the `state` module's values (`JSONValue`), so what a request sets is what `state.get`
     /// returns in Lua.
     static func registerStateRoutes<Context: RequestContext>(on router: Router<Context>, host: ControlHost) {
         router.get("/v1/state") { _, _ in
@@ -22,7 +22,7 @@ extension ControlRoutes {
             await ControlResponse.handling {
                 let key = try ControlResponse.parameter("key", of: context)
                 let body = try await ControlRequestBody.read(request, allowed: ["value"], example: #"{"value": "alice"}"#)
-                let value = try body.value("value")
+                let value = try body.value("value").readingFloatMarkers()
                 return try ControlResponse.json(try await host.run { host in
                     try host.application.setScriptValue(value, forKey: key)
                     return try StateEntryPayload(key: key, in: host.application)

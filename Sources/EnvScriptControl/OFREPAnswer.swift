@@ -16,7 +16,7 @@ package enum OFREPAnswer {
     /// `{"errorDetails": message}` with `status`.
     static func failure(status: HTTPResponse.Status, _ message: String) -> Response {
         var details = ""
-        TweakValue.writeJSONString(message, into: &details)
+        JSONValue.writeJSONString(message, into: &details)
         return json(#"{"errorDetails":"# + details + "}", status: status)
     }
 }

@@ -8,7 +8,7 @@ import Tweaks
 /// disabled flag's answer), but OpenFeature's Python provider (0.3) reads an answer without the key as
 /// an error: every override and every flag of a JSON file, which have no variants, would then answer
 /// the caller's default. `value` is left out when the caller's default applies (a disabled flag, no default variant), since a null value is read as a
-/// type mismatch; doubles keep their fraction (`TweakValue/exactJSON`); a failure is
+/// type mismatch; doubles keep their fraction (`JSONValue/jsonText`); a failure is
 /// `{key, errorCode, errorDetails}` with the status OFREP gives it (404 for a flag not found, 400 for
 /// the others the flag's definition or the context cause, 500 for the rest).
 struct OFREPEvaluation: Sendable {
@@ -17,7 +17,7 @@ struct OFREPEvaluation: Sendable {
     let outcome: Outcome
 
     enum Outcome: Sendable {
-        case resolved(value: TweakValue?, reason: TweakReason, variant: String?, metadata: [String: TweakValue])
+        case resolved(value: JSONValue?, reason: TweakReason, variant: String?, metadata: [String: JSONValue])
         case failed(status: Int, code: TweakErrorCode, details: String)
     }
 
@@ -68,22 +68,22 @@ struct OFREPEvaluation: Sendable {
         var text = "{"
         func field(_ name: String, _ write: (inout String) -> Void) {
             if text.count > 1 { text += "," }
-            TweakValue.writeJSONString(name, into: &text)
+            JSONValue.writeJSONString(name, into: &text)
             text += ":"
             write(&text)
         }
-        field("key") { TweakValue.writeJSONString(key, into: &$0) }
+        field("key") { JSONValue.writeJSONString(key, into: &$0) }
         switch outcome {
         case .resolved(let value, let reason, let variant, let metadata):
-            if let value { field("value") { value.writeExactJSON(into: &$0) } }
-            field("reason") { TweakValue.writeJSONString(reason.rawValue, into: &$0) }
+            if let value { field("value") { value.writeJSON(into: &$0) } }
+            field("reason") { JSONValue.writeJSONString(reason.rawValue, into: &$0) }
             field("variant") { text in
-                if let variant { TweakValue.writeJSONString(variant, into: &text) } else { text += "null" }
+                if let variant { JSONValue.writeJSONString(variant, into: &text) } else { text += "null" }
             }
-            field("metadata") { TweakValue.object(metadata).writeExactJSON(into: &$0) }
+            field("metadata") { JSONValue.object(metadata).writeJSON(into: &$0) }
         case .failed(_, let code, let details):
-            field("errorCode") { TweakValue.writeJSONString(code.rawValue, into: &$0) }
-            field("errorDetails") { TweakValue.writeJSONString(details, into: &$0) }
+            field("errorCode") { JSONValue.writeJSONString(code.rawValue, into: &$0) }
+            field("errorDetails") { JSONValue.writeJSONString(details, into: &$0) }
         }
         return text + "}"
     }

@@ -88,7 +88,7 @@ extension ControlRoutes {
 
     /// The request's JSON body as `T`, an object of the named `fields` only, none of them null; a
     /// malformed one is a `bad_request` naming what is wrong. Read first as strict JSON (see
-    /// ``ScriptValue/init(jsonText:)``), which Foundation's decoder alone is not.
+    /// `JSONValue.init(jsonText:)`), which Foundation's decoder alone is not.
     private static func decodeParticipation<T: Decodable>(_ type: T.Type, fields: [String], from request: Request) async throws -> T {
         let buffer = try await request.body.collect(upTo: 1 << 20)
         let data = Data(buffer.readableBytesView)

@@ -1,13 +1,14 @@
+import JSONValues
 import AppState
 import EnvScriptOperations
 
 /// A piece of declared state: `{"key", "kind", "value"}`, or `{"key", "kind", "error"}` when its value
-/// cannot be read (a secure value under another key, say). Values are ``ScriptValue``s as the `state`
+/// cannot be read (a secure value under another key, say). Values are `JSONValue`s as the `state`
 /// module stores them: a float with an integral value is written `{"$float": "2.0"}`.
 struct StateEntryPayload: Encodable, Sendable {
     let key: String
     let kind: String
-    let value: ScriptValue?
+    let value: JSONValue?
     let error: String?
 
     /// The state under `key`; an unreadable value becomes ``error`` when `tolerant`, else is thrown.
@@ -16,7 +17,7 @@ struct StateEntryPayload: Encodable, Sendable {
         self.key = key
         self.kind = kind.rawValue
         do {
-            value = try ScriptValue(swift: application.value(forKey: key))
+            value = try JSONValue(swift: application.value(forKey: key))
             error = nil
         } catch where tolerant {
             value = nil
@@ -41,7 +42,7 @@ struct StateEntryPayload: Encodable, Sendable {
         if let error {
             try container.encode(error, forKey: .error)
         } else {
-            try container.encode(value ?? .null, forKey: .value) // a nil state value is `null`, not absent
+            try container.encode(KindKeepingJSONValue(value ?? .null), forKey: .value) // a nil state value is `null`, not absent
         }
     }
 }

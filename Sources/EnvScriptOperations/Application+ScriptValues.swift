@@ -1,16 +1,17 @@
+package import JSONValues
 package import AppState
-package import Foundation
-package import Tweaks
+import Foundation
+import Tweaks
 
 extension Application {
     /// Sets the state under `key` to a value from a script (`state.set`, the control API's `PUT
     /// /v1/state/{key}`): state declared in Lua holds the script value as it is; state declared from
     /// Swift takes the value decoded into its declared type when that type is `Decodable` — a table
-    /// into a `Codable` struct, an integer into a `Double` (see ``ScriptValue/decoded(as:)``).
+    /// into a `Codable` struct, an integer into a `Double` (see `JSONValue.decoded(as:)`).
     ///
     /// - Throws: `AppStateError/Code/unknownKey`, and `AppStateError/Code/typeMismatch`
     ///   when the state holds a type the value cannot be decoded into (the reason names the field).
-    package func setScriptValue(_ value: ScriptValue, forKey key: String) throws {
+    package func setScriptValue(_ value: JSONValue, forKey key: String) throws {
         do {
             try setValue(value, forKey: key)
         } catch let error as AppStateError {

@@ -61,7 +61,12 @@ package struct ContainerOperations: Sendable {
     /// Switches the home to the container named `id`, running every hook; `interruption` (a Ctrl-C
     /// handler's) stops and undoes the switch when it asks before the commit point.
     package func activate(_ id: String, interruption: ChangeInterruption? = nil) throws -> ContainerChange {
-        let report = try containers.activate(container: try resolve(id), interruption: interruption)
+        try activate(try resolve(id), interruption: interruption)
+    }
+
+    /// Switches the home to `container`, already resolved (the command line names it in its messages).
+    package func activate(_ container: Container, interruption: ChangeInterruption? = nil) throws -> ContainerChange {
+        let report = try containers.activate(container: container, interruption: interruption)
         return ContainerChange(container: try active(), report: report)
     }
 

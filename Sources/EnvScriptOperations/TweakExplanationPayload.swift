@@ -1,3 +1,4 @@
+package import JSONValues
 package import Tweaks
 
 /// An explanation as `envscript tweak explain --json` (and Lua's `tweak.explain`) show it:
@@ -13,7 +14,7 @@ package struct TweakExplanationPayload: Encodable, Sendable {
         /// `missing`, `failed`, `answered`, `shadowed` or `unopened`.
         package let outcome: String
         /// The provider's value, when it has the tweak (the ciphertext for a sealed value it did not open).
-        package let value: TweakValue?
+        package let value: JSONValue?
         /// Whether the provider's value is sealed.
         package let sealed: Bool
         /// What went wrong, when the provider failed.

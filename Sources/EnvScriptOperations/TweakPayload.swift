@@ -1,3 +1,4 @@
+package import JSONValues
 package import Tweaks
 
 /// A tweak as the control API and `envscript tweak ... --json` show it: `feature, variable, value,
@@ -9,7 +10,7 @@ package struct TweakPayload: Encodable, Sendable {
     /// The tweak's variable within its feature.
     package let variable: String
     /// The tweak's value.
-    package let value: TweakValue
+    package let value: JSONValue
     /// The name of the provider that answered.
     package let source: String
     /// A title for people, when the provider has one.
@@ -27,7 +28,7 @@ package struct TweakPayload: Encodable, Sendable {
     /// The value's name among the flag's variants, when its provider names them.
     package let variant: String?
     /// The flag's metadata; nil when it has none.
-    package let metadata: [String: TweakValue]?
+    package let metadata: [String: JSONValue]?
 
     /// The payload of `tweak`.
     package init(_ tweak: Tweak) {

@@ -1,3 +1,4 @@
+import JSONValues
 package import Foundation
 
 /// A folder of whole files, one per key, for values too large for a ``PreferencesStore``:
@@ -82,6 +83,7 @@ package final class FileStore: Sendable {
     package func encode<T: Encodable>(_ value: T, forKey key: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.userInfo[JSONValue.keepsNumberKinds] = true
         let data: Data
         do {
             data = try encoder.encode(value)
@@ -98,7 +100,9 @@ package final class FileStore: Sendable {
         let url = try url(forKey: key)
         guard let data = try AtomicFile.read(url) else { return nil }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.userInfo[JSONValue.keepsNumberKinds] = true
+            return try decoder.decode(T.self, from: data)
         } catch {
             throw PreferencesError.decodingFailed(key: key, path: url.path, reason: "\(error)")
         }

@@ -1,3 +1,4 @@
+import JSONValues
 package import Foundation
 
 /// Conversion between ``PreferenceValue`` and property lists: read through `PropertyListSerialization`,
@@ -82,8 +83,11 @@ extension PreferenceValue {
     ///
     /// - Throws: the encoder's error when the value cannot be encoded as a property list.
     public init<T: Encodable>(encoding value: T) throws {
-        // Wrapped in an array because property list coders reject some top-level scalars.
-        let data = try PropertyListEncoder().encode([value])
+        // Wrapped in an array because property list coders reject some top-level scalars. A `JSONValue`
+        // keeps its doubles doubles in a stored file, as everywhere.
+        let encoder = PropertyListEncoder()
+        encoder.userInfo[JSONValue.keepsNumberKinds] = true
+        let data = try encoder.encode([value])
         let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         guard let array = object as? [Any], let first = array.first,
               let converted = PreferenceValue(propertyListObject: first)
@@ -99,7 +103,9 @@ extension PreferenceValue {
     /// - Throws: the decoder's `DecodingError` when the stored shape does not match `T`.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         let data = try PropertyListRepresentation.binaryData(.array([self]))
-        let decoded = try PropertyListDecoder().decode([T].self, from: data)
+        let decoder = PropertyListDecoder()
+        decoder.userInfo[JSONValue.keepsNumberKinds] = true
+        let decoded = try decoder.decode([T].self, from: data)
         guard let first = decoded.first else {
             throw DecodingError.valueNotFound(
                 T.self, .init(codingPath: [], debugDescription: "the stored value is empty"))

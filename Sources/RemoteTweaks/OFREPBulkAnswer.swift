@@ -5,14 +5,14 @@ import Tweaks
 /// {key, errorCode, errorDetails}], "metadata": {…}}`.
 struct OFREPBulkAnswer: Sendable, Equatable {
     enum Entry: Sendable, Equatable {
-        case resolved(value: TweakValue?, reason: TweakReason, variant: String?, metadata: [String: TweakValue])
+        case resolved(value: JSONValue?, reason: TweakReason, variant: String?, metadata: [String: JSONValue])
         case failed(code: TweakErrorCode, details: String)
     }
 
     /// The entries by flag key.
     var flags: [String: Entry]
     /// The answer's flag-set metadata.
-    var metadata: [String: TweakValue]
+    var metadata: [String: JSONValue]
 
     /// Reads `data`; `file` names it in errors.
     init(_ data: Data, file: String) throws {
@@ -29,7 +29,7 @@ struct OFREPBulkAnswer: Sendable, Equatable {
             throw problem(root.position, nil, "an OFREP bulk answer is an object, not \(TweakError.withArticle(root.value.typeName))")
         }
         var flags: [String: Entry] = [:]
-        var metadata: [String: TweakValue] = [:]
+        var metadata: [String: JSONValue] = [:]
         for member in members {
             switch member.key {
             case "flags":
@@ -40,7 +40,7 @@ struct OFREPBulkAnswer: Sendable, Equatable {
                     guard case .object(let fields) = item.value else {
                         throw problem(item.position, "flags", "each flag must be an object")
                     }
-                    var values: [String: TweakValue] = [:]
+                    var values: [String: JSONValue] = [:]
                     for field in fields {
                         if let value = Self.value(field.node) { values[field.key] = value }
                     }
@@ -51,7 +51,7 @@ struct OFREPBulkAnswer: Sendable, Equatable {
                         flags[key] = .failed(
                             code: TweakErrorCode(rawValue: code), details: values["errorDetails"]?.stringValue ?? code)
                     } else {
-                        var flagMetadata: [String: TweakValue] = [:]
+                        var flagMetadata: [String: JSONValue] = [:]
                         if case .object(let fields)? = values["metadata"] { flagMetadata = fields }
                         flags[key] = .resolved(
                             value: values["value"],
@@ -70,7 +70,7 @@ struct OFREPBulkAnswer: Sendable, Equatable {
     }
 
     /// A JSON value as a tweak value; nil for null (and null members and items are left out).
-    private static func value(_ node: JSONScanner.Node) -> TweakValue? {
+    private static func value(_ node: JSONScanner.Node) -> JSONValue? {
         switch node.value {
         case .null: nil
         case .bool(let flag): .bool(flag)

@@ -51,7 +51,7 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
         var fetching = configuration
         fetching.url = bulkURL
         var body = "{\"context\":"
-        TweakContext.Value.object(context.jsonObject).writeExactJSON(into: &body)
+        JSONValue.object(context.jsonObject).writeJSON(into: &body)
         body += "}"
         self.remote = RemoteDocument(
             name: name, configuration: fetching, request: .init(method: "POST", body: Data(body.utf8))

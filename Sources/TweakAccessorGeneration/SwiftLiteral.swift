@@ -4,19 +4,20 @@ import Tweaks
 /// tweaks file, and comment lines that cannot break out of their comment.
 enum SwiftLiteral {
     /// The Swift type of a property holding `value`.
-    static func typeName(of value: TweakValue) -> String {
+    static func typeName(of value: JSONValue) -> String {
         switch value {
         case .bool: return "Bool"
         case .int: return "Int"
         case .double: return "Double"
         case .string: return "String"
-        case .array, .object: return "TweakValue"
+        case .null, .array, .object: return "JSONValue"
         }
     }
 
     /// `value` as a literal of the type ``typeName(of:)`` names, or nil for a non-finite double.
-    static func literal(_ value: TweakValue) -> String? {
+    static func literal(_ value: JSONValue) -> String? {
         switch value {
+        case .null: return "nil"
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
         case .double(let number):
@@ -25,22 +26,23 @@ enum SwiftLiteral {
             return "\(number)"
         case .string(let text): return string(text)
         case .array(let elements):
-            let parts = elements.map { element in literal(element).map { "\(caseName(of: element))(\($0))" } }
+            let parts = elements.map(wrappedLiteral)
             guard !parts.contains(nil) else { return nil }
             return "[" + parts.map { $0! }.joined(separator: ", ") + "]"
         case .object(let fields):
             if fields.isEmpty { return "[:]" }
             let parts = fields.sorted { $0.key < $1.key }.map { name, field in
-                literal(field).map { "\(string(name)): \(caseName(of: field))(\($0))" }
+                wrappedLiteral(field).map { "\(string(name)): \($0)" }
             }
             guard !parts.contains(nil) else { return nil }
             return "[" + parts.map { $0! }.joined(separator: ", ") + "]"
         }
     }
 
-    /// The case of ``TweakValue`` that wraps the literal of `value`, such as `.int`.
-    private static func caseName(of value: TweakValue) -> String {
-        ".\(value.typeName)"
+    /// `value` inside an array or object literal: its literal wrapped in its case (`.int(2)`), or `.null`.
+    private static func wrappedLiteral(_ value: JSONValue) -> String? {
+        if case .null = value { return ".null" }
+        return literal(value).map { ".\(value.typeName)(\($0))" }
     }
 
     /// `text` as a one-line string literal, every character that could end the literal, start an

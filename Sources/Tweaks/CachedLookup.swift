@@ -2,7 +2,7 @@
 /// every string of the tweak, and the value sits at the top for the typed reads that need nothing else.
 final class CachedLookup: Sendable {
     /// The value in effect.
-    let value: TweakValue
+    let value: JSONValue
     let lookup: TweakLookup
 
     init(_ lookup: TweakLookup) {

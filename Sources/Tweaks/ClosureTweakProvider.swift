@@ -9,7 +9,7 @@ public final class ClosureTweakProvider: TweakProvider {
     /// Answers one tweak with a whole ``Tweak`` (title, group, `isEncrypted`...), or nil.
     package typealias TweakGetter = @Sendable (_ feature: String, _ variable: String) throws -> Tweak?
     /// Answers one tweak with just its value, or nil.
-    public typealias ValueGetter = @Sendable (_ feature: String, _ variable: String) throws -> TweakValue?
+    public typealias ValueGetter = @Sendable (_ feature: String, _ variable: String) throws -> JSONValue?
     /// Answers one tweak in an evaluation context with a whole ``Tweak``, or nil.
     public typealias ContextualTweakGetter = @Sendable (_ feature: String, _ variable: String, _ context: TweakContext) throws -> Tweak?
     /// Lists every tweak the provider knows.

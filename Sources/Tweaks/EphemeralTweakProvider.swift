@@ -9,7 +9,7 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
     private let changes = TweakChangeBroadcaster()
 
     /// Creates a provider holding `values`, keyed feature → variable → value.
-    public convenience init(name: String = "ephemeral", values: [String: [String: TweakValue]] = [:]) {
+    public convenience init(name: String = "ephemeral", values: [String: [String: JSONValue]] = [:]) {
         var tweaks: [Tweak] = []
         for (feature, variables) in values {
             for (variable, value) in variables {
@@ -46,7 +46,7 @@ public final class EphemeralTweakProvider: MutableTweakProvider {
     }
 
     /// Stores a plain (not encrypted) value, keeping the existing tweak's metadata.
-    public func set(_ value: TweakValue, feature: String, variable: String) throws {
+    public func set(_ value: JSONValue, feature: String, variable: String) throws {
         let key = TweakKey(feature: feature, variable: variable)
         tweaks.withLock { tweaks in
             var tweak = tweaks[key] ?? Tweak(feature: feature, variable: variable, value: value, source: name)

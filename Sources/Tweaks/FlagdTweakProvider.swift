@@ -117,7 +117,7 @@ public final class FlagdTweakProvider: TweakProvider {
 
     /// The flag set's `metadata` in the last file read (`flagSetId`, `version`...): OFREP's bulk answer
     /// carries it, as flagd's does.
-    package var flagSetMetadata: [String: TweakValue] {
+    package var flagSetMetadata: [String: JSONValue] {
         flagSet.withLock { $0.metadata }
     }
 

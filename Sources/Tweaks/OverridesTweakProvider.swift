@@ -72,8 +72,8 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     }
 
     /// Stores an override.
-    public func set(_ value: TweakValue, feature: String, variable: String) throws {
-        try change(feature: feature, variable: variable, to: value.preferenceValue)
+    public func set(_ value: JSONValue, feature: String, variable: String) throws {
+        try change(feature: feature, variable: variable, to: value.storedOverride)
     }
 
     /// Removes an override.
@@ -131,8 +131,8 @@ public final class OverridesTweakProvider: MutableTweakProvider {
         }
     }
 
-    private func convert(_ stored: PreferenceValue, _ feature: String, _ variable: String) throws -> TweakValue {
-        guard let value = TweakValue(preference: stored) else {
+    private func convert(_ stored: PreferenceValue, _ feature: String, _ variable: String) throws -> JSONValue {
+        guard let value = JSONValue(storedOverride: stored) else {
             throw TweakError.providerFailed(
                 provider: name, feature: feature, variable: variable,
                 underlying: OverridesShapeError(

@@ -18,7 +18,7 @@ public struct Tweak: Sendable, Hashable {
         set { writable.fields.variable = newValue }
     }
     /// The value; ciphertext while ``isEncrypted`` is true.
-    public var value: TweakValue {
+    public var value: JSONValue {
         get { storage.fields.value }
         set { writable.fields.value = newValue }
     }
@@ -74,7 +74,7 @@ public struct Tweak: Sendable, Hashable {
         set { writable.fields.reason = newValue }
     }
     /// The flag's metadata, as its provider has it (a flagd flag's, over its flag set's).
-    public var metadata: [String: TweakValue] {
+    public var metadata: [String: JSONValue] {
         get { storage.fields.metadata }
         set { writable.fields.metadata = newValue }
     }
@@ -87,9 +87,9 @@ public struct Tweak: Sendable, Hashable {
 
     /// Creates a tweak.
     public init(
-        feature: String, variable: String, value: TweakValue, title: String? = nil, description: String? = nil,
+        feature: String, variable: String, value: JSONValue, title: String? = nil, description: String? = nil,
         group: String? = nil, source: String = "", isEncrypted: Bool = false, generatedPropertyName: String? = nil,
-        variant: String? = nil, reason: TweakReason = .static, metadata: [String: TweakValue] = [:],
+        variant: String? = nil, reason: TweakReason = .static, metadata: [String: JSONValue] = [:],
         dependsOnContext: Bool = false
     ) {
         storage = Storage(Fields(
@@ -123,7 +123,7 @@ public struct Tweak: Sendable, Hashable {
     private struct Fields: Hashable {
         var feature: String
         var variable: String
-        var value: TweakValue
+        var value: JSONValue
         var title: String?
         var description: String?
         var group: String?
@@ -133,7 +133,7 @@ public struct Tweak: Sendable, Hashable {
         var generatedPropertyName: String?
         var variant: String?
         var reason: TweakReason
-        var metadata: [String: TweakValue]
+        var metadata: [String: JSONValue]
         var dependsOnContext: Bool
     }
 

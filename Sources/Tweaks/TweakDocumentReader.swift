@@ -117,7 +117,7 @@ struct TweakDocumentReader {
     static func tweakValue(
         of node: JSONScanner.Node, path: [String],
         problem: (JSONScanner.Position, [String], String) -> TweakError
-    ) throws -> TweakValue {
+    ) throws -> JSONValue {
         switch node.value {
         case .bool(let value): return .bool(value)
         case .int(let value): return .int(value)
@@ -128,7 +128,7 @@ struct TweakDocumentReader {
                 try tweakValue(of: element, path: path + ["[\(index)]"], problem: problem)
             })
         case .object(let members):
-            var fields: [String: TweakValue] = [:]
+            var fields: [String: JSONValue] = [:]
             for member in members {
                 fields[member.key] = try tweakValue(of: member.node, path: path + [member.key], problem: problem)
             }

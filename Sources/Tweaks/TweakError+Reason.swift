@@ -6,7 +6,7 @@ extension TweakError {
         /// answer, so a provider that failed (rather than lacked it) is visible.
         case notFound(feature: String, variable: String, misses: [TweakProviderMiss])
         /// The tweak exists but holds another type than the one asked for.
-        case typeMismatch(feature: String, variable: String, expected: String, found: TweakValue, source: String)
+        case typeMismatch(feature: String, variable: String, expected: String, found: JSONValue, source: String)
         /// The tweak is a secret (sealed by its provider) and holds another type than the one asked for; the
         /// value is left out, so the message never shows it.
         case sealedTypeMismatch(feature: String, variable: String, expected: String, foundType: String, source: String)
@@ -15,7 +15,7 @@ extension TweakError {
         case decodingFailed(feature: String, variable: String, type: String, field: String, reason: String, source: String)
         /// A write would change the tweak's type: another provider of the stack (`definedBy`) defines it as
         /// `expected`, and `given` is of another type.
-        case typeRefused(feature: String, variable: String, expected: String, given: TweakValue, definedBy: String)
+        case typeRefused(feature: String, variable: String, expected: String, given: JSONValue, definedBy: String)
         /// The tweak is marked `"Encrypted": true` but nothing can open it: it is not in the sealed format of a
         /// cipher the manager has, and neither its provider nor the manager has a decryptor.
         case decryptorMissing(feature: String, variable: String, source: String)
@@ -64,7 +64,7 @@ extension TweakError {
     package static func notFound(feature: String, variable: String, misses: [TweakProviderMiss]) -> Self {
         Self(.notFound(feature: feature, variable: variable, misses: misses))
     }
-    package static func typeMismatch(feature: String, variable: String, expected: String, found: TweakValue, source: String) -> Self {
+    package static func typeMismatch(feature: String, variable: String, expected: String, found: JSONValue, source: String) -> Self {
         Self(.typeMismatch(feature: feature, variable: variable, expected: expected, found: found, source: source))
     }
     package static func sealedTypeMismatch(feature: String, variable: String, expected: String, foundType: String, source: String) -> Self {
@@ -75,7 +75,7 @@ extension TweakError {
     ) -> Self {
         Self(.decodingFailed(feature: feature, variable: variable, type: type, field: field, reason: reason, source: source))
     }
-    package static func typeRefused(feature: String, variable: String, expected: String, given: TweakValue, definedBy: String) -> Self {
+    package static func typeRefused(feature: String, variable: String, expected: String, given: JSONValue, definedBy: String) -> Self {
         Self(.typeRefused(feature: feature, variable: variable, expected: expected, given: given, definedBy: definedBy))
     }
     package static func decryptorMissing(feature: String, variable: String, source: String) -> Self {

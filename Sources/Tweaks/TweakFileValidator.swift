@@ -36,7 +36,7 @@ package enum TweakFileValidator {
     /// with `cipher`, or reported as unchecked problems when it is nil.
     package static func validate(files: [String], cipher: TweakCipher?) -> Report {
         var report = Report(files: files, flagCount: 0, openedCount: 0, uncheckedEncryptedCount: 0, problems: [])
-        var firstDefinition: [TweakKey: (value: TweakValue, place: String)] = [:]
+        var firstDefinition: [TweakKey: (value: JSONValue, place: String)] = [:]
         for file in files {
             let data: Data
             do {
@@ -61,7 +61,7 @@ package enum TweakFileValidator {
                     .invalidJSON(file: file, line: at.line, column: at.column, key: "\(tweak.feature).\(tweak.variable).Value", reason: reason)
                 }
                 // The value whose type the files must agree on: the plain one, or the opened secret.
-                let value: TweakValue
+                let value: JSONValue
                 switch (tweak.isEncrypted, tweak.value.sealedText) {
                 case (false, .some(let text)):
                     problems.append(problem("looks sealed (\(text.prefix(4))...) but is not marked \"Encrypted\": true, so its ciphertext would be the flag's value; add \"Encrypted\": true"))

@@ -51,7 +51,7 @@ public struct TweakLookup: Sendable {
     }
 
     /// The value of the tweak.
-    public var value: TweakValue { tweak.value }
+    public var value: JSONValue { tweak.value }
     /// The name of the provider that supplied the tweak.
     public var source: String { tweak.source }
     /// The failures of providers above the source: non-empty means a higher provider might have answered

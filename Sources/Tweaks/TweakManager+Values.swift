@@ -75,7 +75,7 @@ extension TweakManager {
 extension TweakManager {
     /// The value of the tweak decoded as `T` through its `Decodable` conformance — for a structured flag
     /// such as `{"columns": 3, "style": "grid"}` read as a `Layout` struct. Scalar types (`Bool`, `Int`,
-    /// `Double`, `String`, ``TweakValue``) are read by the strict `value(_:_:as:)` instead.
+    /// `Double`, `String`, `JSONValue`) are read by the strict `value(_:_:as:)` instead.
     ///
     /// - Throws: the errors of ``lookup(feature:variable:context:)``, or
     ///   ``TweakError/Code/decodingFailed`` naming the field

@@ -300,7 +300,7 @@ public final class TweakManager: Sendable {
     /// the typed accessors and of Lua's `tweak.value`.
     ///
     /// - Throws: the errors of ``lookup(feature:variable:context:)``.
-    public func resolvedValue(feature: String, variable: String) throws -> TweakValue {
+    public func resolvedValue(feature: String, variable: String) throws -> JSONValue {
         let key = TweakKey(feature: feature, variable: variable)
         switch start(key) {
         case .cached(let hit): return hit.value
@@ -310,7 +310,7 @@ public final class TweakManager: Sendable {
 
     /// ``resolvedValue(feature:variable:)`` for `context`: a cached answer is the same in every
     /// context, so the cache answers first without working the context out.
-    public func resolvedValue(feature: String, variable: String, context: TweakContext) throws -> TweakValue {
+    public func resolvedValue(feature: String, variable: String, context: TweakContext) throws -> JSONValue {
         let key = TweakKey(feature: feature, variable: variable)
         switch start(key) {
         case .cached(let hit): return hit.value
@@ -429,7 +429,7 @@ public final class TweakManager: Sendable {
     ///   ``TweakError/Code/noMutableProvider``, ``TweakError/Code/unknownProvider``,
     ///   ``TweakError/Code/providerNotMutable``, or ``TweakError/Code/providerFailed``.
     public func set(
-        _ value: TweakValue, feature: String, variable: String, provider: String? = nil, changingType: Bool = false
+        _ value: JSONValue, feature: String, variable: String, provider: String? = nil, changingType: Bool = false
     ) throws {
         try write(feature: feature, variable: variable, provider: provider) { target in
             if !changingType, let kept = typeToKeep(feature: feature, variable: variable, writingTo: target.name),

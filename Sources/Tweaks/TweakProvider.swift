@@ -1,5 +1,5 @@
 /// Turns an encrypted tweak (``Tweak/isEncrypted``, ciphertext in ``Tweak/value``) into its plain value.
-public typealias TweakDecryptor = @Sendable (Tweak) throws -> TweakValue
+public typealias TweakDecryptor = @Sendable (Tweak) throws -> JSONValue
 
 /// A source of tweaks in a ``TweakManager``'s stack.
 ///
@@ -69,7 +69,7 @@ extension TweakProvider {
 /// A provider that can be written to, such as the overrides of the active container.
 public protocol MutableTweakProvider: TweakProvider {
     /// Stores `value` for the feature and variable.
-    func set(_ value: TweakValue, feature: String, variable: String) throws
+    func set(_ value: JSONValue, feature: String, variable: String) throws
     /// Removes the stored value; removing an absent one does nothing.
     func delete(feature: String, variable: String) throws
 }

@@ -189,7 +189,7 @@ import TestSupport
     }
 
     @Test func aManifestOfAnotherVersion() throws {
-        try expectRefused("it is version 9; this version of envscript reads version 1") { archive, _ in
+        try expectRefused("it is version 9; this version of envscript reads versions 1 to 2") { archive, _ in
             archive.manifestText = #"{"format":"envscript-container","version":9,"container":{"name":"x","createdAt":"","activatedCount":0},"exportedAt":"","entries":[]}"#
         }
     }

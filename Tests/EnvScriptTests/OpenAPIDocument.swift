@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 
 /// `openapi/envscript-control.json`, read with Foundation: its operations, their examples and declared
 /// statuses, and a checker of JSON values against its schemas (the subset of JSON Schema the document

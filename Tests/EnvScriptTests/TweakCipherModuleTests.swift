@@ -7,7 +7,7 @@ import Tweaks
 /// `tweak.cipher` against a real host: key files, the host's keys, and sealed values through a switch.
 @Suite struct TweakCipherModuleTests {
     /// A tweaks file holding `values` sealed with `cipher`, under feature `secrets`.
-    static func sealedFlags(_ values: [String: TweakValue], with cipher: TweakCipher, keyID: String? = nil) throws -> String {
+    static func sealedFlags(_ values: [String: JSONValue], with cipher: TweakCipher, keyID: String? = nil) throws -> String {
         let variables = try values.map { name, value in
             "\"\(name)\": { \"Value\": \"\(try cipher.seal(value, keyID: keyID))\", \"Encrypted\": true }"
         }

@@ -8,7 +8,7 @@ import Locking
     /// A provider that counts how often it is asked, so tests can see whether the cache answered.
     final class CountingProvider: TweakProvider {
         let name = "counting"
-        let value = Locked<TweakValue>(1)
+        let value = Locked<JSONValue>(1)
         let calls = Atomic<Int>(0)
         func tweak(feature: String, variable: String) throws -> Tweak? {
             calls.add(1, ordering: .relaxed)
@@ -55,7 +55,7 @@ import Locking
 
     @Test func aChangeInsideAProviderInvalidates() throws {
         let ephemeral = EphemeralTweakProvider(name: "e", values: ["f": ["v": 1]])
-        let closureValue = Locked<TweakValue>("a")
+        let closureValue = Locked<JSONValue>("a")
         let closure = ClosureTweakProvider(name: "lua") { _, variable in
             variable == "c" ? closureValue.withLock { $0 } : nil
         }

@@ -8,13 +8,13 @@ import Locking
     /// A mutable provider that does not report its own changes, so the manager must.
     final class SilentProvider: MutableTweakProvider {
         let name = "silent"
-        let values = Locked<[TweakKey: TweakValue]>([:])
+        let values = Locked<[TweakKey: JSONValue]>([:])
         func tweak(feature: String, variable: String) throws -> Tweak? {
             values.withLock { $0[TweakKey(feature: feature, variable: variable)] }
                 .map { Tweak(feature: feature, variable: variable, value: $0) }
         }
         func allTweaks() throws -> [Tweak] { [] }
-        func set(_ value: TweakValue, feature: String, variable: String) throws {
+        func set(_ value: JSONValue, feature: String, variable: String) throws {
             values.withLock { $0[TweakKey(feature: feature, variable: variable)] = value }
         }
         func delete(feature: String, variable: String) throws {

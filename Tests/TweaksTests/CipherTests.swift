@@ -12,7 +12,7 @@ import TestSupport
 
     @Test func sealedValuesOfEveryTypeOpenAgainWithTheirTypeAndNameTheirKey() throws {
         let cipher = TweakCipher(keyring: try Self.ring("k1"))
-        let values: [TweakValue] = [true, 42, 2.5, "demo-token", ["a", 1], ["columns": 3, "style": "grid"], ""]
+        let values: [JSONValue] = [true, 42, 2.5, "demo-token", ["a", 1], ["columns": 3, "style": "grid"], ""]
         for value in values {
             let sealed = try cipher.seal(value)
             #expect(sealed.hasPrefix("es1:k1:"))

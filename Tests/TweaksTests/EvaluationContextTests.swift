@@ -43,10 +43,10 @@ import Tweaks
         let context = try TweakContext(jsonText: #"{"targetingKey": "user-1", "plan": {"tier": "pro", "seats": null}, "beta": true, "gone": null, "tags": [1, null]}"#)
         #expect(context.targetingKey == "user-1")
         // A null field is left out; nulls inside an attribute stay, as OpenFeature's contexts hold them.
-        #expect(context.attributes == ["plan": ["tier": "pro", "seats": nil], "beta": true, "tags": [1, nil]])
-        #expect(context.jsonObject == ["targetingKey": "user-1", "plan": ["tier": "pro", "seats": nil], "beta": true, "tags": [1, nil]])
+        #expect(context.attributes == ["plan": ["tier": "pro", "seats": .null], "beta": true, "tags": [1, .null]])
+        #expect(context.jsonObject == ["targetingKey": "user-1", "plan": ["tier": "pro", "seats": .null], "beta": true, "tags": [1, .null]])
         var written = ""
-        TweakContext.Value.object(context.jsonObject).writeExactJSON(into: &written)
+        JSONValue.object(context.jsonObject).writeJSON(into: &written)
         #expect(written == #"{"beta":true,"plan":{"seats":null,"tier":"pro"},"tags":[1,null],"targetingKey":"user-1"}"#)
     }
 

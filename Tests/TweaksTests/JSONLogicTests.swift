@@ -149,7 +149,7 @@ import Testing
         #expect(try Rule.evaluate("{\"var\": \"targetingKey\"}", context: context) == .string("user-7"))
         #expect(try Rule.evaluate("{\"var\": \"address.country\"}", context: context) == .string("DE"))
         let before = Double(Int(Date().timeIntervalSince1970))
-        guard case .number(let stamp) = try Rule.evaluate("{\"var\": \"$flagd.timestamp\"}", context: context) else {
+        guard case .double(let stamp) = try Rule.evaluate("{\"var\": \"$flagd.timestamp\"}", context: context) else {
             Issue.record("no timestamp")
             return
         }

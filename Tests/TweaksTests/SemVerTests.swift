@@ -3,11 +3,11 @@ import Testing
 
 /// flagd's `sem_ver` and the ordering of semantic versions.
 @Suite struct SemVerTests {
-    func semVer(_ left: LogicValue, _ op: String, _ right: String) -> LogicValue {
+    func semVer(_ left: JSONValue, _ op: String, _ right: String) -> JSONValue {
         SemanticVersion.operate([left, .string(op), .string(right)])
     }
 
-    func semVer(_ left: String, _ op: String, _ right: String) -> LogicValue {
+    func semVer(_ left: String, _ op: String, _ right: String) -> JSONValue {
         semVer(.string(left), op, right)
     }
 
@@ -45,8 +45,8 @@ import Testing
         #expect(semVer("V1.0.0", "=", "1.0.0") == .bool(true))
         #expect(semVer("1.2", "=", "1.2.0") == .bool(true))
         #expect(semVer("1", "=", "1.0.0") == .bool(true))
-        #expect(semVer(.number(1.2), "=", "1.2.0") == .bool(true))
-        #expect(semVer(.number(2), ">", "1.9.9") == .bool(true))
+        #expect(semVer(.double(1.2), "=", "1.2.0") == .bool(true))
+        #expect(semVer(.double(2), ">", "1.9.9") == .bool(true))
         #expect(semVer("1.0.0+build.7", "=", "1.0.0") == .bool(true))
     }
 

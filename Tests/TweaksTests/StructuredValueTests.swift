@@ -37,7 +37,7 @@ import TestSupport
         let layout = try tweaks.lookup(feature: "checkout", variable: "layout").value
         #expect(layout == ["columns": 3, "style": "grid", "badges": ["new", "sale"], "ratio": 1.5])
         #expect(layout.objectValue?["badges"]?.arrayValue?.count == 2)
-        #expect(try tweaks.value("checkout", "steps", as: TweakValue.self) == ["cart", "address", "pay"])
+        #expect(try tweaks.value("checkout", "steps", as: JSONValue.self) == ["cart", "address", "pay"])
         #expect(try tweaks.value("checkout", "layout", as: Layout.self)
                 == Layout(columns: 3, style: "grid", badges: ["new", "sale"], ratio: 1.5))
         #expect(try tweaks.value("checkout", "steps", as: [String].self) == ["cart", "address", "pay"])
@@ -87,7 +87,7 @@ import TestSupport
         defer { folder.remove() }
         let (tweaks, _) = try stack(folder)
         let wide = Layout(columns: 5, style: "list", badges: [], ratio: 2)
-        try tweaks.set(try TweakValue(encoding: wide), feature: "checkout", variable: "layout")
+        try tweaks.set(try JSONValue(encoding: wide), feature: "checkout", variable: "layout")
         #expect(try tweaks.value("checkout", "layout", as: Layout.self) == wide)
         try tweaks.set(["cart", "pay"], feature: "checkout", variable: "steps")
 
@@ -121,13 +121,14 @@ import TestSupport
     }
 
     @Test func literalsAndCodableRoundTrips() throws {
-        let value: TweakValue = ["a": [1, 2.5, "x", true], "b": [:]]
-        let decoded = try JSONDecoder().decode(TweakValue.self, from: JSONEncoder().encode(value))
+        let value: JSONValue = ["a": [1, 2.5, "x", true], "b": [:]]
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
         #expect(decoded == value)
         #expect(value.typeName == "object" && value.isStructured)
-        #expect(TweakValue.array([]).typeName == "array")
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(TweakValue.self, from: Data(#"{"a": null}"#.utf8)) }
-        #expect(TweakValue.double(1).acceptsType(of: .int(1)))
-        #expect(!TweakValue.int(1).acceptsType(of: .double(1.5)))
+        #expect(JSONValue.array([]).typeName == "array")
+        let withNull = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": null}"#.utf8))
+        #expect(withNull == ["a": .null] && withNull.containsNull && !value.containsNull)
+        #expect(JSONValue.double(1).acceptsType(of: .int(1)))
+        #expect(!JSONValue.int(1).acceptsType(of: .double(1.5)))
     }
 }

@@ -20,17 +20,17 @@ enum Rule {
     }
 
     /// `json` evaluated against the data `data` (JSON text).
-    static func evaluate(_ json: String, data: String = "null") throws -> LogicValue {
+    static func evaluate(_ json: String, data: String = "null") throws -> JSONValue {
         LogicEvaluator.evaluate(try compile(json), .value(LogicCompiler.data(try JSONScanner.parse(Data(data.utf8)))))
     }
 
     /// `json` evaluated for flag `flagKey` in `context`, as a flag's targeting is.
-    static func evaluate(_ json: String, flagKey: String = "flag", context: TweakContext) throws -> LogicValue {
+    static func evaluate(_ json: String, flagKey: String = "flag", context: TweakContext) throws -> JSONValue {
         LogicEvaluator.evaluate(try compile(json), .context(FlagEvaluationInput(flagKey: flagKey, context: context)))
     }
 
-    /// A JSON value as a ``LogicValue`` (for expected values).
-    static func value(_ json: String) throws -> LogicValue {
+    /// A JSON value as a ``JSONValue`` (for expected values).
+    static func value(_ json: String) throws -> JSONValue {
         LogicCompiler.data(try JSONScanner.parse(Data(json.utf8)))
     }
 }

@@ -195,15 +195,15 @@ import TestSupport
     }
 
     @Test func typedTextParsesLikeTheCommandLine() {
-        #expect(TweakValue(parsing: "true") == .bool(true))
-        #expect(TweakValue(parsing: "false") == .bool(false))
-        #expect(TweakValue(parsing: "-12") == .int(-12))
-        #expect(TweakValue(parsing: "2.5") == .double(2.5))
-        #expect(TweakValue(parsing: "1e3") == .double(1000))
-        #expect(TweakValue(parsing: "nan") == .string("nan"))
-        #expect(TweakValue(parsing: "inf") == .string("inf"))
-        #expect(TweakValue(parsing: "hello") == .string("hello"))
-        #expect(TweakValue(parsing: "42", forceString: true) == .string("42"))
+        #expect(JSONValue(parsing: "true") == .bool(true))
+        #expect(JSONValue(parsing: "false") == .bool(false))
+        #expect(JSONValue(parsing: "-12") == .int(-12))
+        #expect(JSONValue(parsing: "2.5") == .double(2.5))
+        #expect(JSONValue(parsing: "1e3") == .double(1000))
+        #expect(JSONValue(parsing: "nan") == .string("nan"))
+        #expect(JSONValue(parsing: "inf") == .string("inf"))
+        #expect(JSONValue(parsing: "hello") == .string("hello"))
+        #expect(JSONValue(parsing: "42", forceString: true) == .string("42"))
     }
 
     @Test func aTweakIsAValueWhoseCopiesNeverChangeEachOtherAndPrintItsFields() {

@@ -58,8 +58,8 @@ do {
     print("payments gateway: \(try host.tweaks.value("payments", "gateway", as: Gateway.self).merchant_id)")
 
     // State and containers from Swift; the script's hooks run around the switches. State declared in
-    // Lua holds Lua values (ScriptValue) whatever side reads it.
-    let session = try host.application.storedState("session.user", initial: ScriptValue.string(""))
+    // Lua holds Lua values (JSONValue) whatever side reads it.
+    let session = try host.application.storedState("session.user", initial: JSONValue.string(""))
     print("session found: '\(session.value.stringValue ?? "")'")
     try session.setValue(.string("customer@example.com"))
     let qa = try host.containers.container(named: "QA") ?? host.containers.createNewContainer(name: "QA")

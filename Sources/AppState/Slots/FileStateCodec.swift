@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 
 /// How a file-backed state turns its value into the bytes of its file and back: plain JSON for file
 /// state, sealed JSON for secure state.
@@ -8,8 +9,8 @@ struct FileStateCodec<Value: Codable & Sendable>: Sendable {
     let encode: @Sendable (_ value: Value, _ stateKey: String) throws -> Data
     let decode: @Sendable (_ data: Data, _ stateKey: String, _ path: String) throws -> Value
 
-    /// The value as JSON, exactly: a number stays a number and a string a string, so nothing is guessed
-    /// when reading it back.
+    /// The value as JSON, exactly: a number stays a number and a string a string, and a `JSONValue`'s
+    /// double stays a double (`JSONValue.keepsNumberKinds`), so nothing is guessed when reading it back.
     static var json: FileStateCodec {
         FileStateCodec(permissions: 0o600, encode: encodeJSON, decode: decodeJSON)
     }
@@ -32,6 +33,7 @@ struct FileStateCodec<Value: Codable & Sendable>: Sendable {
     private static func encodeJSON(_ value: Value, stateKey: String) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.userInfo[JSONValue.keepsNumberKinds] = true
         do {
             return try encoder.encode(value)
         } catch {
@@ -41,7 +43,9 @@ struct FileStateCodec<Value: Codable & Sendable>: Sendable {
 
     private static func decodeJSON(_ data: Data, stateKey: String, path: String) throws -> Value {
         do {
-            return try JSONDecoder().decode(Value.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.userInfo[JSONValue.keepsNumberKinds] = true
+            return try decoder.decode(Value.self, from: data)
         } catch {
             throw AppStateError.decodingFailed(key: stateKey, path: path, reason: "\(error)")
         }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-extension TweakValue {
+extension JSONValue {
     /// The text, when this is a string in the cipher's sealed format (of any version): what
     /// ``TweakCipher`` opens.
     package var sealedText: String? {
@@ -10,7 +10,7 @@ extension TweakValue {
     }
 }
 
-/// The built-in cipher of secret flag values: seals a ``TweakValue`` into text a tweaks file can hold,
+/// The built-in cipher of secret flag values: seals a `JSONValue` into text a tweaks file can hold,
 /// and opens it again, with AES-256-GCM from swift-crypto and keys that stay outside the containers.
 ///
 /// Give one to a ``TweakManager`` (``TweakManager/cipher``) and its stack opens every value marked
@@ -43,7 +43,7 @@ public struct TweakCipher: Sendable {
     /// Seals `value` with the key `keyID`, or with the sealing key (the last one).
     ///
     /// - Throws: ``TweakCipherError/Code/noKeys`` or ``TweakCipherError/Code/unknownKey``.
-    public func seal(_ value: TweakValue, keyID: String? = nil) throws -> String {
+    public func seal(_ value: JSONValue, keyID: String? = nil) throws -> String {
         let key: TweakCipherKey
         if let keyID {
             guard let named = keyring.key(id: keyID) else {
@@ -66,12 +66,12 @@ public struct TweakCipher: Sendable {
     /// - Throws: ``TweakCipherError``: ``TweakCipherError/Code/malformed``,
     ///   ``TweakCipherError/Code/unsupportedVersion``, ``TweakCipherError/Code/unknownKey``,
     ///   ``TweakCipherError/Code/authenticationFailed`` or ``TweakCipherError/Code/invalidPlaintext``.
-    public func open(_ text: String) throws -> TweakValue {
+    public func open(_ text: String) throws -> JSONValue {
         try openReportingKey(text).value
     }
 
     /// Opens a sealed value (see ``open(_:)``) and says which key opened it.
-    package func openReportingKey(_ text: String) throws -> (value: TweakValue, keyID: String) {
+    package func openReportingKey(_ text: String) throws -> (value: JSONValue, keyID: String) {
         let sealed = try SealedTweakText(parsing: text)
         guard let key = keyring.key(id: sealed.keyID) else {
             throw TweakCipherError.unknownKey(id: sealed.keyID, known: keyring.ids)
@@ -83,7 +83,7 @@ public struct TweakCipher: Sendable {
         } catch {
             throw TweakCipherError.authenticationFailed(keyID: sealed.keyID)
         }
-        guard let value = try? JSONDecoder().decode(TweakValue.self, from: plaintext) else {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: plaintext) else {
             throw TweakCipherError.invalidPlaintext(keyID: sealed.keyID)
         }
         return (value, sealed.keyID)

@@ -17,29 +17,11 @@ extension TweakContext {
         guard case .object(let members) = root.value else {
             throw TweakError.invalidContext("it is a JSON \(root.value.typeName), not an object")
         }
-        var fields: [String: Value] = [:]
+        var fields: [String: JSONValue] = [:]
         for member in members {
             if case .null = member.node.value { continue }
-            fields[member.key] = Value(member.node)
+            fields[member.key] = JSONValue(member.node)
         }
         try self.init(jsonObject: fields)
-    }
-}
-
-extension TweakContext.Value {
-    /// The value of a parsed JSON node.
-    init(_ node: JSONScanner.Node) {
-        switch node.value {
-        case .null: self = .null
-        case .bool(let flag): self = .bool(flag)
-        case .int(let number): self = .int(number)
-        case .double(let number): self = .double(number)
-        case .string(let text): self = .string(text)
-        case .array(let elements): self = .array(elements.map(Self.init))
-        case .object(let members):
-            var fields: [String: Self] = [:]
-            for member in members { fields[member.key] = Self(member.node) }
-            self = .object(fields)
-        }
     }
 }

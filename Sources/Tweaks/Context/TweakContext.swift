@@ -15,10 +15,10 @@ public struct TweakContext: Sendable, Hashable {
     /// Everything else known about them, by name: any JSON value, null included (an attribute set to
     /// null hides a lower context's attribute of that name when contexts are merged; the JSON readers
     /// leave a top-level null field out instead).
-    public var attributes: [String: Value]
+    public var attributes: [String: JSONValue]
 
     /// A context of `targetingKey` and `attributes`.
-    public init(targetingKey: String? = nil, attributes: [String: Value] = [:]) {
+    public init(targetingKey: String? = nil, attributes: [String: JSONValue] = [:]) {
         self.targetingKey = targetingKey
         self.attributes = attributes
     }
@@ -41,7 +41,7 @@ public struct TweakContext: Sendable, Hashable {
 
     /// The context as OpenFeature writes it in JSON: the attributes, and the targeting key as
     /// `targetingKey` (winning over an attribute of that name).
-    package var jsonObject: [String: Value] {
+    package var jsonObject: [String: JSONValue] {
         var object = attributes
         if let targetingKey { object[Self.targetingKeyField] = .string(targetingKey) }
         return object
@@ -51,7 +51,7 @@ public struct TweakContext: Sendable, Hashable {
     /// key (a null one is no key), every other field an attribute.
     ///
     /// - Throws: ``TweakError/Code/invalidContext`` when `targetingKey` is not a string.
-    public init(jsonObject: [String: Value]) throws {
+    public init(jsonObject: [String: JSONValue]) throws {
         var attributes = jsonObject
         let key = attributes.removeValue(forKey: Self.targetingKeyField)
         switch key {

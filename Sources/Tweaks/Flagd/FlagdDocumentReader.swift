@@ -36,7 +36,7 @@ struct FlagdDocumentReader {
         }
         var flagsNode: JSONScanner.Node?
         var evaluators: [String: JSONScanner.Node] = [:]
-        var setMetadata: [String: TweakValue] = [:]
+        var setMetadata: [String: JSONValue] = [:]
         for section in sections {
             switch section.key {
             case "flags": flagsNode = section.node
@@ -104,17 +104,17 @@ struct FlagdDocumentReader {
 
     private func readFlag(
         _ member: JSONScanner.Member, evaluators: [String: JSONScanner.Node], compiled: CompiledEvaluators,
-        setMetadata: [String: TweakValue], warnings: inout [String]
+        setMetadata: [String: JSONValue], warnings: inout [String]
     ) throws -> FlagdFlag {
         let flagKey = member.key
         guard case .object(let fields) = member.node.value else {
             throw problem(member.node.position, flagKey, "flag '\(flagKey)' must be an object, found \(member.node.value.typeName)")
         }
         var state: Bool?
-        var variants: [String: TweakValue]?
+        var variants: [String: JSONValue]?
         var defaultVariant: (name: String?, position: JSONScanner.Position)?
         var targeting = FlagdFlag.Targeting.none
-        var flagMetadata: [String: TweakValue] = [:]
+        var flagMetadata: [String: JSONValue] = [:]
         for field in fields {
             switch field.key {
             case "state":
@@ -128,7 +128,7 @@ struct FlagdDocumentReader {
                 guard case .object(let members) = field.node.value, !members.isEmpty else {
                     throw problem(field.node.position, flagKey, "flag '\(flagKey)': \"variants\" must be an object of at least one variant, found \(describe(field.node))")
                 }
-                var values: [String: TweakValue] = [:]
+                var values: [String: JSONValue] = [:]
                 for variant in members {
                     values[variant.key] = try TweakDocumentReader.tweakValue(of: variant.node, path: [flagKey, "variants", variant.key]) { position, _, reason in
                         problem(position, flagKey, "flag '\(flagKey)', variant '\(variant.key)': \(reason)")
@@ -186,11 +186,11 @@ struct FlagdDocumentReader {
         return .rule(rule)
     }
 
-    private func metadata(_ node: JSONScanner.Node, key: String) throws -> [String: TweakValue] {
+    private func metadata(_ node: JSONScanner.Node, key: String) throws -> [String: JSONValue] {
         guard case .object(let members) = node.value else {
             throw problem(node.position, key, "\"metadata\" must be an object, found \(node.value.typeName)")
         }
-        var fields: [String: TweakValue] = [:]
+        var fields: [String: JSONValue] = [:]
         for member in members {
             switch member.node.value {
             case .string(let text): fields[member.key] = .string(text)

@@ -26,7 +26,8 @@ extension FlagdFlag {
             case .null: return defaultVariantAnswer()
             case .string(let text): name = text
             case .bool(let flag): name = flag ? "true" : "false"
-            case .number(let number): name = LogicValue.text(of: number)
+            case .double(let number): name = JSONValue.text(of: number)
+            case .int(let number): name = String(number)
             case .array, .object:
                 return .callerDefault(defaultAnswer(
                     reason: .error, errorCode: .general,
@@ -49,7 +50,7 @@ extension FlagdFlag {
     }
 
     /// The tweak of `variant`.
-    func tweak(variant: String, value: TweakValue, reason: TweakReason) -> Tweak {
+    func tweak(variant: String, value: JSONValue, reason: TweakReason) -> Tweak {
         Tweak(
             feature: key.feature, variable: key.variable, value: value, source: source, variant: variant, reason: reason,
             metadata: metadata, dependsOnContext: hasTargeting)

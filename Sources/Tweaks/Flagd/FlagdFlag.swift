@@ -18,13 +18,13 @@ final class FlagdFlag: Sendable {
     /// False for `"state": "DISABLED"`.
     let isEnabled: Bool
     /// The values by variant name.
-    let variants: [String: TweakValue]
+    let variants: [String: JSONValue]
     /// The variant given when targeting chooses none; nil leaves the value to the caller.
     let defaultVariant: String?
     /// The targeting.
     let targeting: Targeting
     /// The flag's metadata over its flag set's.
-    let metadata: [String: TweakValue]
+    let metadata: [String: JSONValue]
     /// The name of the provider whose answers these are (``Tweak/source``).
     let source: String
     /// Each variant's answer to a rule that names it (reason `TARGETING_MATCH`), made once.
@@ -34,8 +34,8 @@ final class FlagdFlag: Sendable {
     let defaultTweak: Tweak?
 
     init(
-        flagKey: String, isEnabled: Bool, variants: [String: TweakValue], defaultVariant: String?, targeting: Targeting,
-        metadata: [String: TweakValue], source: String
+        flagKey: String, isEnabled: Bool, variants: [String: JSONValue], defaultVariant: String?, targeting: Targeting,
+        metadata: [String: JSONValue], source: String
     ) {
         let key = TweakKey(flagKey: flagKey)
         self.flagKey = flagKey
@@ -48,7 +48,7 @@ final class FlagdFlag: Sendable {
         self.source = source
         let hasTargeting: Bool
         if case .none = targeting { hasTargeting = false } else { hasTargeting = true }
-        func tweak(_ variant: String, _ value: TweakValue, _ reason: TweakReason) -> Tweak {
+        func tweak(_ variant: String, _ value: JSONValue, _ reason: TweakReason) -> Tweak {
             Tweak(
                 feature: key.feature, variable: key.variable, value: value, source: source, variant: variant, reason: reason,
                 metadata: metadata, dependsOnContext: hasTargeting)

@@ -6,5 +6,5 @@ struct FlagdFlagSet: Sendable {
     /// that cannot be evaluated (its flag answers PARSE_ERROR), as `file:line: flag 'key': problem`.
     var warnings: [String] = []
     /// The flag set's own `metadata` (each flag's answers carry it too, under the flag's own).
-    var metadata: [String: TweakValue] = [:]
+    var metadata: [String: JSONValue] = [:]
 }

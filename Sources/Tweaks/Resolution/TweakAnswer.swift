@@ -25,14 +25,14 @@ public struct TweakDefaultAnswer: Sendable, Hashable {
     /// The failure in words.
     package var errorMessage: String?
     /// The flag's metadata (its flag set's, with its own winning).
-    public var metadata: [String: TweakValue]
+    public var metadata: [String: JSONValue]
     /// Whether another context could have had another answer (a flag with targeting).
     package var dependsOnContext: Bool
 
     /// An answer of these parts.
     package init(
         feature: String, variable: String, reason: TweakReason, errorCode: TweakErrorCode? = nil,
-        errorMessage: String? = nil, metadata: [String: TweakValue] = [:], dependsOnContext: Bool = false
+        errorMessage: String? = nil, metadata: [String: JSONValue] = [:], dependsOnContext: Bool = false
     ) {
         self.feature = feature
         self.variable = variable

@@ -17,14 +17,14 @@ public struct TweakResolution<Value: Sendable>: Sendable {
     /// The failure in words, with ``errorCode``.
     package var errorMessage: String?
     /// The flag's metadata: its flag set's, with the flag's own winning.
-    public var metadata: [String: TweakValue]
+    public var metadata: [String: JSONValue]
     /// The provider of the stack that answered; nil when none did.
     public var source: String?
 
     /// A resolution of these parts.
     package init(
         value: Value, variant: String? = nil, reason: TweakReason, errorCode: TweakErrorCode? = nil,
-        errorMessage: String? = nil, metadata: [String: TweakValue] = [:], source: String? = nil
+        errorMessage: String? = nil, metadata: [String: JSONValue] = [:], source: String? = nil
     ) {
         self.value = value
         self.variant = variant

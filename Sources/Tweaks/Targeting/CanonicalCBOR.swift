@@ -5,7 +5,7 @@
 /// integer is written as an integer, whatever its JSON spelling (`1.0` as `1`, `-0.0` as `0`).
 enum CanonicalCBOR {
     /// The encoding of `value`.
-    static func encode(_ value: LogicValue) -> [UInt8] {
+    static func encode(_ value: JSONValue) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
         append(value, to: &bytes)
@@ -13,11 +13,12 @@ enum CanonicalCBOR {
     }
 
     /// Appends the encoding of `value` to `bytes`.
-    static func append(_ value: LogicValue, to bytes: inout [UInt8]) {
+    static func append(_ value: JSONValue, to bytes: inout [UInt8]) {
         switch value {
         case .null: bytes.append(0xf6)
         case .bool(let flag): bytes.append(flag ? 0xf5 : 0xf4)
-        case .number(let number): appendNumber(number, to: &bytes)
+        case .double(let number): appendNumber(number, to: &bytes)
+        case .int(let number): appendNumber(Double(number), to: &bytes)
         case .string(let text): appendString(text, to: &bytes)
         case .array(let elements):
             appendHead(major: 4, elements.count, to: &bytes)

@@ -14,11 +14,11 @@ enum FractionalSplit {
     private static let targetingKeyPath = VariablePath(TweakContext.targetingKeyField)
 
     /// The chosen variant for `arguments`, or null.
-    static func choose(_ arguments: [LogicValue], data: LogicData) -> LogicValue {
+    static func choose(_ arguments: [JSONValue], data: LogicData) -> JSONValue {
         guard let first = arguments.first else { return .null }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
-        let buckets: ArraySlice<LogicValue>
+        let buckets: ArraySlice<JSONValue>
         if case .array = first {
             guard case .string(let targetingKey)? = data.value(at: targetingKeyPath), !targetingKey.isEmpty else { return .null }
             let flagKey: String
@@ -52,10 +52,10 @@ enum FractionalSplit {
 
     /// A bucket's weight: 1 for `[variant]`, the whole number of `[variant, weight]` (0 when negative);
     /// nil for anything else.
-    private static func weight(of bucket: LogicValue) -> UInt64? {
+    private static func weight(of bucket: JSONValue) -> UInt64? {
         guard case .array(let parts) = bucket, (1...2).contains(parts.count) else { return nil }
         guard parts.count == 2 else { return 1 }
-        guard case .number(let number) = parts[1], number.rounded() == number, number.isFinite else { return nil }
+        guard case .double(let number) = parts[1], number.rounded() == number, number.isFinite else { return nil }
         return number <= 0 ? 0 : UInt64(Swift.min(number, Double(UInt32.max)))
     }
 }

@@ -42,8 +42,8 @@ struct LogicCompiler {
         switch node.value {
         case .null: return .literal(.null)
         case .bool(let flag): return .literal(.bool(flag))
-        case .int(let number): return .literal(.number(Double(number)))
-        case .double(let number): return .literal(.number(number))
+        case .int(let number): return .literal(.double(Double(number)))
+        case .double(let number): return .literal(.double(number))
         case .string(let text):
             // A long literal costs its bytes, an operation per 16: `cat` of a 1 MB literal doubled
             // through `$ref`s would otherwise build gigabytes within the bound.
@@ -148,7 +148,7 @@ struct LogicCompiler {
 
     /// An array of expressions: a constant when all of them are.
     private static func folded(_ elements: [LogicExpression]) -> LogicExpression {
-        var constants: [LogicValue] = []
+        var constants: [JSONValue] = []
         constants.reserveCapacity(elements.count)
         for element in elements {
             guard let constant = element.constant else { return .array(elements) }
@@ -169,16 +169,16 @@ struct LogicCompiler {
     }
 
     /// A parsed JSON value as data, unevaluated.
-    static func data(_ node: JSONScanner.Node) -> LogicValue {
+    static func data(_ node: JSONScanner.Node) -> JSONValue {
         switch node.value {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
-        case .int(let number): return .number(Double(number))
-        case .double(let number): return .number(number)
+        case .int(let number): return .double(Double(number))
+        case .double(let number): return .double(number)
         case .string(let text): return .string(text)
         case .array(let elements): return .array(elements.map(data))
         case .object(let members):
-            var fields: [String: LogicValue] = [:]
+            var fields: [String: JSONValue] = [:]
             for member in members { fields[member.key] = data(member.node) }
             return .object(fields)
         }

@@ -4,15 +4,15 @@ import Foundation
 /// context's attributes, `targetingKey`, and `$flagd.flagKey` and `$flagd.timestamp`); inside `map`,
 /// `filter`, `all`, `none` and `some`, the element at hand; inside `reduce`, `current` and `accumulator`.
 ///
-/// The context's attributes stay ``TweakContext/Value``s: a path is followed in them and only the value
+/// The context's attributes stay as they are (integers and all): a path is followed in them and only the value
 /// it reaches is converted, so an evaluation copies nothing of the context.
 enum LogicData {
     case context(FlagEvaluationInput)
-    case value(LogicValue)
-    case reduction(current: LogicValue, accumulator: LogicValue)
+    case value(JSONValue)
+    case reduction(current: JSONValue, accumulator: JSONValue)
 
     /// The value at `path`, or nil when there is none.
-    func value(at path: VariablePath) -> LogicValue? {
+    func value(at path: VariablePath) -> JSONValue? {
         let steps = path.steps
         switch self {
         case .value(let value):
@@ -31,10 +31,10 @@ enum LogicData {
             switch first.key {
             case FlagEvaluationInput.flagdField:
                 guard steps.count > 1 else { return input.flagdObject }
-                let value: LogicValue
+                let value: JSONValue
                 switch steps[1].key {
                 case "flagKey": value = .string(input.flagKey)
-                case "timestamp": value = .number(Double(input.timestamp))
+                case "timestamp": value = .double(Double(input.timestamp))
                 default: return nil
                 }
                 return Self.follow(value, steps.dropFirst(2))
@@ -45,47 +45,29 @@ enum LogicData {
                 fallthrough
             default:
                 guard let attribute = input.context.attributes[first.key] else { return nil }
-                return Self.follow(attribute, steps.dropFirst()).map(LogicValue.init)
+                return Self.follow(attribute, steps.dropFirst()).map { $0.javaScriptNumbers }
             }
         }
     }
 
     /// The value `steps` reach from `value`, or nil when one is missing. One walk for the rules' own
     /// values and for the context's, which are converted only once reached.
-    private static func follow<Value: PathFollowable>(_ value: Value, _ steps: ArraySlice<VariablePath.Step>) -> Value? {
+    private static func follow(_ value: JSONValue, _ steps: ArraySlice<VariablePath.Step>) -> JSONValue? {
         var current = value
         for step in steps {
-            guard let next = current.element(at: step) else { return nil }
-            current = next
+            switch current {
+            case .object(let fields):
+                guard let next = fields[step.key] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = step.index, index < elements.count else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
         }
         return current
     }
-}
-
-/// A JSON value a `var` path can go into: an object by a step's key, an array by its index.
-private protocol PathFollowable {
-    /// The fields of an object; nil for any other value.
-    var objectFields: [String: Self]? { get }
-    /// The elements of an array; nil for any other value.
-    var arrayElements: [Self]? { get }
-}
-
-extension PathFollowable {
-    /// The element `step` names, or nil when there is none.
-    func element(at step: VariablePath.Step) -> Self? {
-        if let fields = objectFields { return fields[step.key] }
-        guard let elements = arrayElements, let index = step.index, index < elements.count else { return nil }
-        return elements[index]
-    }
-}
-
-extension LogicValue: PathFollowable {
-    fileprivate var objectFields: [String: LogicValue]? { if case .object(let fields) = self { fields } else { nil } }
-}
-
-extension TweakContext.Value: PathFollowable {
-    fileprivate var objectFields: [String: TweakContext.Value]? { if case .object(let fields) = self { fields } else { nil } }
-    fileprivate var arrayElements: [TweakContext.Value]? { if case .array(let elements) = self { elements } else { nil } }
 }
 
 /// The data a flag's targeting is evaluated against: the flag's key and the evaluation context.
@@ -102,13 +84,13 @@ struct FlagEvaluationInput {
     var timestamp: Int { Int(time(nil)) }
 
     /// `$flagd` as an object.
-    var flagdObject: LogicValue {
-        .object(["flagKey": .string(flagKey), "timestamp": .number(Double(timestamp))])
+    var flagdObject: JSONValue {
+        .object(["flagKey": .string(flagKey), "timestamp": .double(Double(timestamp))])
     }
 
     /// The whole data as one object (`{"var": ""}`).
-    var wholeObject: LogicValue {
-        var fields = context.jsonObject.mapValues(LogicValue.init)
+    var wholeObject: JSONValue {
+        var fields = context.jsonObject.mapValues { $0.javaScriptNumbers }
         fields[Self.flagdField] = flagdObject
         return .object(fields)
     }

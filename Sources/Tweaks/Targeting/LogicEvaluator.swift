@@ -3,7 +3,7 @@
 /// evaluate all of theirs first. It never fails: what JsonLogic leaves undefined is null.
 enum LogicEvaluator {
     /// The value of `expression` for `data`.
-    static func evaluate(_ expression: LogicExpression, _ data: LogicData) -> LogicValue {
+    static func evaluate(_ expression: LogicExpression, _ data: LogicData) -> JSONValue {
         switch expression {
         case .literal(let value):
             return value
@@ -24,11 +24,11 @@ enum LogicEvaluator {
         }
     }
 
-    private static func argument(_ arguments: [LogicExpression], _ index: Int, _ data: LogicData) -> LogicValue {
+    private static func argument(_ arguments: [LogicExpression], _ index: Int, _ data: LogicData) -> JSONValue {
         index < arguments.count ? evaluate(arguments[index], data) : .null
     }
 
-    private static func operate(_ op: LogicOperator, _ arguments: [LogicExpression], _ data: LogicData) -> LogicValue {
+    private static func operate(_ op: LogicOperator, _ arguments: [LogicExpression], _ data: LogicData) -> JSONValue {
         switch op {
         case .variable:
             // Compiled to `.variable` or `.computedVariable`; kept for completeness.
@@ -41,14 +41,14 @@ enum LogicEvaluator {
             }
             return index < arguments.count ? evaluate(arguments[index], data) : .null
         case .or:
-            var last = LogicValue.null
+            var last = JSONValue.null
             for argument in arguments {
                 last = evaluate(argument, data)
                 if last.isTruthy { return last }
             }
             return last
         case .and:
-            var last = LogicValue.null
+            var last = JSONValue.null
             for argument in arguments {
                 last = evaluate(argument, data)
                 if !last.isTruthy { return last }
@@ -71,29 +71,29 @@ enum LogicEvaluator {
         case .add:
             var sum = 0.0
             for argument in arguments { sum += evaluate(argument, data).numberValue }
-            return .number(sum)
+            return .double(sum)
         case .multiply:
             guard !arguments.isEmpty else { return .null }
             var product = 1.0
             for argument in arguments { product *= evaluate(argument, data).numberValue }
-            return .number(product)
+            return .double(product)
         case .subtract:
             let first = argument(arguments, 0, data).numberValue
-            if arguments.count == 1 { return .number(-first) }
-            return .number(first - argument(arguments, 1, data).numberValue)
+            if arguments.count == 1 { return .double(-first) }
+            return .double(first - argument(arguments, 1, data).numberValue)
         case .divide:
-            return .number(argument(arguments, 0, data).numberValue / argument(arguments, 1, data).numberValue)
+            return .double(argument(arguments, 0, data).numberValue / argument(arguments, 1, data).numberValue)
         case .remainder:
-            return .number(argument(arguments, 0, data).numberValue.truncatingRemainder(dividingBy: argument(arguments, 1, data).numberValue))
+            return .double(argument(arguments, 0, data).numberValue.truncatingRemainder(dividingBy: argument(arguments, 1, data).numberValue))
         case .min, .max:
             guard !arguments.isEmpty else { return .null }
             var result = op == .min ? Double.infinity : -Double.infinity
             for argument in arguments {
                 let number = evaluate(argument, data).numberValue
-                if number.isNaN { return .number(.nan) }
+                if number.isNaN { return .double(.nan) }
                 result = op == .min ? Swift.min(result, number) : Swift.max(result, number)
             }
-            return .number(result)
+            return .double(result)
         case .cat:
             var text = ""
             for argument in arguments {
@@ -111,7 +111,7 @@ enum LogicEvaluator {
             default: return .bool(false)
             }
         case .merge:
-            var merged: [LogicValue] = []
+            var merged: [JSONValue] = []
             for argument in arguments {
                 let value = evaluate(argument, data)
                 if case .array(let elements) = value { merged.append(contentsOf: elements) } else { merged.append(value) }
@@ -121,13 +121,13 @@ enum LogicEvaluator {
             return .array(missing(arguments.map { evaluate($0, data) }, data))
         case .missingSome:
             let needed = argument(arguments, 0, data).numberValue
-            let keys = argument(arguments, 1, data).arrayElements ?? []
+            let keys = argument(arguments, 1, data).arrayValue ?? []
             let absent = missing([.array(keys)], data)
             return Double(keys.count - absent.count) >= needed ? .array([]) : .array(absent)
         case .map, .filter, .all, .none, .some:
             return iterate(op, arguments, data)
         case .reduce:
-            let elements = argument(arguments, 0, data).arrayElements ?? []
+            let elements = argument(arguments, 0, data).arrayValue ?? []
             var accumulator = argument(arguments, 2, data)
             guard arguments.count > 1 else { return accumulator }
             for element in elements {
@@ -165,7 +165,7 @@ enum LogicEvaluator {
         return true
     }
 
-    private static func substring(_ source: LogicValue, _ start: LogicValue, _ length: LogicValue?) -> LogicValue {
+    private static func substring(_ source: JSONValue, _ start: JSONValue, _ length: JSONValue?) -> JSONValue {
         let characters = Array(source.textValue)
         let count = characters.count
         let startNumber = start.numberValue
@@ -183,8 +183,8 @@ enum LogicEvaluator {
 
     /// The keys (the elements of the first argument when it is an array, else the arguments) whose
     /// value is null or empty text.
-    private static func missing(_ values: [LogicValue], _ data: LogicData) -> [LogicValue] {
-        let keys: [LogicValue]
+    private static func missing(_ values: [JSONValue], _ data: LogicData) -> [JSONValue] {
+        let keys: [JSONValue]
         if case .array(let elements)? = values.first { keys = elements } else { keys = values }
         return keys.filter { key in
             guard let path = VariablePath(argument: key) else { return true }
@@ -195,8 +195,8 @@ enum LogicEvaluator {
         }
     }
 
-    private static func iterate(_ op: LogicOperator, _ arguments: [LogicExpression], _ data: LogicData) -> LogicValue {
-        let elements = argument(arguments, 0, data).arrayElements ?? []
+    private static func iterate(_ op: LogicOperator, _ arguments: [LogicExpression], _ data: LogicData) -> JSONValue {
+        let elements = argument(arguments, 0, data).arrayValue ?? []
         guard arguments.count > 1 else { return op == .map || op == .filter ? .array([]) : .bool(op == .none) }
         let body = arguments[1]
         switch op {

@@ -2,7 +2,7 @@
 /// are resolved and whose `var` paths are split, so that an evaluation parses nothing.
 indirect enum LogicExpression: Sendable {
     /// A constant (a number, a string, an array of constants...).
-    case literal(LogicValue)
+    case literal(JSONValue)
     /// An array whose elements are computed.
     case array([LogicExpression])
     /// `var` with a path known at load time, and the default for a missing value.
@@ -13,7 +13,7 @@ indirect enum LogicExpression: Sendable {
     case operation(LogicOperator, [LogicExpression])
 
     /// The constant this expression always is, if it is one.
-    var constant: LogicValue? {
+    var constant: JSONValue? {
         if case .literal(let value) = self { return value } else { return nil }
     }
 }

@@ -82,7 +82,7 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
     /// flagd's `sem_ver`: `[version, operator, version]` with operator `=`, `!=`, `<`, `<=`, `>`, `>=`,
     /// `^` (same major) or `~` (same major and minor); a version may be text or a number (`1.2`). Null
     /// for anything else: another count of arguments, an unknown operator, a value that is no version.
-    static func operate(_ arguments: [LogicValue]) -> LogicValue {
+    static func operate(_ arguments: [JSONValue]) -> JSONValue {
         guard arguments.count == 3, case .string(let op) = arguments[1],
             let left = version(arguments[0]), let right = version(arguments[2])
         else { return .null }
@@ -99,10 +99,10 @@ struct SemanticVersion: Sendable, Hashable, Comparable {
         }
     }
 
-    private static func version(_ value: LogicValue) -> SemanticVersion? {
+    private static func version(_ value: JSONValue) -> SemanticVersion? {
         switch value {
         case .string(let text): return SemanticVersion(text)
-        case .number(let number) where number >= 0: return SemanticVersion(LogicValue.text(of: number))
+        case .double(let number) where number >= 0: return SemanticVersion(JSONValue.text(of: number))
         default: return nil
         }
     }

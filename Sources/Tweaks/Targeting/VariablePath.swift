@@ -23,10 +23,10 @@ struct VariablePath: Sendable, Hashable {
     }
 
     /// The path a `var` argument names: a string, a number (an index), or null (the whole data).
-    init?(argument: LogicValue) {
+    init?(argument: JSONValue) {
         switch argument {
         case .string(let text): self.init(text)
-        case .number(let number): self.init(LogicValue.text(of: number))
+        case .double(let number): self.init(JSONValue.text(of: number))
         case .null: self.init("")
         default: return nil
         }

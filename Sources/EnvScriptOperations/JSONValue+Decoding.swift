@@ -1,6 +1,7 @@
+package import JSONValues
 import Foundation
 
-extension ScriptValue {
+extension JSONValue {
     /// This value as a `type` value, decoded through its JSON form: how a script's table becomes the
     /// `Codable` struct a Swift declaration holds (`state.set("settings", {dark = true, size = 14})`),
     /// and an integer the `Double` one does.
@@ -49,7 +50,7 @@ extension ScriptValue {
 
     /// A script value encoded as plain JSON: numbers as numbers, tables as arrays and objects.
     private struct PlainJSON: Encodable {
-        let value: ScriptValue
+        let value: JSONValue
         /// Whether an empty table is written `[]` rather than `{}`.
         let emptyTablesAreArrays: Bool
 
@@ -68,7 +69,7 @@ extension ScriptValue {
             }
         }
 
-        private func nested(_ value: ScriptValue) -> PlainJSON {
+        private func nested(_ value: JSONValue) -> PlainJSON {
             PlainJSON(value: value, emptyTablesAreArrays: emptyTablesAreArrays)
         }
     }

@@ -1,48 +1,38 @@
-/// A JsonLogic value: what a targeting rule computes with.
+/// JsonLogic's reading of JSON values: what a targeting rule computes with.
 ///
-/// Unlike ``TweakValue`` it has a null (JsonLogic's `null`, a missing `var`, `defaultVariant: null`), and
-/// one kind of number, as JavaScript has: a `Double`. Values from a context or a flag file are converted
-/// at the edges (``init(_:)``, ``tweakValue``).
-enum LogicValue: Sendable, Hashable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([LogicValue])
-    case object([String: LogicValue])
-
-    /// The value of a context's attribute (integers widened to `Double`, as JavaScript reads JSON).
-    init(_ value: TweakContext.Value) {
-        switch value {
-        case .null: self = .null
-        case .bool(let flag): self = .bool(flag)
-        case .int(let number): self = .number(Double(number))
-        case .double(let number): self = .number(number)
-        case .string(let text): self = .string(text)
-        case .array(let elements): self = .array(elements.map(LogicValue.init))
-        case .object(let fields): self = .object(fields.mapValues(LogicValue.init))
+/// A rule computes as JavaScript does, with one kind of number: inside an evaluation every number is a
+/// `.double`. Values from a context or a rule's file enter through ``javaScriptNumbers`` (integers
+/// widened), and a result leaves through ``ruleResult`` (whole numbers that fit `Int` become `.int`).
+extension JSONValue {
+    /// This value with every integer widened to a double, as JavaScript reads JSON.
+    var javaScriptNumbers: JSONValue {
+        switch self {
+        case .int(let number): .double(Double(number))
+        case .array(let elements): .array(elements.map { $0.javaScriptNumbers })
+        case .object(let fields): .object(fields.mapValues { $0.javaScriptNumbers })
+        case .null, .bool, .double, .string: self
         }
     }
 
-    /// The tweak value of this one, or nil for a null (a null inside an array or object is left out of
+    /// The flag value a rule's result gives, or nil for a null (a null inside an array or object is left out of
     /// an object and stops an array's conversion). Whole numbers that fit `Int` become `.int`.
-    var tweakValue: TweakValue? {
+    var ruleResult: JSONValue? {
         switch self {
         case .null: return nil
-        case .bool(let flag): return .bool(flag)
-        case .number(let number):
+        case .bool, .int: return self
+        case .double(let number):
             if let whole = Self.exactInt(number) { return .int(whole) }
             return .double(number)
         case .string(let text): return .string(text)
         case .array(let elements):
-            var converted: [TweakValue] = []
+            var converted: [JSONValue] = []
             converted.reserveCapacity(elements.count)
             for element in elements {
-                guard let value = element.tweakValue else { return nil }
+                guard let value = element.ruleResult else { return nil }
                 converted.append(value)
             }
             return .array(converted)
-        case .object(let fields): return .object(fields.compactMapValues(\.tweakValue))
+        case .object(let fields): return .object(fields.compactMapValues { $0.ruleResult })
         }
     }
 
@@ -58,7 +48,8 @@ enum LogicValue: Sendable, Hashable {
         switch self {
         case .null: return false
         case .bool(let flag): return flag
-        case .number(let number): return number != 0 && !number.isNaN
+        case .double(let number): return number != 0 && !number.isNaN
+        case .int(let number): return number != 0
         case .string(let text): return !text.isEmpty
         case .array(let elements): return !elements.isEmpty
         case .object: return true
@@ -71,7 +62,8 @@ enum LogicValue: Sendable, Hashable {
         switch self {
         case .null: return 0
         case .bool(let flag): return flag ? 1 : 0
-        case .number(let number): return number
+        case .double(let number): return number
+        case .int(let number): return Double(number)
         case .string(let text): return Self.parseNumber(text)
         case .array: return Self.parseNumber(textValue)
         case .object: return .nan
@@ -97,7 +89,8 @@ enum LogicValue: Sendable, Hashable {
         switch self {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number): return Self.text(of: number)
+        case .double(let number): return Self.text(of: number)
+        case .int(let number): return String(number)
         case .string(let text): return text
         case .array(let elements):
             return elements.map { $0 == .null ? "" : $0.textValue }.joined(separator: ",")
@@ -111,11 +104,6 @@ enum LogicValue: Sendable, Hashable {
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
         if let whole = exactInt(number) { return String(whole) }
         return String(number)
-    }
-
-    /// The elements of an array; nil for any other value.
-    var arrayElements: [LogicValue]? {
-        if case .array(let elements) = self { return elements } else { return nil }
     }
 }
 

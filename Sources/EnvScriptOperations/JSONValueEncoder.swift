@@ -1,18 +1,19 @@
+package import JSONValues
 import Foundation
 
-/// Encodes a Swift `Encodable` value straight into a ``ScriptValue``, giving what encoding it with
+/// Encodes a Swift `Encodable` value straight into a `JSONValue`, giving what encoding it with
 /// `JSONEncoder` and decoding the JSON as a script value gave — without the JSON text in between.
 ///
-/// So Swift-typed state reads from Lua as it always did: a whole `Double` becomes an integer (JSON
-/// writes `2.0` as `2`), `Data` a base64 string, a `URL` its absolute string, a `Date` its seconds since
-/// 2001, and a float that is not finite is refused, as JSON refuses it.
-package struct ScriptValueEncoder {
+/// Numbers keep their kind, as `JSONValue` says: a `Double` (even `2.0`) is a `.double`, an `Int` an
+/// `.int`. `Data` becomes a base64 string, a `URL` its absolute string, a `Date` its seconds since 2001,
+/// as `JSONEncoder` writes them, and a float that is not finite is refused, as JSON refuses it.
+package struct JSONValueEncoder {
     /// The script value of `value`.
     ///
     /// - Throws: `EncodingError.invalidValue` for a float that is not finite, or a value that encodes nothing.
     package init() {}
 
-    package func encode(_ value: some Encodable) throws -> ScriptValue {
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         let slot = Slot()
         try Self.encode(value, into: slot, codingPath: [])
         guard let result = slot.built else {
@@ -25,46 +26,38 @@ package struct ScriptValueEncoder {
     /// does, anything else through its own `encode(to:)`.
     fileprivate static func encode(_ value: some Encodable, into slot: Slot, codingPath: [any CodingKey]) throws {
         switch value {
-        case let script as ScriptValue: slot.value = script
+        case let script as JSONValue: slot.value = script
         case let data as Data: slot.value = .string(data.base64EncodedString())
         case let url as URL: slot.value = .string(url.absoluteString)
-        case let decimal as Decimal: slot.value = number(fromJSONText: decimal.description)
+        case let decimal as Decimal: slot.value = number(decimal: decimal)
         default: try value.encode(to: Encoding(slot: slot, codingPath: codingPath))
         }
     }
 
-    /// A script value for a float, as JSON would write it and the script value would read it back.
-    fileprivate static func number(_ value: Double, text: @autoclosure () -> String, codingPath: [any CodingKey]) throws -> ScriptValue {
+    /// The value of a float: a `.double`, whole or not; JSON has no number for infinities and NaN.
+    fileprivate static func number(_ value: Double, codingPath: [any CodingKey]) throws -> JSONValue {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) is not valid in JSON"))
         }
-        return number(fromJSONText: text())
+        return .double(value)
     }
 
-    /// What a number Swift describes as `text` reads back as after JSON: `JSONEncoder` drops a trailing
-    /// `.0`, and the reading takes plain digits that fit as an integer and a fraction as a float. With an
-    /// exponent (huge or tiny numbers, rare) the JSON decoder's own rules decide, so nothing differs.
-    fileprivate static func number(fromJSONText text: String) -> ScriptValue {
-        let written = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        if let integer = Int(written) { return .int(integer) }
-        if written.contains(where: { $0 == "e" || $0 == "E" }),
-           let decoded = try? JSONDecoder().decode(ScriptValue.self, from: Data(written.utf8))
-        {
-            return decoded
-        }
-        return .double(Double(written) ?? .nan)
+    /// The value of a decimal, which has no kind of its own: an integer when it is whole and fits `Int`.
+    fileprivate static func number(decimal: Decimal) -> JSONValue {
+        if let integer = Int(decimal.description) { return .int(integer) }
+        return .double(NSDecimalNumber(decimal: decimal).doubleValue)
     }
 }
 
 /// Where one encoded value goes: a reference, so nested containers fill their parent's entry after
 /// they were handed out, as `Encoder` requires.
 private final class Slot {
-    var value: ScriptValue?
+    var value: JSONValue?
     var fields: [String: Slot]?
     var elements: [Slot]?
 
     /// The value built so far, containers included.
-    var built: ScriptValue? {
+    var built: JSONValue? {
         if let fields { return .object(fields.compactMapValues(\.built)) }
         if let elements { return .array(elements.compactMap(\.built)) }
         return value
@@ -109,11 +102,11 @@ extension SlotEncoding {
         switch value {
         case let flag as Bool: slot.value = .bool(flag)
         case let text as String: slot.value = .string(text)
-        case let number as Double: slot.value = try ScriptValueEncoder.number(number, text: "\(number)", codingPath: path)
-        case let number as Float: slot.value = try ScriptValueEncoder.number(Double(number), text: "\(number)", codingPath: path)
+        case let number as Double: slot.value = try JSONValueEncoder.number(number, codingPath: path)
+        case let number as Float: slot.value = try JSONValueEncoder.number(Double(number.description) ?? Double(number), codingPath: path)
         case let number as any BinaryInteger:
-            slot.value = Int(exactly: number).map(ScriptValue.int) ?? .double(Double(number))
-        default: try ScriptValueEncoder.encode(value, into: slot, codingPath: path)
+            slot.value = Int(exactly: number).map(JSONValue.int) ?? .double(Double(number))
+        default: try JSONValueEncoder.encode(value, into: slot, codingPath: path)
         }
     }
 }

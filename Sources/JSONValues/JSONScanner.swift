@@ -56,6 +56,13 @@ package struct JSONScanner {
         package var keyPosition: Position
         /// The value.
         package var node: Node
+
+        /// A member whose key starts at `keyPosition`.
+        package init(key: String, keyPosition: Position, node: Node) {
+            self.key = key
+            self.keyPosition = keyPosition
+            self.node = node
+        }
     }
 
     /// A syntax error at a position.

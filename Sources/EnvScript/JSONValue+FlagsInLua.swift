@@ -1,23 +1,11 @@
 import LuaBridge
 import Tweaks
 
-extension TweakValue {
-    /// The Lua value: booleans, integers, floats and strings keep their kinds; arrays become sequences
-    /// and objects tables with string keys.
-    var luaValue: LuaValue {
-        switch self {
-        case .bool(let value): return .boolean(value)
-        case .int(let value): return .integer(value)
-        case .double(let value): return .number(value)
-        case .string(let value): return .string(value)
-        case .array(let elements): return .array(elements.map(\.luaValue))
-        case .object(let fields): return .dictionary(fields.mapValues(\.luaValue))
-        }
-    }
-
+extension JSONValue {
     /// The Lua type of ``luaValue``.
     var luaType: LuaType {
         switch self {
+        case .null: return .nil
         case .bool: return .boolean
         case .int, .double: return .number
         case .string: return .string
@@ -28,6 +16,7 @@ extension TweakValue {
     /// Pushes ``luaValue``; a scalar is pushed as it is, with no ``LuaValue`` made on the way.
     func push(onto stack: LuaStackView) throws {
         switch self {
+        case .null: stack.pushNil()
         case .bool(let value): stack.push(value)
         case .int(let value): stack.push(value)
         case .double(let value): stack.push(value)
@@ -39,7 +28,7 @@ extension TweakValue {
     /// The tweak value of argument `position` of `call`; what cannot be one is an argument error.
     init(argument position: Int32, of call: LuaCall) throws {
         do {
-            self = try TweakValue(lua: try call.value(position))
+            self = try JSONValue(flagValue: try call.value(position))
         } catch {
             throw call.argumentError(position, "\(error)")
         }
@@ -50,14 +39,15 @@ extension TweakValue {
     ///
     /// - Throws: ``LuaScriptError`` saying what cannot be a tweak value (nil, a function, a table with
     ///   other keys…).
-    init(lua value: LuaValue) throws {
+    init(flagValue value: LuaValue) throws {
         switch value {
         case .boolean(let flag): self = .bool(flag)
         case .integer(let number): self = .int(number)
         case .number(let number): self = .double(number)
         case .string(let text): self = .string(text)
         case .table:
-            guard let converted = TweakValue(script: try ScriptValue(lua: value)) else {
+            let converted = try JSONValue(lua: value)
+            guard !converted.containsNull else {
                 throw LuaScriptError("nil is not a tweak value; leave the field out instead")
             }
             self = converted
@@ -86,7 +76,7 @@ extension Tweak {
         if let group { table["group"] = .string(group) }
         table["reason"] = .string(reason.rawValue)
         if let variant { table["variant"] = .string(variant) }
-        if !metadata.isEmpty { table["metadata"] = TweakValue.object(metadata).luaValue }
+        if !metadata.isEmpty { table["metadata"] = JSONValue.object(metadata).luaValue }
         return .table(table)
     }
 }

@@ -1,11 +1,12 @@
+public import JSONValues
 public import Preferences
 
-/// Script values converted to and from the preferences that hold stored state directly, in the form
-/// their `Codable` encoding has always had there: nil as `Preferences/PreferenceValue/nullMarker`, a
+/// JSON values as state: converted to and from the preferences that hold stored state directly, in the
+/// form their `Codable` encoding has when number kinds are kept (`JSONValue.keepsNumberKinds`): nil as `Preferences/PreferenceValue/nullMarker`, a
 /// float with an integral value (or not finite) as `{"$float": "2.0"}` so it does not read back as an
 /// integer, tables as arrays and dictionaries.
-extension ScriptValue: PreferenceValueConvertible {
-    /// The preference value of this script value.
+extension JSONValue: PreferenceValueConvertible {
+    /// The preference value of this value.
     public var preferenceValue: PreferenceValue {
         switch self {
         case .null: return .string(PreferenceValue.nullMarker)
@@ -20,7 +21,7 @@ extension ScriptValue: PreferenceValueConvertible {
         }
     }
 
-    /// The script value `stored` holds, when it has one of the forms ``preferenceValue`` makes; nil for
+    /// The value `stored` holds, when it has one of the forms ``preferenceValue`` makes; nil for
     /// data, dates, a float with an integral value written without the marker, or a dictionary with a
     /// marker among other keys — which the `Codable` decoding decides, as it always did.
     public init?(preferenceValue stored: PreferenceValue) {
@@ -32,10 +33,10 @@ extension ScriptValue: PreferenceValueConvertible {
             self = .double(number)
         case .string(let text): self = text == PreferenceValue.nullMarker ? .null : .string(text)
         case .array(let elements):
-            var values: [ScriptValue] = []
+            var values: [JSONValue] = []
             values.reserveCapacity(elements.count)
             for element in elements {
-                guard let value = ScriptValue(preferenceValue: element) else { return nil }
+                guard let value = JSONValue(preferenceValue: element) else { return nil }
                 values.append(value)
             }
             self = .array(values)
@@ -45,10 +46,10 @@ extension ScriptValue: PreferenceValueConvertible {
                 self = .double(number)
                 return
             }
-            var fields: [String: ScriptValue] = [:]
+            var fields: [String: JSONValue] = [:]
             fields.reserveCapacity(entries.count)
             for (key, entry) in entries {
-                guard let value = ScriptValue(preferenceValue: entry) else { return nil }
+                guard let value = JSONValue(preferenceValue: entry) else { return nil }
                 fields[key] = value
             }
             self = .object(fields)

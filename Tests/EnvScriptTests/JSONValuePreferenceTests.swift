@@ -1,3 +1,4 @@
+import AppState
 import EnvScript
 import Foundation
 import Preferences
@@ -8,11 +9,11 @@ import TestSupport
 /// Script values convert to and from preference values directly (issue #11, item 10), into exactly the
 /// form their `Codable` encoding through Foundation's property-list coders always had, so stored state
 /// written before reads the same and the file is unchanged.
-@Suite struct ScriptValuePreferenceTests {
+@Suite struct JSONValuePreferenceTests {
     /// A random script value `depth` levels of tables deep at most; no NaN (it equals nothing), no
     /// string `$null` (it stands for nil on disk) and no key `$float` (a table holding it reads as a
     /// float, as it always did), which have tests of their own.
-    static func randomScriptValue(depth: Int, using generator: inout SeededRandom) -> ScriptValue {
+    static func randomScriptValue(depth: Int, using generator: inout SeededRandom) -> JSONValue {
         switch Int.random(in: 0..<(depth > 0 ? 8 : 6), using: &generator) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
@@ -24,7 +25,7 @@ import TestSupport
             return .string(text == PreferenceValue.nullMarker ? "null" : text)
         case 6: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in randomScriptValue(depth: depth - 1, using: &generator) })
         default:
-            var fields: [String: ScriptValue] = [:]
+            var fields: [String: JSONValue] = [:]
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
                 let key = PreferenceValue.randomText(using: &generator)
                 fields[key == "$float" ? "float" : key] = randomScriptValue(depth: depth - 1, using: &generator)
@@ -40,10 +41,10 @@ import TestSupport
             let direct = value.preferenceValue
             let throughPropertyListCoders = try PreferenceValue(encoding: value)
             #expect(direct == throughPropertyListCoders, "seed \(seed): \(value)")
-            #expect(ScriptValue(preferenceValue: direct) == value, "seed \(seed): \(direct)")
-            let oldReading = try direct.decode(ScriptValue.self)
+            #expect(JSONValue(preferenceValue: direct) == value, "seed \(seed): \(direct)")
+            let oldReading = try direct.decode(JSONValue.self)
             #expect(oldReading == value, "seed \(seed): the old reading agrees")
-            let codecReading = try PreferenceCodec<ScriptValue>().decode(direct)
+            let codecReading = try PreferenceCodec<JSONValue>().decode(direct)
             #expect(codecReading == value, "seed \(seed)")
         }
     }
@@ -55,8 +56,8 @@ import TestSupport
         await propertyCheck(count: 500, input: Gen.int()) { seed in
             var generator = SeededRandom(seed: seed)
             let stored = PreferenceValue.random(depth: 3, using: &generator)
-            let direct = Result { try PreferenceCodec<ScriptValue>().decode(stored) }
-            let reference = Result { try stored.decode(ScriptValue.self) }
+            let direct = Result { try PreferenceCodec<JSONValue>().decode(stored) }
+            let reference = Result { try stored.decode(JSONValue.self) }
             switch (direct, reference) {
             case (.success(let a), .success(let b)): #expect(a == b, "seed \(seed): \(stored)")
             case (.failure, .failure): break
@@ -70,14 +71,14 @@ import TestSupport
     }
 
     @Test func integersAndFloatsStayApart() {
-        #expect(ScriptValue.int(2).preferenceValue == .int(2))
-        #expect(ScriptValue.double(2.5).preferenceValue == .double(2.5))
-        #expect(ScriptValue.double(2).preferenceValue == ["$float": "2.0"])
-        #expect(ScriptValue.double(-0.0).preferenceValue == ["$float": "-0.0"])
-        #expect(ScriptValue.double(.infinity).preferenceValue == ["$float": "inf"])
-        #expect(ScriptValue(preferenceValue: ["$float": "2.0"]) == .double(2))
-        #expect(ScriptValue(preferenceValue: .int(2)) == .int(2))
-        guard case .double(let nan) = ScriptValue(preferenceValue: ScriptValue.double(.nan).preferenceValue) else {
+        #expect(JSONValue.int(2).preferenceValue == .int(2))
+        #expect(JSONValue.double(2.5).preferenceValue == .double(2.5))
+        #expect(JSONValue.double(2).preferenceValue == ["$float": "2.0"])
+        #expect(JSONValue.double(-0.0).preferenceValue == ["$float": "-0.0"])
+        #expect(JSONValue.double(.infinity).preferenceValue == ["$float": "inf"])
+        #expect(JSONValue(preferenceValue: ["$float": "2.0"]) == .double(2))
+        #expect(JSONValue(preferenceValue: .int(2)) == .int(2))
+        guard case .double(let nan) = JSONValue(preferenceValue: JSONValue.double(.nan).preferenceValue) else {
             Issue.record("NaN did not come back as a float")
             return
         }
@@ -85,21 +86,21 @@ import TestSupport
     }
 
     @Test func nilAndNestedTables() throws {
-        #expect(ScriptValue.null.preferenceValue == .string("$null"))
-        #expect(ScriptValue(preferenceValue: .string("$null")) == .null)
-        let nested: ScriptValue = .object(["name": .string("a"), "tags": .array([.int(1), .double(1.5), .null]), "inner": .object(["x": .double(3)])])
+        #expect(JSONValue.null.preferenceValue == .string("$null"))
+        #expect(JSONValue(preferenceValue: .string("$null")) == .null)
+        let nested: JSONValue = .object(["name": .string("a"), "tags": .array([.int(1), .double(1.5), .null]), "inner": .object(["x": .double(3)])])
         #expect(nested.preferenceValue == ["name": "a", "tags": [1, 1.5, "$null"], "inner": ["x": ["$float": "3.0"]]])
-        #expect(ScriptValue(preferenceValue: nested.preferenceValue) == nested)
+        #expect(JSONValue(preferenceValue: nested.preferenceValue) == nested)
     }
 
     /// What the direct reading leaves to the `Codable` decoding: a real with an integral value written
     /// without the marker (by another program) reads as an integer, as it always did; data and dates
     /// are not script values.
     @Test func unfamiliarFormsReadAsBefore() throws {
-        #expect(ScriptValue(preferenceValue: .double(3)) == nil)
-        #expect(try PreferenceCodec<ScriptValue>().decode(.double(3)) == (try PreferenceValue.double(3).decode(ScriptValue.self)))
-        #expect(throws: (any Error).self) { try PreferenceCodec<ScriptValue>().decode(.data(Data([1]))) }
-        #expect(ScriptValue(preferenceValue: ["$float": "2.0", "other": 1]) == nil)
+        #expect(JSONValue(preferenceValue: .double(3)) == nil)
+        #expect(try PreferenceCodec<JSONValue>().decode(.double(3)) == (try PreferenceValue.double(3).decode(JSONValue.self)))
+        #expect(throws: (any Error).self) { try PreferenceCodec<JSONValue>().decode(.data(Data([1]))) }
+        #expect(JSONValue(preferenceValue: ["$float": "2.0", "other": 1]) == nil)
     }
 }
 

@@ -1,0 +1,7 @@
+// A flag's value, a context's attributes and a rule's data are `JSONValue`s: an app that imports Tweaks
+// names them without importing JSONValues too.
+@_exported public import JSONValues
+
+/// A flag's value.
+@available(*, deprecated, renamed: "JSONValue")
+public typealias TweakValue = JSONValue
