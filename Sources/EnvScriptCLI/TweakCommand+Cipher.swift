@@ -101,10 +101,9 @@ extension TweakCommand {
 extension JSONValue {
     /// A value given as JSON on the command line (`--json`).
     static func commandLineJSON(_ text: String) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        } catch {
+        guard let value = try? JSONValue(jsonText: Data(text.utf8)), !value.containsNull else {
             throw ValidationError("--json: '\(text)' is not a JSON value a flag can hold (an object, an array, a number, a string in quotes, true or false; no null)")
         }
+        return value
     }
 }

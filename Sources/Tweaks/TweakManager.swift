@@ -425,12 +425,16 @@ public final class TweakManager: Sendable {
     ///   - variable: the variable of the flag.
     ///   - provider: the name of the mutable provider to store in; by default the highest mutable one.
     ///   - changingType: store `value` whatever the type the flag has now.
-    /// - Throws: ``TweakError/Code/typeRefused``,
+    /// - Throws: ``TweakError/Code/typeRefused`` (also for a value holding a null, which no flag holds),
     ///   ``TweakError/Code/noMutableProvider``, ``TweakError/Code/unknownProvider``,
     ///   ``TweakError/Code/providerNotMutable``, or ``TweakError/Code/providerFailed``.
     public func set(
         _ value: JSONValue, feature: String, variable: String, provider: String? = nil, changingType: Bool = false
     ) throws {
+        guard !value.containsNull else {
+            throw TweakError.typeRefused(
+                feature: feature, variable: variable, expected: "value without null", given: value, definedBy: "every flag")
+        }
         try write(feature: feature, variable: variable, provider: provider) { target in
             if !changingType, let kept = typeToKeep(feature: feature, variable: variable, writingTo: target.name),
                !kept.value.acceptsType(of: value)

@@ -39,4 +39,12 @@ import Tweaks
         #expect(!JSONValue(parsing: "2.5").containsNull && JSONValue(parsing: "2.5") == .double(2.5))
         #expect(JSONValue.double(2).acceptsType(of: .int(2)) && !JSONValue.int(2).acceptsType(of: .double(2)))
     }
+
+    @Test func aFlagIsNeverSetToANull() throws {
+        let manager = TweakManager(providers: [EphemeralTweakProvider(name: "memory")])
+        #expect(throws: TweakError.self) { try manager.set(["a": .null], feature: "f", variable: "v", changingType: true) }
+        #expect(throws: TweakError.self) { try manager.set(JSONValue.null, feature: "f", variable: "v", changingType: true) }
+        try manager.set(["a": 1], feature: "f", variable: "v")
+        #expect(try manager.resolvedValue(feature: "f", variable: "v") == ["a": 1])
+    }
 }

@@ -83,7 +83,8 @@ public struct TweakCipher: Sendable {
         } catch {
             throw TweakCipherError.authenticationFailed(keyID: sealed.keyID)
         }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: plaintext) else {
+        // The strict reader keeps a double sealed as `2.0` a double; a flag's value holds no null.
+        guard let value = try? JSONValue(jsonText: plaintext), !value.containsNull else {
             throw TweakCipherError.invalidPlaintext(keyID: sealed.keyID)
         }
         return (value, sealed.keyID)
