@@ -1,14 +1,14 @@
 package import JSONValues
 import Foundation
 
-/// Encodes a Swift `Encodable` value straight into a `JSONValue`, giving what encoding it with
-/// `JSONEncoder` and decoding the JSON as a script value gave — without the JSON text in between.
+/// Encodes a Swift `Encodable` value straight into a `JSONValue`: the shape `JSONEncoder` gives it,
+/// without the JSON text in between (and without its loss of a whole double's kind).
 ///
 /// Numbers keep their kind, as `JSONValue` says: a `Double` (even `2.0`) is a `.double`, an `Int` an
 /// `.int`. `Data` becomes a base64 string, a `URL` its absolute string, a `Date` its seconds since 2001,
 /// as `JSONEncoder` writes them, and a float that is not finite is refused, as JSON refuses it.
 package struct JSONValueEncoder {
-    /// The script value of `value`.
+    /// The JSON value of `value`.
     ///
     /// - Throws: `EncodingError.invalidValue` for a float that is not finite, or a value that encodes nothing.
     package init() {}
