@@ -35,7 +35,6 @@ var package = Package(
         .library(name: "Tweaks", targets: ["Tweaks"]),
         .library(name: "RemoteTweaks", targets: ["RemoteTweaks"]),
         .library(name: "AppState", targets: ["AppState"]),
-        .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "JSONValues", targets: ["JSONValues"]),
         .plugin(name: "TweakAccessorPlugin", targets: ["TweakAccessorPlugin"]),
     ],
@@ -113,7 +112,7 @@ var package = Package(
         .target(
             name: "ContainerSharing",
             dependencies: [
-                "Containers", "Preferences",
+                "JSONValues", "Containers", "Preferences",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -67,7 +67,7 @@ extension AppStateError {
         Self(.io(path: path, operation: operation, reason: reason))
     }
     /// `@usableFromInline`: a stored state's inlinable write throws it.
-    @usableFromInline package static func storage(key: String, _ error: PreferencesError) -> Self { Self(.storage(key: key, error)) }
+    package static func storage(key: String, _ error: PreferencesError) -> Self { Self(.storage(key: key, error)) }
     package static func unknownDependency(_ name: String) -> Self { Self(.unknownDependency(name)) }
     package static func dependencyCycle(_ names: [String]) -> Self { Self(.dependencyCycle(names)) }
     package static func factoryFailed(name: String, underlying: any Error) -> Self {

@@ -7,7 +7,7 @@ public import Preferences
 /// integer, tables as arrays and dictionaries.
 extension JSONValue: PreferenceValueConvertible {
     /// The preference value of this value.
-    public var preferenceValue: PreferenceValue {
+    package var preferenceValue: PreferenceValue {
         switch self {
         case .null: return .string(PreferenceValue.nullMarker)
         case .bool(let flag): return .bool(flag)
@@ -24,7 +24,7 @@ extension JSONValue: PreferenceValueConvertible {
     /// The value `stored` holds, when it has one of the forms ``preferenceValue`` makes; nil for
     /// data, dates, a float with an integral value written without the marker, or a dictionary with a
     /// marker among other keys — which the `Codable` decoding decides, as it always did.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         switch stored {
         case .bool(let flag): self = .bool(flag)
         case .int(let number): self = .int(number)

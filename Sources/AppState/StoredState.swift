@@ -16,7 +16,7 @@ extension Application {
         /// The value while nothing is stored (and after ``reset()``).
         public var initialValue: Value { slot.initialValue }
         /// The preferences store holding the value.
-        public var store: PreferencesStore { slot.store }
+        package var store: PreferencesStore { slot.store }
 
         /// The current value: the stored one, or ``initialValue``; setting it stores the new value.
         /// Never throws: see ``StateHandle/value`` for what a failure does.

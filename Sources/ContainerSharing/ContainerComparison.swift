@@ -1,5 +1,6 @@
 public import Containers
 public import Foundation
+import JSONValues
 import Preferences
 
 /// What a ``ContainerDiff`` compares: a container of the home or an exported archive.
@@ -98,7 +99,9 @@ enum ContainerComparison {
         let before = flattened(try first.read(path))
         let after = flattened(try second.read(path))
         for key in Set(before.keys).union(after.keys).sorted(by: { ($0.kind.rawValue, $0.name) < ($1.kind.rawValue, $1.name) }) {
-            let change = ContainerDiff.KeyChange(file: file, kind: key.kind, name: key.name, before: before[key], after: after[key])
+            let change = ContainerDiff.KeyChange(
+                file: file, kind: key.kind, name: key.name,
+                before: before[key].map(JSONValue.init(displaying:)), after: after[key].map(JSONValue.init(displaying:)))
             switch (before[key], after[key]) {
             case (nil, _): diff.keysAdded.append(change)
             case (_, nil): diff.keysRemoved.append(change)

@@ -1,6 +1,7 @@
 import Foundation
-public import Containers
-public import Preferences
+package import Containers
+public import JSONValues
+import Preferences
 
 /// What differs between two containers, or a container and an archive: entries added, removed and
 /// changed, and the keys of the application's preferences (tweak overrides by `feature.variable`,
@@ -38,9 +39,9 @@ public struct ContainerDiff: Sendable, Equatable {
         /// The key: `feature.variable` for a tweak, the state key otherwise.
         public var name: String
         /// Its value in the first side, nil when absent there.
-        public var before: PreferenceValue?
+        public var before: JSONValue?
         /// Its value in the second side, nil when absent there.
-        public var after: PreferenceValue?
+        public var after: JSONValue?
     }
 
     /// What the first and second sides are, as the user named them.
@@ -108,26 +109,23 @@ extension ContainerDiff.KeyChange: Encodable {
         try values.encode(file, forKey: .file)
         try values.encode(kind.rawValue, forKey: .kind)
         try values.encode(name, forKey: .name)
-        try values.encodeIfPresent(before.map(JSONPreferenceValue.init), forKey: .before)
-        try values.encodeIfPresent(after.map(JSONPreferenceValue.init), forKey: .after)
+        try values.encodeIfPresent(before, forKey: .before)
+        try values.encodeIfPresent(after, forKey: .after)
     }
 }
 
-/// A preference value as JSON: dates as ISO 8601 text, bytes as Base64 text.
-struct JSONPreferenceValue: Encodable {
-    let value: PreferenceValue
-
-    func encode(to encoder: any Encoder) throws {
-        var single = encoder.singleValueContainer()
+extension JSONValue {
+    /// A stored preference as JSON, for a diff: data as Base64 text, a date as ISO 8601 text.
+    init(displaying value: PreferenceValue) {
         switch value {
-        case .bool(let value): try single.encode(value)
-        case .int(let value): try single.encode(value)
-        case .double(let value): try single.encode(value)
-        case .string(let value): try single.encode(value)
-        case .data(let value): try single.encode(value.base64EncodedString())
-        case .date(let value): try single.encode(ISO8601.string(value))
-        case .array(let values): try single.encode(values.map(JSONPreferenceValue.init))
-        case .dictionary(let values): try single.encode(values.mapValues(JSONPreferenceValue.init))
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .int(value)
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .data(let value): self = .string(value.base64EncodedString())
+        case .date(let value): self = .string(ISO8601.string(value))
+        case .array(let values): self = .array(values.map(JSONValue.init(displaying:)))
+        case .dictionary(let values): self = .object(values.mapValues(JSONValue.init(displaying:)))
         }
     }
 }

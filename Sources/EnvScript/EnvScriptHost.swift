@@ -1,9 +1,9 @@
 public import AppState
 public import Containers
-public import Foundation
+package import Foundation
 package import Logging
 public import LuaBridge
-public import Preferences
+package import Preferences
 #if RemoteFlags
 import RemoteTweaks
 #endif
@@ -35,7 +35,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     public let lock = HostLock()
     /// The key-value store of the active container (`Library/Preferences/<appID>.plist` in the home,
     /// with ``appID``).
-    public let preferences: PreferencesStore
+    package let preferences: PreferencesStore
     /// The feature flags, configured by start-up scripts through the `tweak` module. Until a script
     /// sets a stack, it holds one provider: the overrides stored in ``preferences``.
     public let tweaks: TweakManager

@@ -80,7 +80,8 @@ extension TweakModule {
         var configuration = RemoteTweakProvider.Configuration(
             url: url, refreshInterval: try options.seconds("refresh"),
             keptCopy: RemoteTweakProvider.keptCopyURL(home: host.configuration.home, name: name),
-            headers: try options.stringMap("headers") ?? [:], coordinator: host.storeCoordinator)
+            headers: try options.stringMap("headers") ?? [:])
+        configuration.coordinator = host.storeCoordinator
         if let seconds = try options.seconds("timeout") { configuration.timeout = seconds }
         configuration.allowsRedirect = { gate.allowsNetwork($0) }
         let given = try options.count("max_body", of: "bytes") ?? RemoteTweakProvider.Configuration.defaultMaximumBodySize

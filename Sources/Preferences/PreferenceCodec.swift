@@ -4,12 +4,12 @@
 ///
 /// Make one when the type is known and keep it — a stored state does, per key — so that no write
 /// or read has to find out again which way its type takes.
-public struct PreferenceCodec<Value: Codable & Sendable>: Sendable {
+package struct PreferenceCodec<Value: Codable & Sendable>: Sendable {
     private let encodeValue: @Sendable (Value) throws -> PreferenceValue
     private let decodeValue: @Sendable (PreferenceValue) throws -> Value
 
     /// The codec of `Value`.
-    public init() {
+    package init() {
         if let convertible = Value.self as? any PreferenceValueConvertible.Type {
             (encodeValue, decodeValue) = convertible.directConversions(as: Value.self)
         } else {
@@ -21,14 +21,14 @@ public struct PreferenceCodec<Value: Codable & Sendable>: Sendable {
     /// The preference value of `value`.
     ///
     /// - Throws: the property-list encoder's error when `value` has no property-list form.
-    public func encode(_ value: Value) throws -> PreferenceValue {
+    package func encode(_ value: Value) throws -> PreferenceValue {
         try encodeValue(value)
     }
 
     /// The value `stored` holds.
     ///
     /// - Throws: the property-list decoder's `DecodingError` when the stored shape does not match `Value`.
-    public func decode(_ stored: PreferenceValue) throws -> Value {
+    package func decode(_ stored: PreferenceValue) throws -> Value {
         try decodeValue(stored)
     }
 }

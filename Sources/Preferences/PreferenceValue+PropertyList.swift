@@ -82,7 +82,7 @@ extension PreferenceValue {
     /// The property-list form of an `Encodable` value (a struct becomes a `.dictionary`, and so on).
     ///
     /// - Throws: the encoder's error when the value cannot be encoded as a property list.
-    public init<T: Encodable>(encoding value: T) throws {
+    package init<T: Encodable>(encoding value: T) throws {
         // Wrapped in an array because property list coders reject some top-level scalars. A `JSONValue`
         // keeps its doubles doubles in a stored file, as everywhere.
         let encoder = PropertyListEncoder()
@@ -101,7 +101,7 @@ extension PreferenceValue {
     /// Decodes a `Decodable` value from this property-list value.
     ///
     /// - Throws: the decoder's `DecodingError` when the stored shape does not match `T`.
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         let data = try PropertyListRepresentation.binaryData(.array([self]))
         let decoder = PropertyListDecoder()
         decoder.userInfo[JSONValue.keepsNumberKinds] = true

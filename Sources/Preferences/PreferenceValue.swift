@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 /// One value of a ``PreferencesStore``: the types a property list can hold.
 ///
 /// Kept as an enum rather than `Any` so that a Bool never reads as an Int (or the reverse) and so that
 /// the Lua runtime can map each case onto one Lua type without guessing.
-public enum PreferenceValue: Sendable, Hashable {
+package enum PreferenceValue: Sendable, Hashable {
     /// A Boolean (`<true/>`, `<false/>`).
     case bool(Bool)
     /// A signed 64-bit integer (`<integer>`).
@@ -27,7 +27,7 @@ extension PreferenceValue {
     /// The Boolean, if this is `.bool`; an integer is never read as a Boolean.
     package var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     /// The integer, if this is `.int`; a double is never truncated and a Boolean is never read as 0 or 1.
-    public var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
+    package var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
     /// The number, if this is `.double`, or an `.int` widened to `Double` (the one widening allowed,
     /// because every plist writer may store a whole number as an integer).
     package var doubleValue: Double? {
@@ -38,7 +38,7 @@ extension PreferenceValue {
         }
     }
     /// The string, if this is `.string`.
-    public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
+    package var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
     /// The bytes, if this is `.data`.
     package var dataValue: Data? { if case .data(let value) = self { return value } else { return nil } }
     /// The date, if this is `.date`.
@@ -51,7 +51,7 @@ extension PreferenceValue {
     }
 
     /// The name of the case, for error messages ("expected int, found string").
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .bool: return "bool"
         case .int: return "int"
@@ -69,24 +69,24 @@ extension PreferenceValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLite
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// Creates a `.bool`.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// Creates an `.int`.
-    public init(integerLiteral value: Int) { self = .int(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
     /// Creates a `.double`.
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
     /// Creates a `.string`.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// Creates an `.array`.
-    public init(arrayLiteral elements: PreferenceValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: PreferenceValue...) { self = .array(elements) }
     /// Creates a `.dictionary`; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, PreferenceValue)...) {
+    package init(dictionaryLiteral elements: (String, PreferenceValue)...) {
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
 
 extension PreferenceValue: CustomStringConvertible {
     /// A compact rendering for logs and error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .bool(let value): return String(value)
         case .int(let value): return String(value)

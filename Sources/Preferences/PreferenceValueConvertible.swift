@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A type that converts to and from ``PreferenceValue`` directly, without Foundation's property-list
 /// coders and the `Data` and `Any` trees they go through.
@@ -8,7 +8,7 @@ public import Foundation
 /// the forms its own writing makes: for anything else ``init(preferenceValue:)`` returns nil, and
 /// ``PreferenceCodec`` then asks the property-list decoder, which may still accept it (an integer read as
 /// a `Double`) or throws the error it always threw.
-public protocol PreferenceValueConvertible: SendableMetatype {
+package protocol PreferenceValueConvertible: SendableMetatype {
     /// The preference value of this value.
     var preferenceValue: PreferenceValue { get }
 
@@ -18,9 +18,9 @@ public protocol PreferenceValueConvertible: SendableMetatype {
 
 extension Bool: PreferenceValueConvertible {
     /// `.bool`.
-    public var preferenceValue: PreferenceValue { .bool(self) }
+    package var preferenceValue: PreferenceValue { .bool(self) }
     /// The value of a `.bool`.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .bool(let value) = stored else { return nil }
         self = value
     }
@@ -28,9 +28,9 @@ extension Bool: PreferenceValueConvertible {
 
 extension Int: PreferenceValueConvertible {
     /// `.int`.
-    public var preferenceValue: PreferenceValue { .int(self) }
+    package var preferenceValue: PreferenceValue { .int(self) }
     /// The value of an `.int`.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .int(let value) = stored else { return nil }
         self = value
     }
@@ -38,9 +38,9 @@ extension Int: PreferenceValueConvertible {
 
 extension Double: PreferenceValueConvertible {
     /// `.double`.
-    public var preferenceValue: PreferenceValue { .double(self) }
+    package var preferenceValue: PreferenceValue { .double(self) }
     /// The value of a `.double`.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .double(let value) = stored else { return nil }
         self = value
     }
@@ -48,10 +48,10 @@ extension Double: PreferenceValueConvertible {
 
 extension String: PreferenceValueConvertible {
     /// `.string`.
-    public var preferenceValue: PreferenceValue { .string(self) }
+    package var preferenceValue: PreferenceValue { .string(self) }
     /// The value of a `.string` — also of `PreferenceValue/nullMarker`, which Foundation's
     /// property-list decoder refuses as a `String` although its encoder writes it for one.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .string(let value) = stored else { return nil }
         self = value
     }
@@ -59,9 +59,9 @@ extension String: PreferenceValueConvertible {
 
 extension Data: PreferenceValueConvertible {
     /// `.data`.
-    public var preferenceValue: PreferenceValue { .data(self) }
+    package var preferenceValue: PreferenceValue { .data(self) }
     /// The value of a `.data`.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .data(let value) = stored else { return nil }
         self = value
     }
@@ -69,9 +69,9 @@ extension Data: PreferenceValueConvertible {
 
 extension Date: PreferenceValueConvertible {
     /// `.date`.
-    public var preferenceValue: PreferenceValue { .date(self) }
+    package var preferenceValue: PreferenceValue { .date(self) }
     /// The value of a `.date`.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .date(let value) = stored else { return nil }
         self = value
     }
@@ -80,11 +80,11 @@ extension Date: PreferenceValueConvertible {
 extension Optional: PreferenceValueConvertible where Wrapped: PreferenceValueConvertible {
     /// The wrapped value's, or — as Foundation's property-list encoder writes nil — the string
     /// `PreferenceValue/nullMarker`.
-    public var preferenceValue: PreferenceValue {
+    package var preferenceValue: PreferenceValue {
         map(\.preferenceValue) ?? .string(PreferenceValue.nullMarker)
     }
     /// nil for `PreferenceValue/nullMarker`, else the wrapped value's.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         if stored == .string(PreferenceValue.nullMarker) {
             self = Optional<Wrapped>.none
             return
@@ -96,9 +96,9 @@ extension Optional: PreferenceValueConvertible where Wrapped: PreferenceValueCon
 
 extension Array: PreferenceValueConvertible where Element: PreferenceValueConvertible {
     /// `.array` of the elements' values.
-    public var preferenceValue: PreferenceValue { .array(map(\.preferenceValue)) }
+    package var preferenceValue: PreferenceValue { .array(map(\.preferenceValue)) }
     /// The elements of an `.array`, when every one is recognised.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .array(let values) = stored else { return nil }
         var elements: [Element] = []
         elements.reserveCapacity(values.count)
@@ -112,9 +112,9 @@ extension Array: PreferenceValueConvertible where Element: PreferenceValueConver
 
 extension Dictionary: PreferenceValueConvertible where Key == String, Value: PreferenceValueConvertible {
     /// `.dictionary` of the values' values.
-    public var preferenceValue: PreferenceValue { .dictionary(mapValues(\.preferenceValue)) }
+    package var preferenceValue: PreferenceValue { .dictionary(mapValues(\.preferenceValue)) }
     /// The entries of a `.dictionary`, when every value is recognised.
-    public init?(preferenceValue stored: PreferenceValue) {
+    package init?(preferenceValue stored: PreferenceValue) {
         guard case .dictionary(let values) = stored else { return nil }
         var entries: [String: Value] = [:]
         entries.reserveCapacity(values.count)

@@ -1,11 +1,11 @@
-public import Foundation
+import Foundation
 
 /// What went wrong in a ``PreferencesStore`` or a file store (the files of file state), naming the file or
 /// key involved.
 ///
 /// Tell failures apart by their ``code``, compared with the static members of ``Code``
 /// (`error.code == .corruptFile`); a release may add codes, so a `switch` over them needs a `default`.
-public struct PreferencesError: Error, Sendable, CustomStringConvertible, LocalizedError {
+package struct PreferencesError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The failure with its details. `package`: the modules of this package match on it; an app uses
     /// ``code`` and ``message``.
     package let reason: Reason
@@ -16,7 +16,7 @@ public struct PreferencesError: Error, Sendable, CustomStringConvertible, Locali
     }
 
     /// What kind of failure it is.
-    public var code: Code {
+    package var code: Code {
         switch reason {
         case .corruptFile: .corruptFile
         case .readFailed: .readFailed
@@ -29,7 +29,7 @@ public struct PreferencesError: Error, Sendable, CustomStringConvertible, Locali
     }
 
     /// A message that says what failed and what to do about it.
-    public var message: String {
+    package var message: String {
         switch reason {
         case .corruptFile(let path, let reason):
             return "preferences file '\(path)' is corrupt: \(reason); fix it or delete it to start from empty preferences"
@@ -49,8 +49,8 @@ public struct PreferencesError: Error, Sendable, CustomStringConvertible, Locali
     }
 
     /// Same as ``message``.
-    public var description: String { message }
+    package var description: String { message }
 
     /// Same as ``message``, for `localizedDescription`.
-    public var errorDescription: String? { message }
+    package var errorDescription: String? { message }
 }

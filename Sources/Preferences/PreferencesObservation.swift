@@ -28,7 +28,8 @@ public final class PreferencesObservation: Sendable {
 /// back into whatever notified it.
 ///
 /// ``isEmpty`` is one atomic load, so a change nobody listens to costs no lock and builds no event.
-public final class ObserverList<Event: Sendable>: Sendable {
+@usableFromInline
+package final class ObserverList<Event: Sendable>: Sendable {
     /// The handlers, in an object of their own: an observation refers to it weakly (a handler may hold
     /// its own observation), and the list itself is never referred to weakly, so retaining it on the
     /// path of every change stays the runtime's fast path.
@@ -60,10 +61,10 @@ public final class ObserverList<Event: Sendable>: Sendable {
     @usableFromInline let registry = Registry()
 
     /// An empty list.
-    public init() {}
+    package init() {}
 
     /// Registers `handler`; the returned observation removes it.
-    public func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
+    package func add(_ handler: @escaping @Sendable (Event) -> Void) -> PreferencesObservation {
         let id = registry.handlers.withLock { state in
             state.nextID += 1
             state.ids.append(state.nextID)
@@ -75,7 +76,7 @@ public final class ObserverList<Event: Sendable>: Sendable {
     }
 
     /// True when nobody listens, so callers can skip building events.
-    @inlinable public var isEmpty: Bool { registry.count.load(ordering: .acquiring) == 0 }
+    @inlinable package var isEmpty: Bool { registry.count.load(ordering: .acquiring) == 0 }
 
     /// Calls every handler registered at the time of the call.
     package func notify(_ event: Event) {

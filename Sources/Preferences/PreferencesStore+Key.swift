@@ -4,9 +4,9 @@ extension PreferencesStore {
     /// Changes made through it reach the key's observers directly, where a change made by name looks
     /// them up; otherwise it behaves as its name. Get one with ``PreferencesStore/key(_:)``; it belongs
     /// to the store that made it.
-    public final class Key: Sendable {
+    package final class Key: Sendable {
         /// The key's name in the store.
-        public let name: String
+        package let name: String
         /// The key's observer list, shared with observers registered by name.
         let observers: ObserverList<PreferenceChange>
         /// The observers of the store that made it.
@@ -22,20 +22,20 @@ extension PreferencesStore {
     }
 
     /// The key `name` of this store, to hold.
-    public func key(_ name: String) -> Key {
+    package func key(_ name: String) -> Key {
         Key(name: name, storeObservers: observers)
     }
 
     /// Stores `value` under `key`; nil removes it. The same as ``set(_:forKey:)``, with the key's
     /// observers reached without a look-up.
-    public func set(_ value: PreferenceValue?, for key: Key) throws {
+    package func set(_ value: PreferenceValue?, for key: Key) throws {
         precondition(key.storeObservers === observers, "the key '\(key.name)' belongs to another store")
         try set(value, forKey: key.name, keyObservers: key.observers)
     }
 
     /// Calls `handler` after each change of `key`, including changes found by ``reload()``, whether it
     /// was made through `key` or by name. Keep the returned observation: dropping it removes the observer.
-    public func observe(
+    package func observe(
         _ key: Key, _ handler: @escaping @Sendable (PreferenceChange) -> Void
     ) -> PreferencesObservation {
         precondition(key.storeObservers === observers, "the key '\(key.name)' belongs to another store")

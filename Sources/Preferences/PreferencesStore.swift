@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Synchronization
 import Locking
 
@@ -23,9 +23,9 @@ import Locking
 ///
 /// All methods are thread-safe. Observers are called after the change, outside the store's locks, on the
 /// thread that made it, so they may read or write the store.
-public final class PreferencesStore: Sendable {
+package final class PreferencesStore: Sendable {
     /// The property list this store reads and writes.
-    public let fileURL: URL
+    package let fileURL: URL
     /// Whether every change is written to disk before the changing call returns.
     package let isSynchronous: Bool
 
@@ -57,7 +57,7 @@ public final class PreferencesStore: Sendable {
     package let coordinator: any StoreCoordinator
 
     /// The file of `appID`'s preferences under `home`: `<home>/Library/Preferences/<appID>.plist`.
-    public static func fileURL(home: URL, appID: String) -> URL {
+    package static func fileURL(home: URL, appID: String) -> URL {
         home.appendingPathComponent("Library/Preferences", isDirectory: true)
             .appendingPathComponent("\(appID).plist", isDirectory: false)
     }
@@ -70,14 +70,14 @@ public final class PreferencesStore: Sendable {
     ///   - synchronous: write every change to disk before returning (slower, never loses a change to a
     ///     crash); otherwise changes wait for ``flush()``.
     ///   - coordinator: the cross-process lock and fencing of the file; by default a lock on its folder.
-    public convenience init(
+    package convenience init(
         home: URL, appID: String, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()
     ) {
         self.init(fileURL: Self.fileURL(home: home, appID: appID), synchronous: synchronous, coordinator: coordinator)
     }
 
     /// Creates a store over an explicit property-list file. Nothing is read until first use.
-    public init(fileURL: URL, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()) {
+    package init(fileURL: URL, synchronous: Bool = false, coordinator: any StoreCoordinator = FolderLockCoordinator()) {
         self.fileURL = fileURL
         self.isSynchronous = synchronous
         self.coordinator = coordinator
@@ -88,7 +88,7 @@ public final class PreferencesStore: Sendable {
     /// The value stored under `key`, or nil.
     ///
     /// - Throws: ``PreferencesError/Code/corruptFile`` if the file cannot be read as a property list.
-    public func value(forKey key: String) throws -> PreferenceValue? {
+    package func value(forKey key: String) throws -> PreferenceValue? {
         try valueAndGeneration(forKey: key).value
     }
 
@@ -96,7 +96,7 @@ public final class PreferencesStore: Sendable {
     /// reload, other processes' changes adopted by a flush — and only then. A value read together with
     /// `valueAndGeneration(forKey:)` is still the store's value while this number stays the same, so a
     /// reader may keep what it made of it (a decoded value) and check only this number, one atomic load.
-    public var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
+    package var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
 
     /// The value stored under `key` (or nil), and the ``generation`` it belongs to, read in one step.
     ///
@@ -118,20 +118,20 @@ public final class PreferencesStore: Sendable {
     }
 
     /// The Boolean under `key`; nil if absent or not a Boolean (an integer is never read as a Boolean).
-    public func bool(forKey key: String) throws -> Bool? { try value(forKey: key)?.boolValue }
+    package func bool(forKey key: String) throws -> Bool? { try value(forKey: key)?.boolValue }
     /// The integer under `key`; nil if absent or not an integer.
-    public func int(forKey key: String) throws -> Int? { try value(forKey: key)?.intValue }
+    package func int(forKey key: String) throws -> Int? { try value(forKey: key)?.intValue }
     /// The number under `key`; nil if absent or not a number (integers widen to `Double`).
-    public func double(forKey key: String) throws -> Double? { try value(forKey: key)?.doubleValue }
+    package func double(forKey key: String) throws -> Double? { try value(forKey: key)?.doubleValue }
     /// The string under `key`; nil if absent or not a string.
-    public func string(forKey key: String) throws -> String? { try value(forKey: key)?.stringValue }
+    package func string(forKey key: String) throws -> String? { try value(forKey: key)?.stringValue }
     /// The bytes under `key`; nil if absent or not data.
-    public func data(forKey key: String) throws -> Data? { try value(forKey: key)?.dataValue }
+    package func data(forKey key: String) throws -> Data? { try value(forKey: key)?.dataValue }
 
     /// Decodes the value under `key` as `T` with Foundation's property list decoder; nil if absent.
     ///
     /// - Throws: ``PreferencesError/Code/decodingFailed`` when the stored value has another shape.
-    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+    package func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         guard let stored = try value(forKey: key) else { return nil }
         do {
             return try stored.decode(T.self)
@@ -146,7 +146,7 @@ public final class PreferencesStore: Sendable {
     ///
     /// The work done is that of one key, however many the store holds: the cache changes in place and
     /// the key is remembered for the next flush (or written at once by a synchronous store).
-    public func set(_ value: PreferenceValue?, forKey key: String) throws {
+    package func set(_ value: PreferenceValue?, forKey key: String) throws {
         try set(value, forKey: key, keyObservers: nil)
     }
 
@@ -187,7 +187,7 @@ public final class PreferencesStore: Sendable {
     /// Encodes `value` with Foundation's property list encoder and stores it under `key`.
     ///
     /// - Throws: ``PreferencesError/Code/unsupportedValue`` if it has no property-list form.
-    public func set<T: Encodable>(encoding value: T, forKey key: String) throws {
+    package func set<T: Encodable>(encoding value: T, forKey key: String) throws {
         let encoded: PreferenceValue
         do {
             encoded = try PreferenceValue(encoding: value)
@@ -203,7 +203,7 @@ public final class PreferencesStore: Sendable {
     ///
     /// `body` runs under the store's lock: it must not call back into this store.
     @discardableResult
-    public func update<R: Sendable>(_ body: (inout [String: PreferenceValue]) throws -> R) throws -> R {
+    package func update<R: Sendable>(_ body: (inout [String: PreferenceValue]) throws -> R) throws -> R {
         var before: [String: PreferenceValue] = [:]
         var after: [String: PreferenceValue] = [:]
         let result: R
@@ -254,14 +254,14 @@ public final class PreferencesStore: Sendable {
     /// - Throws: ``PreferencesError/Code/writeFailed``,
     ///   ``PreferencesError/Code/writeRefused``; the changes stay pending and the file keeps
     ///   its previous content.
-    public func flush() throws {
+    package func flush() throws {
         if !hasUnflushedChanges { return }
         try mergeWithFile(always: false)
     }
 
     /// Writes the pending changes as ``flush()`` does, and adopts the changes other processes made to
     /// the file even when there are none of one's own.
-    public func synchronize() throws {
+    package func synchronize() throws {
         try mergeWithFile(always: true)
     }
 
@@ -276,7 +276,7 @@ public final class PreferencesStore: Sendable {
     /// - Throws: ``PreferencesError/Code/corruptFile``; the cache then stays empty, so later
     ///   reads fail the same way instead of serving the previous file's values. A failure to write
     ///   the earlier changes is thrown after the reload, which happens all the same.
-    public func reload() throws {
+    package func reload() throws {
         let (old, new): ([String: PreferenceValue]?, [String: PreferenceValue])
         var unwritten: (any Error)?
         do {
@@ -379,7 +379,7 @@ public final class PreferencesStore: Sendable {
 
     /// Calls `handler` after each change of `key` (or of any key when `key` is nil), including changes
     /// found by ``reload()``. Keep the returned observation: dropping it removes the observer.
-    public func observe(
+    package func observe(
         key: String? = nil, _ handler: @escaping @Sendable (PreferenceChange) -> Void
     ) -> PreferencesObservation {
         observers.add(key: key, handler)

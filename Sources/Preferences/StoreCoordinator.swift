@@ -1,7 +1,7 @@
-public import Foundation
+package import Foundation
 
 /// Where a store's file is to be read or written now, as a ``StoreCoordinator`` resolved it.
-public struct StoreLocation: Sendable, Equatable {
+package struct StoreLocation: Sendable, Equatable {
     /// The file to read or write.
     package var url: URL
     /// Whether `url` is the live file — the process's view of the home is current — rather than the
@@ -9,7 +9,7 @@ public struct StoreLocation: Sendable, Equatable {
     package var isLive: Bool
 
     /// A location.
-    public init(url: URL, isLive: Bool) {
+    package init(url: URL, isLive: Bool) {
         self.url = url
         self.isLive = isLive
     }
@@ -26,7 +26,7 @@ public struct StoreLocation: Sendable, Equatable {
 ///
 /// ``FolderLockCoordinator`` serves files that are never switched; the EnvScript runtime provides one
 /// over a home's containers.
-public protocol StoreCoordinator: Sendable {
+package protocol StoreCoordinator: Sendable {
     /// Runs `body` holding the cross-process lock of the file that lives at `liveURL`, with where that
     /// file is now for this process.
     ///
@@ -52,18 +52,18 @@ public protocol StoreCoordinator: Sendable {
 
 extension StoreCoordinator {
     /// No fencing: a coordinator says so unless it fences writes.
-    public var fencesWrites: Bool { false }
+    package var fencesWrites: Bool { false }
     /// Nothing to do for a coordinator whose files never move.
-    public func followLiveFile() {}
+    package func followLiveFile() {}
 }
 
 /// A ``StoreCoordinator`` for files that never move: an exclusive `flock(2)` on the file's folder (made
 /// when missing), so every process writing a file of that folder takes turns; files are always live.
-public struct FolderLockCoordinator: StoreCoordinator {
+package struct FolderLockCoordinator: StoreCoordinator {
     /// A coordinator.
-    public init() {}
+    package init() {}
 
-    public func withLock<Result>(
+    package func withLock<Result>(
         forLiveFile liveURL: URL, writing: Bool, _ body: (StoreLocation) throws -> Result
     ) throws -> Result {
         let folder = liveURL.deletingLastPathComponent()

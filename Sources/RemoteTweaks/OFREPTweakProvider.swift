@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 public import Preferences
 public import Tweaks
 

@@ -55,14 +55,13 @@ public final class RemoteTweakProvider: TweakProvider {
         /// Creates a configuration.
         public init(
             url: URL, refreshInterval: TimeInterval? = 300, timeout: TimeInterval = 10, keptCopy: URL? = nil,
-            headers: [String: String] = [:], coordinator: (any StoreCoordinator)? = nil
+            headers: [String: String] = [:]
         ) {
             self.url = url
             self.refreshInterval = refreshInterval
             self.timeout = timeout
             self.keptCopy = keptCopy
             self.headers = headers
-            self.coordinator = coordinator
         }
     }
 

@@ -1,3 +1,4 @@
+public import Foundation
 import Locking
 public import Preferences
 
@@ -11,13 +12,10 @@ public import Preferences
 /// Changes to the store — through this provider, through the store directly, or found by
 /// `PreferencesStore.reload()` after a container switch — are reported to the manager.
 public final class OverridesTweakProvider: MutableTweakProvider {
-    /// The preference key used when none is given.
-    public static let defaultPreferenceKey = SharedPreferenceKey.tweakOverrides
-
     /// The provider's name (default "overrides").
     public let name: String
     /// The store holding the overrides.
-    public let store: PreferencesStore
+    package let store: PreferencesStore
     /// The preference key whose dictionary holds the overrides.
     package let preferenceKey: String
     /// Whether each set or delete is flushed to disk at once (default true: overrides are rare and
@@ -28,9 +26,16 @@ public final class OverridesTweakProvider: MutableTweakProvider {
     /// Set while ``deleteAll()`` runs, so its removal is reported once, as a whole, not key by key.
     private let isRemovingAll = Locked(false)
 
+    /// Creates the provider over the preferences of `appID` in the app home `home`
+    /// (`Library/Preferences/<appID>.plist`), the file an `EnvScriptHost` of the same home keeps its
+    /// overrides in.
+    public convenience init(home: URL, appID: String, name: String = "overrides") {
+        self.init(store: PreferencesStore(home: home, appID: appID), name: name)
+    }
+
     /// Creates the provider over `store`.
-    public init(
-        store: PreferencesStore, name: String = "overrides", preferenceKey: String = OverridesTweakProvider.defaultPreferenceKey,
+    package init(
+        store: PreferencesStore, name: String = "overrides", preferenceKey: String = SharedPreferenceKey.tweakOverrides,
         flushesEachChange: Bool = true
     ) {
         self.name = name

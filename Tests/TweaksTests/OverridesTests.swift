@@ -76,7 +76,7 @@ import Locking
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = PreferencesStore(home: folder.url, appID: "app")
-        try store.set(["f": ["v": .data(Data([1]))]], forKey: OverridesTweakProvider.defaultPreferenceKey)
+        try store.set(["f": ["v": .data(Data([1]))]], forKey: SharedPreferenceKey.tweakOverrides)
         let manager = TweakManager(providers: [
             OverridesTweakProvider(store: store), EphemeralTweakProvider(name: "defaults", values: ["f": ["v": 1]]),
         ])
@@ -85,7 +85,7 @@ import Locking
         #expect(lookup.failures.first?.provider == "overrides")
         #expect("\(lookup.failures.first!.error!)".contains("holds data or a date, which no tweak value can"))
 
-        try store.set("not a dictionary", forKey: OverridesTweakProvider.defaultPreferenceKey)
+        try store.set("not a dictionary", forKey: SharedPreferenceKey.tweakOverrides)
         #expect(try manager.lookup(feature: "f", variable: "v").failures.count == 1)
     }
 

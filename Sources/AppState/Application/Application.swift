@@ -28,7 +28,7 @@ public final class Application: Sendable {
     public let appID: String
     /// The container's preferences, which hold stored state (and may be shared with other users of the
     /// same file, such as tweak overrides).
-    public let preferences: PreferencesStore
+    package let preferences: PreferencesStore
     /// The application's dependencies; container-scoped ones are dropped by ``containerDidSwitch(to:)``.
     public let dependencies: DependencyContainer
     /// The folder of file state: `<home>/Library/Application Support/EnvScript/State`.
@@ -57,17 +57,27 @@ public final class Application: Sendable {
     /// - Parameters:
     ///   - home: the live app home: the folder the active container's files are in.
     ///   - appID: the application's identifier, which names its preferences file.
-    ///   - preferences: the preferences store to keep stored state in; by default a new store over
-    ///     `<home>/Library/Preferences/<appID>.plist`. Pass the store other parts of the app use for the
-    ///     same file, so that one cache serves them all.
     ///   - secureKey: where the key of secure state comes from; without one, secure state fails with
     ///     ``AppStateError/Code/secureKeyMissing``.
     ///   - dependencies: the dependency container to switch along with the state.
     ///   - containerID: the container active now, if the runtime names containers; see
     ///     ``containerDidSwitch(to:)`` for what it changes.
     ///   - logger: where failures of non-throwing reads and writes are logged (see ``StateFailure``).
-    public init(
-        home: URL, appID: String, preferences: PreferencesStore? = nil, secureKey: SecureKeySource? = nil,
+    public convenience init(
+        home: URL, appID: String, secureKey: SecureKeySource? = nil,
+        dependencies: DependencyContainer = DependencyContainer(), containerID: UUID? = nil,
+        logger: Logger = Logger(label: "envscript.state")
+    ) {
+        self.init(
+            home: home, appID: appID, preferences: nil, secureKey: secureKey, dependencies: dependencies,
+            containerID: containerID, logger: logger)
+    }
+
+    /// Creates the application state over `preferences`, the store other parts of the runtime use for
+    /// the same file, so that one cache serves them all (nil: a new store over
+    /// `<home>/Library/Preferences/<appID>.plist`).
+    package init(
+        home: URL, appID: String, preferences: PreferencesStore?, secureKey: SecureKeySource? = nil,
         dependencies: DependencyContainer = DependencyContainer(), containerID: UUID? = nil,
         logger: Logger = Logger(label: "envscript.state")
     ) {

@@ -20,13 +20,13 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
 
     @usableFromInline let key: String
     /// The key held in the store, so a write reaches its observers without a look-up.
-    @usableFromInline let storeKey: PreferencesStore.Key
+    let storeKey: PreferencesStore.Key
     @usableFromInline let initialValue: Value
-    @usableFromInline let store: PreferencesStore
+    let store: PreferencesStore
     @usableFromInline let changes: ChangePublisher<Value>
     @usableFromInline let unsaved = UnsavedValue<Value>()
     @usableFromInline let failures: StateFailureReporter
-    @usableFromInline let codec = PreferenceCodec<Value>()
+    let codec = PreferenceCodec<Value>()
     @usableFromInline let kept = Locked<Kept?>(nil)
     private let storeObservation = Locked<PreferencesObservation?>(nil)
 
@@ -57,7 +57,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     @usableFromInline var kind: StateKind { .stored }
     var valueType: any Sendable.Type { Value.self }
 
-    @inlinable
+    @usableFromInline
     func read() throws -> Value {
         let generation = store.generation
         let current = kept.withLock { kept -> Value? in
@@ -68,7 +68,7 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
         return try readFromStore()
     }
 
-    @inlinable
+    @usableFromInline
     func write(_ newValue: Value) throws {
         let encoded: PreferenceValue
         do {
