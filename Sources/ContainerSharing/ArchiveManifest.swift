@@ -9,18 +9,18 @@ import Foundation
 /// file. The manifest is the authority on import: every zip entry must be in it and agree with it.
 public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// The manifest's own name inside the archive.
-    public static let entryName = "envscript-container.json"
+    package static let entryName = "envscript-container.json"
     /// What `format` must say.
-    public static let formatName = "envscript-container"
-    /// The version this build writes. It reads this one and every earlier one (``readableVersions``).
-    public static let currentVersion = 2
+    package static let formatName = "envscript-container"
+    /// The version this build writes. It reads this one and every earlier one (`readableVersions`).
+    package static let currentVersion = 2
     /// The versions this build reads: 1, whose container was described by five camel-case fields, and 2,
     /// whose container is a `ContainerView` (module Containers) as the API shows it.
-    public static let readableVersions = 1...2
+    package static let readableVersions = 1...2
 
-    /// Always ``formatName``: what tells an EnvScript archive from another zip.
+    /// Always `formatName`: what tells an EnvScript archive from another zip.
     public var format: String
-    /// The format version the archive was written in (``currentVersion`` for this build).
+    /// The format version the archive was written in (`currentVersion` for this build).
     public var version: Int
     /// The container as it was when exported, as every front door shows one.
     public var container: ContainerView

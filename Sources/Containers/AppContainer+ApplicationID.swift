@@ -29,7 +29,7 @@ extension AppContainer {
     ///   is recorded; ``ApplicationIDError/Code/invalid`` when the identifier to use is not valid;
     ///   ``ContainerError/Code/corruptMetadata`` when the record is unusable.
     @discardableResult
-    public func settleApplicationID(requested: String?, fallback: String, recording: Bool) throws -> String {
+    package func settleApplicationID(requested: String?, fallback: String, recording: Bool) throws -> String {
         let wanted = requested ?? fallback
         try ApplicationID.validate(wanted)
         // The identifier never changes once written, so one found without the lock is final.

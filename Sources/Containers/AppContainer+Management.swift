@@ -5,7 +5,7 @@ extension AppContainer {
     ///
     /// - Parameters:
     ///   - name: 1 to 255 characters, not blank, no white space at either end, no control characters,
-    ///     not a UUID, unique in this home regardless of case (see ``checkNameIsFree(_:renaming:)``).
+    ///     not a UUID, unique in this home regardless of case (see `checkNameIsFree(_:renaming:)`).
     ///   - description: free text; nil or empty for none.
     /// - Throws: ``ContainerError/Code/invalidName``, ``ContainerError/Code/duplicateName``,
     ///   ``ContainerError/Code/nameDiffersOnlyByCase``.
@@ -59,7 +59,7 @@ extension AppContainer {
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     @discardableResult
-    public func deleteContainer(uuid: String) throws -> ContainerChangeReport {
+    package func deleteContainer(uuid: String) throws -> ContainerChangeReport {
         try deleteContainer(uuid: Self.parseUUID(uuid))
     }
 
@@ -112,7 +112,7 @@ extension AppContainer {
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     @discardableResult
-    public func cleanContainer(uuid: String) throws -> ContainerChangeReport {
+    package func cleanContainer(uuid: String) throws -> ContainerChangeReport {
         try cleanContainer(uuid: Self.parseUUID(uuid))
     }
 
@@ -221,7 +221,7 @@ extension AppContainer {
     /// - Parameters:
     ///   - name: the name a container would take.
     ///   - renamed: the container being renamed, which may change the case of its own name.
-    public func checkNameIsFree(_ name: String, renaming renamed: UUID? = nil) throws {
+    package func checkNameIsFree(_ name: String, renaming renamed: UUID? = nil) throws {
         for container in try store.allContainers() where container.uuid != renamed {
             if container.name == name { throw ContainerError.duplicateName(name) }
             if ContainerName.differOnlyByCase(container.name, name) {

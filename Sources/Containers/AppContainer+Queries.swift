@@ -36,7 +36,7 @@ extension AppContainer {
     /// The container with the UUID written as `uuid`, or nil.
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
-    public func container(uuid: String) throws -> Container? {
+    package func container(uuid: String) throws -> Container? {
         try container(uuid: Self.parseUUID(uuid))
     }
 

@@ -15,7 +15,7 @@ extension AppContainer {
     /// Records `path` (absolute) as the start-up script of the home's application, beside its
     /// identifier, so that a command run from another folder loads the same script.
     ///
-    /// Only a home whose application identifier is recorded (``settleApplicationID(requested:fallback:recording:)``
+    /// Only a home whose application identifier is recorded (`settleApplicationID(requested:fallback:recording:)`
     /// with `recording`) gets one: a process that does not claim the home does not write in it.
     /// With `replacing` false a script already recorded is kept (a tool run from another project
     /// must not take the application's place); with it true the application records where its script is

@@ -24,7 +24,7 @@ public final class AppContainer: Sendable {
 
     /// A folder in the home's bookkeeping for the tools' own files (the REPL's history): never switched
     /// with the containers, emptied by ``reset()``. Made by whoever first writes there.
-    public var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
+    package var toolsFolder: URL { URL(fileURLWithPath: layout.tools, isDirectory: true) }
     let observers = ChangeObservers()
 
     struct Settings: Sendable {
@@ -75,7 +75,7 @@ public final class AppContainer: Sendable {
     /// The other processes that take part in every change of this home (running hosts reached through
     /// their control sockets), or nil. Without it, a change is refused while hosts are attached, since
     /// they could not take their part.
-    public var remoteParticipants: (any RemoteParticipants)? {
+    package var remoteParticipants: (any RemoteParticipants)? {
         get { settings.withLock { $0.remoteParticipants } }
         set { settings.withLock { $0.remoteParticipants = newValue } }
     }

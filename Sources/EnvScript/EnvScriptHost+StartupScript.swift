@@ -10,7 +10,7 @@ extension EnvScriptHost {
     /// seeing only the overrides.
     ///
     /// The script is recorded only when it ran and when this host records the identifier
-    /// (``HostConfiguration/recordsAppID``); an application's host (``HostConfiguration/role``
+    /// (`recordsAppID`); an application's host (``HostConfiguration/role``
     /// `.application`) replaces a script recorded before (its project moved), a tool's only fills in a
     /// home that has none. A record that cannot be written is logged, not thrown: the script ran.
     @discardableResult

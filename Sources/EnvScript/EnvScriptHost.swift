@@ -57,7 +57,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         #endif
     }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
-    public private(set) var modules: [LuaModule] = []
+    package private(set) var modules: [LuaModule] = []
     private let switchParticipant: HostSwitchParticipant
     #if RemoteFlags
     /// Starts, reloads after switches and stops the remote providers scripts declare.

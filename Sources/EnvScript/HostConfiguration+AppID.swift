@@ -2,7 +2,7 @@ import Containers
 
 extension HostConfiguration {
     /// The identifier a host with this configuration uses in the home of `containers`, recorded there
-    /// when the home has none and ``recordsAppID`` is set.
+    /// when the home has none and `recordsAppID` is set.
     ///
     /// - Throws: ``HostError/Code/appIDMismatch`` when ``appID`` is not the
     ///   home's recorded identifier; ``HostError/Code/invalidAppID`` when it cannot name files.

@@ -13,7 +13,7 @@ public struct HostConfiguration: Sendable {
     public var home: URL
     /// The application's identifier; names its preferences file, `Library/Preferences/<appID>.plist`.
     ///
-    /// A home remembers the identifier of the first host that recorded one (see ``recordsAppID``). A
+    /// A home remembers the identifier of the first host that recorded one (see `recordsAppID`). A
     /// different identifier here then fails with `HostError/Code/appIDMismatch`.
     /// nil uses the home's recorded identifier, or ``defaultAppID`` when it has none; the identifier in
     /// use is ``EnvScriptHost/appID``.
@@ -21,7 +21,7 @@ public struct HostConfiguration: Sendable {
     /// Whether opening a home that has no identifier recorded records the one this host uses (default
     /// true), so that every later host and `envscript` command uses the same application's files.
     /// The command line turns it off for commands that write none of the application's data.
-    public var recordsAppID: Bool
+    package var recordsAppID: Bool
     /// Limits, extra libraries and script roots of the Lua state.
     public var lua: LuaOptions
     /// The key file of secure state (mode 0600, created when missing). It must lie outside the home,

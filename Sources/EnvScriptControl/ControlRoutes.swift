@@ -11,9 +11,9 @@ package import Hummingbird
 ///
 /// The handlers never block a NIO event loop or the Swift concurrency pool: whatever touches the host
 /// runs on a queue of its own, under the host's lock.
-public enum ControlRoutes {
+package enum ControlRoutes {
     /// The version of the API, the `v1` of its paths.
-    public static let version = 1
+    package static let version = 1
 
     /// Adds the container, tweak, state and event routes for `host` to `router`, and the answer 405 to
     /// a method a path does not take.

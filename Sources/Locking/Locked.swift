@@ -22,7 +22,8 @@ public import Synchronization
 ///
 /// Both give the same guarantees: mutual exclusion, and every change made under the lock visible to
 /// the next holder.
-public final class Locked<Value>: @unchecked Sendable {
+@usableFromInline
+package final class Locked<Value>: @unchecked Sendable {
 #if ENVSCRIPT_PTHREAD_LOCKS
     // Both live out of line: the value is reached through a pointer, so an empty value (a lock that
     // guards only a section, `Locked(())`) never shares an address with the mutex, which
@@ -48,7 +49,7 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock. `body` must not take this lock again.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&storage.pointee)
@@ -72,7 +73,7 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock. `body` must not take this lock again.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         mutex._unsafeLock()
         defer { mutex._unsafeUnlock() }
         return try body(&storage.pointee)

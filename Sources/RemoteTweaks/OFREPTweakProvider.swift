@@ -156,5 +156,5 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
     package var isClosed: Bool { remote.isClosed }
 
     /// Re-reads the kept copy (after a container switch); see ``RemoteTweakProvider/reloadKeptCopy()``.
-    public func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
+    package func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
 }

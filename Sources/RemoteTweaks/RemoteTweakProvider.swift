@@ -17,7 +17,7 @@ public import Tweaks
 /// - Lookups never wait for the network. Call ``refresh()`` (or ``refreshNow()`` from synchronous code),
 ///   or ``startRefreshing()`` to fetch in the background now and every ``Configuration/refreshInterval``;
 ///   ``waitUntilFetched(timeout:)`` waits for the first answer.
-/// - Switches: ``reloadKeptCopy()`` adopts the kept copy of the container now live; an answer to a
+/// - Switches: `reloadKeptCopy()` adopts the kept copy of the container now live; an answer to a
 ///   fetch started before it is dropped (``RefreshResult/superseded``), since its `If-None-Match` named
 ///   the previous copy and its body would land in the new container.
 /// - A `429 Too Many Requests` with `Retry-After` (seconds or an HTTP date): no request goes out before
@@ -218,7 +218,7 @@ public final class RemoteTweakProvider: TweakProvider {
     ///
     /// - Throws: `TweakError.Code.invalidJSON` or a read error for a damaged copy,
     ///   also recorded in `Status/keptCopyError` (the tweaks are cleared then too).
-    public func reloadKeptCopy() throws {
+    package func reloadKeptCopy() throws {
         try remote.reloadKeptCopy()
     }
 

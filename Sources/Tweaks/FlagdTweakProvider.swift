@@ -49,7 +49,7 @@ public final class FlagdTweakProvider: TweakProvider {
     /// `readCheck`, when given, runs before every read, the first and each one after a change, and
     /// answers the file to read (a host passes its permission check, which resolves links): a file
     /// replaced meanwhile by a link to a file the check refuses is refused as the first read would
-    /// have been, and the flags read before stay. A file larger than ``TweakJSON/maximumFileSize`` is
+    /// have been, and the flags read before stay. A file larger than `TweakJSON.maximumFileSize` is
     /// refused.
     ///
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON`` (with the line, column

@@ -1,7 +1,7 @@
 public import Foundation
 import Locking
 
-/// A read-only provider over a tweak file in JustTweak's JSON format (see ``TweakJSON``), usually the
+/// A read-only provider over a tweak file in JustTweak's JSON format (see `TweakJSON`), usually the
 /// lowest of the stack, holding the defaults.
 ///
 /// The file is read when the provider is created; a malformed file is an error naming the file, line,

@@ -59,7 +59,7 @@ public struct Tweak: Sendable, Hashable {
         set { writable.fields.isSealed = newValue }
     }
     /// The property name for generated accessors (`"GeneratedPropertyName"`).
-    public var generatedPropertyName: String? {
+    package var generatedPropertyName: String? {
         get { storage.fields.generatedPropertyName }
         set { writable.fields.generatedPropertyName = newValue }
     }

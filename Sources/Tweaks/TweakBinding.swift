@@ -2,14 +2,14 @@
 /// writes that can fail and should say why.
 public struct TweakBinding<Value: TweakValueConvertible>: Sendable {
     /// The feature.
-    public let feature: String
+    package let feature: String
     /// The variable.
-    public let variable: String
+    package let variable: String
     /// The manager asked.
-    public let manager: TweakManager
+    package let manager: TweakManager
 
     /// Creates a binding.
-    public init(feature: String, variable: String, manager: TweakManager) {
+    package init(feature: String, variable: String, manager: TweakManager) {
         self.feature = feature
         self.variable = variable
         self.manager = manager

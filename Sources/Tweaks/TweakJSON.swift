@@ -13,16 +13,16 @@ import Preferences
 /// must be strings (`Encrypted` a Boolean). Unknown fields are ignored, so newer files still load
 /// (`envscript tweak validate` reports them, and encrypted values that are not text).
 /// Every problem is a ``TweakError/Code/invalidJSON`` naming the place.
-public enum TweakJSON {
+package enum TweakJSON {
     /// Parses a tweak document. `file` names it in errors (a path or a URL); `source` is put in each
     /// ``Tweak/source``.
-    public static func parse(_ data: Data, file: String, source: String = "") throws -> [Tweak] {
+    package static func parse(_ data: Data, file: String, source: String = "") throws -> [Tweak] {
         try parseLocated(data, file: file, source: source).map(\.tweak)
     }
 
     /// Parses a tweak document like ``parse(_:file:source:)``, keeping where each tweak and each of its
     /// fields is, for tools that report problems by line (the accessor generator).
-    public static func parseLocated(_ data: Data, file: String, source: String = "") throws -> [LocatedTweak] {
+    package static func parseLocated(_ data: Data, file: String, source: String = "") throws -> [LocatedTweak] {
         let reader = TweakDocumentReader(data, file: file, source: source)
         if let first = reader.problems.first { throw first }
         return reader.tweaks
@@ -31,7 +31,7 @@ public enum TweakJSON {
     /// Reads and parses a tweak file.
     ///
     /// - Throws: ``TweakError/Code/readFailed`` or ``TweakError/Code/invalidJSON``.
-    public static func load(_ url: URL, source: String = "") throws -> [Tweak] {
+    package static func load(_ url: URL, source: String = "") throws -> [Tweak] {
         try parse(try contents(of: url), file: url.path, source: source)
     }
 
@@ -59,5 +59,5 @@ public enum TweakJSON {
     }
 
     /// The largest tweak or flagd file read: 16 MiB.
-    public static let maximumFileSize = 16 << 20
+    package static let maximumFileSize = 16 << 20
 }

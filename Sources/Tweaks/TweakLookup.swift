@@ -44,7 +44,7 @@ public struct TweakLookup: Sendable {
     package let isCached: Bool
 
     /// Creates a lookup result.
-    public init(tweak: Tweak, misses: [TweakProviderMiss], isCached: Bool = false) {
+    package init(tweak: Tweak, misses: [TweakProviderMiss], isCached: Bool = false) {
         self.tweak = tweak
         self.misses = misses
         self.isCached = isCached

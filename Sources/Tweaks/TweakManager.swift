@@ -177,7 +177,7 @@ public final class TweakManager: Sendable {
     }
 
     /// `context` over the task's context over the global one: the context a lookup evaluates in.
-    public func effectiveContext(_ context: TweakContext = .empty) -> TweakContext {
+    package func effectiveContext(_ context: TweakContext = .empty) -> TweakContext {
         context.merged(over: TweakContext.current.merged(over: self.context))
     }
 
@@ -300,7 +300,7 @@ public final class TweakManager: Sendable {
     /// the typed accessors and of Lua's `tweak.value`.
     ///
     /// - Throws: the errors of ``lookup(feature:variable:context:)``.
-    public func resolvedValue(feature: String, variable: String) throws -> JSONValue {
+    @usableFromInline package func resolvedValue(feature: String, variable: String) throws -> JSONValue {
         let key = TweakKey(feature: feature, variable: variable)
         switch start(key) {
         case .cached(let hit): return hit.value
@@ -310,7 +310,7 @@ public final class TweakManager: Sendable {
 
     /// ``resolvedValue(feature:variable:)`` for `context`: a cached answer is the same in every
     /// context, so the cache answers first without working the context out.
-    public func resolvedValue(feature: String, variable: String, context: TweakContext) throws -> JSONValue {
+    @usableFromInline package func resolvedValue(feature: String, variable: String, context: TweakContext) throws -> JSONValue {
         let key = TweakKey(feature: feature, variable: variable)
         switch start(key) {
         case .cached(let hit): return hit.value
@@ -319,7 +319,7 @@ public final class TweakManager: Sendable {
     }
 
     /// The tweak in effect (see ``lookup(feature:variable:context:)``).
-    public func tweak(feature: String, variable: String, context: TweakContext = .empty) throws -> Tweak {
+    package func tweak(feature: String, variable: String, context: TweakContext = .empty) throws -> Tweak {
         try lookup(feature: feature, variable: variable, context: context).tweak
     }
 

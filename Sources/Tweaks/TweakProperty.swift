@@ -10,13 +10,13 @@
 @propertyWrapper
 public struct TweakProperty<Value: TweakValueConvertible>: Sendable {
     /// The feature.
-    public let feature: String
+    package let feature: String
     /// The variable.
-    public let variable: String
+    package let variable: String
     /// The value read when the tweak cannot be.
-    public let fallback: Value
+    package let fallback: Value
     /// The manager asked.
-    public let manager: TweakManager
+    package let manager: TweakManager
 
     /// Creates the property.
     public init(feature: String, variable: String, fallback: Value, manager: TweakManager) {

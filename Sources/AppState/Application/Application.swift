@@ -32,7 +32,7 @@ public final class Application: Sendable {
     /// The application's dependencies; container-scoped ones are dropped by ``containerDidSwitch(to:)``.
     public let dependencies: DependencyContainer
     /// The folder of file state: `<home>/Library/Application Support/EnvScript/State`.
-    public let fileStateFolder: URL
+    package let fileStateFolder: URL
     /// The folder of secure state: `<home>/Library/Application Support/EnvScript/SecureState`.
     package let secureStateFolder: URL
 

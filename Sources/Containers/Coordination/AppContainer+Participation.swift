@@ -37,7 +37,7 @@ extension AppContainer {
     }
 
     /// Runs the list hooks for a change of the list of containers that another process made — what its
-    /// ``RemoteParticipants/announce(_:)`` reached this process for.
+    /// `announce(_:)` reached this process for.
     package func hearListChange(_ change: ContainerListChange) {
         for hook in observers.listHooks() { hook(change) }
     }
@@ -94,7 +94,7 @@ extension AppContainer {
     /// for the lock the asker holds.
     ///
     /// - Returns: false, having done nothing, when the serializer stayed busy (a long script, say); the
-    ///   catch-up then comes later, through ``waitForChangesToEnd()`` or the next change's preparation.
+    ///   catch-up then comes later, through `waitForChangesToEnd()` or the next change's preparation.
     package func finishTakingPart(waitingAtMost seconds: Double) throws -> Bool {
         let claim = try ReentrancyGuard.claim(home: layout.home, operation: "change containers")
         defer { ReentrancyGuard.release(claim) }
@@ -136,7 +136,7 @@ extension AppContainer {
     /// `changeSerializer` and the home's lock, so no other change moves the data while the did-change
     /// hooks run (a hook that tries to change containers meanwhile is refused at once). A crashed switch
     /// is finished first.
-    public func waitForChangesToEnd() throws {
+    package func waitForChangesToEnd() throws {
         try exclusively("catch up with a change of the home", initialize: false) { _ in
             _ = try synchronizeWithHome()
         }

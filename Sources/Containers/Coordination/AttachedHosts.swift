@@ -46,7 +46,7 @@ public struct AttachedHostRecord: Codable, Sendable, Equatable {
     package var program: String
 
     /// A record.
-    public init(
+    package init(
         id: String, pid: Int32, socketPath: String, appID: String, attachedAt: Date, apiVersion: Int,
         role: AttachedHostRole = .application, program: String = ProcessInfo.processInfo.processName
     ) {

@@ -20,5 +20,5 @@ public struct ContainerChangeReport: Sendable, Equatable {
     public internal(set) var leftToFinish: String?
 
     /// A report of a change nobody else took part in and that left nothing to finish.
-    public init() {}
+    package init() {}
 }

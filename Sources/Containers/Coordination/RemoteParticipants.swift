@@ -1,7 +1,7 @@
 package import Foundation
 
 /// A change of the home that other processes attached to it take part in.
-public struct HomeChange: Sendable, Equatable {
+package struct HomeChange: Sendable, Equatable {
     /// What kind of change.
     package enum Kind: String, Sendable, Codable {
         /// The active container changes from `from` to `to`.
@@ -11,13 +11,13 @@ public struct HomeChange: Sendable, Equatable {
     }
 
     /// Unique per change, so that answers and late messages are never confused.
-    public var id: String
+    package var id: String
     /// What the change is.
     package var kind: Kind
     /// The container active after the change.
-    public var to: Container
+    package var to: Container
     /// The container active before it.
-    public var from: Container
+    package var from: Container
 
     /// A change.
     package init(id: String = UUID().uuidString, kind: Kind, to: Container, from: Container) {
@@ -35,7 +35,7 @@ public struct HomeChange: Sendable, Equatable {
 /// With the home locked, ``prepare(_:)`` asks each of them to flush and run its will-change hooks;
 /// after the change is committed (or abandoned), still with the home locked, ``finish(_:committed:)``
 /// lets them reload and run their did-change hooks, so each hook sees its own change's data live.
-public protocol RemoteParticipants: Sendable {
+package protocol RemoteParticipants: Sendable {
     /// Asks every other attached process to prepare for `change`.
     ///
     /// - Returns: what ``finish(_:committed:)`` needs (for example the processes that prepared).
@@ -64,13 +64,13 @@ extension RemoteParticipants {
 }
 
 /// The outcome of ``RemoteParticipants/prepare(_:)``: the change and who prepared for it.
-public struct PreparedHomeChange: Sendable {
+package struct PreparedHomeChange: Sendable {
     /// The change prepared for.
-    public var change: HomeChange
+    package var change: HomeChange
     /// The process ids that took part.
     package var participants: [Int32]
     /// Whatever the participants' implementation needs to finish.
-    public var context: [String]
+    package var context: [String]
 
     /// A prepared change.
     package init(change: HomeChange, participants: [Int32], context: [String] = []) {

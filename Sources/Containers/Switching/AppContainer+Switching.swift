@@ -48,7 +48,7 @@ extension AppContainer {
     ///
     /// - Throws: ``ContainerError/Code/invalidUUID`` when `uuid` is not a UUID.
     @discardableResult
-    public func activateContainer(uuid: String) throws -> ContainerChangeReport {
+    package func activateContainer(uuid: String) throws -> ContainerChangeReport {
         try activateContainer(uuid: Self.parseUUID(uuid))
     }
 

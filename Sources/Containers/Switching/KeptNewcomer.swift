@@ -39,7 +39,7 @@ public struct KeptNewcomer: Sendable, Hashable, CustomStringConvertible {
     public let container: UUID
 
     /// Creates a record of a kept newcomer.
-    public init(path: String, keptAt: URL, container: UUID) {
+    package init(path: String, keptAt: URL, container: UUID) {
         self.path = path
         self.keptAt = keptAt
         self.container = container

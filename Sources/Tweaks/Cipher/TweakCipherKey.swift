@@ -43,7 +43,7 @@ public struct TweakCipherKey: Sendable, Equatable {
     }
 
     /// Checks a key id.
-    public static func validate(id: String) throws {
+    package static func validate(id: String) throws {
         let allowed = id.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 import Preferences
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
-public import Musl
+import Musl
 #elseif canImport(Darwin)
-public import Darwin
+import Darwin
 #endif
 
 /// Reading and adding to a key file of the tweak cipher (the text form of ``TweakCipherKeyring``).
@@ -17,7 +17,7 @@ public import Darwin
 /// file before a byte of it is read, so a file that is not a key file is never read, and errors about
 /// its lines never quote them. Reading and adding lock the file (`flock`), so two `tweak keygen` at
 /// once both land and a reader never sees half a line.
-public enum TweakKeyFile {
+package enum TweakKeyFile {
     /// The comment at the top of a new key file.
     static let header = """
         # EnvScript tweak keys: one per line, "ID BASE64-OF-32-BYTES", "demo" after a key that is no secret.
@@ -26,7 +26,7 @@ public enum TweakKeyFile {
         """
 
     /// The keys in `url`, checked (see the type's documentation).
-    public static func read(_ url: URL) throws -> TweakCipherKeyring {
+    package static func read(_ url: URL) throws -> TweakCipherKeyring {
         let file = try open(url.path, flags: O_RDONLY)
         try lock(file.descriptor, shared: true, path: url.path)
         let ring = try TweakCipherKeyring.parse(try contents(of: file, path: url.path), origin: url.path)
