@@ -1,4 +1,4 @@
-public import Preferences
+package import Preferences
 
 extension AppStateError {
     /// The failure with its details, one case per `Code`. `package`: the engines and front-ends of this

@@ -1,5 +1,5 @@
 public import JSONValues
-public import Preferences
+package import Preferences
 
 /// JSON values as state: converted to and from the preferences that hold stored state directly, in the
 /// form their `Codable` encoding has when number kinds are kept (`JSONValue.keepsNumberKinds`): nil as `Preferences/PreferenceValue/nullMarker`, a

@@ -4,7 +4,7 @@ package import HummingbirdCore
 import Logging
 import Locking
 import NIOCore
-package import NIOHTTP1
+import NIOHTTP1
 import NIOPosix
 
 /// A Hummingbird server run from synchronous code: the initialiser returns once the server listens, and

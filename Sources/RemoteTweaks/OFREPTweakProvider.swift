@@ -7,8 +7,8 @@ public import Tweaks
 /// provider's ``context``, fetched in the background and kept.
 ///
 /// It shares ``RemoteTweakProvider``'s machinery: `If-None-Match` with the last `ETag` (a 304 keeps the
-/// copy), a kept copy of the last good bulk answer in the container (``RemoteTweakProvider/keptCopyURL(home:name:)``),
-/// refreshing every ``RemoteTweakProvider/Configuration/refreshInterval``, and after a 429 no request
+/// copy), a kept copy of the last good bulk answer in the container (``FetchingTweakProvider/keptCopyURL(home:name:)``),
+/// refreshing every ``FetchingTweakProvider/Configuration/refreshInterval``, and after a 429 no request
 /// before its `Retry-After` (seconds or an HTTP date) has passed.
 ///
 /// Lookups never wait for the network; they answer from the copy:
@@ -21,11 +21,7 @@ public import Tweaks
 /// - an entry that is an error gives the caller's default with its error code, except `FLAG_NOT_FOUND`,
 ///   which, like a flag the copy lacks, is nil: the next provider of the stack is asked;
 /// - before any copy exists, lookups throw (`TweakError.Code.remoteNotLoaded`, or the last fetch's error).
-public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
-    /// The provider's name (default "ofrep").
-    public let name: String
-    /// The service's base URL and how to fetch; requests go to `bulkURL`.
-    public let configuration: RemoteTweakProvider.Configuration
+public final class OFREPTweakProvider: FetchingTweakProvider, TweakProvider, RemoteRefreshingProvider {
     /// The context every bulk evaluation is asked for.
     public let context: TweakContext
     /// `{url}/ofrep/v1/evaluate/flags`.
@@ -42,9 +38,7 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
 
     /// Creates the provider and loads the kept copy if there is one (for the same URL and context).
     /// Nothing is fetched yet.
-    public init(name: String = "ofrep", configuration: RemoteTweakProvider.Configuration, context: TweakContext = .empty) {
-        self.name = name
-        self.configuration = configuration
+    public init(name: String = "ofrep", configuration: Configuration, context: TweakContext = .empty) {
         self.context = context
         let bulkURL = Self.bulkURL(base: configuration.url)
         self.bulkURL = bulkURL
@@ -53,15 +47,14 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
         var body = "{\"context\":"
         JSONValue.object(context.jsonObject).writeJSON(into: &body)
         body += "}"
-        self.remote = RemoteDocument(
+        let remote = RemoteDocument(
             name: name, configuration: fetching, request: .init(method: "POST", body: Data(body.utf8))
         ) { data, file in
             try OFREPBulkAnswer(data, file: file)
         }
+        self.remote = remote
+        super.init(name: name, configuration: configuration, fetching: remote)
     }
-
-    /// What the provider knows about its copy and its last attempts.
-    public var status: RemoteTweakProvider.Status { remote.status }
 
     // MARK: TweakProvider
 
@@ -125,36 +118,4 @@ public final class OFREPTweakProvider: TweakProvider, RemoteRefreshingProvider {
     public func observeChanges(_ handler: @escaping @Sendable (TweakProviderChange) -> Void) -> TweakObservation? {
         remote.changes.observe(handler)
     }
-
-    // MARK: Refreshing (as RemoteTweakProvider's)
-
-    /// Fetches the bulk evaluation now; see ``RemoteTweakProvider/refresh()``. During a 429's
-    /// `Retry-After` it fails with `TweakError.Code.httpStatus` 429 without a request.
-    @discardableResult
-    public func refresh() async throws -> RemoteTweakProvider.RefreshResult { try await remote.refresh() }
-
-    /// ``refresh()`` blocking the calling thread; never from a Swift task.
-    @discardableResult
-    public func refreshNow() throws -> RemoteTweakProvider.RefreshResult { try remote.refreshNow() }
-
-    /// Fetches in the background now and every refresh interval; see ``RemoteTweakProvider/startRefreshing()``.
-    public func startRefreshing() { remote.startRefreshing() }
-
-    /// Stops the periodic refresh.
-    public func stopRefreshing() { remote.stopRefreshing() }
-
-    /// Waits until a fetch has ended since the provider was made or its kept copy reloaded.
-    public func waitUntilFetched(timeout: Duration) async -> Bool { await remote.waitUntilFetched(timeout: timeout) }
-
-    /// ``waitUntilFetched(timeout:)`` blocking the calling thread.
-    public func waitUntilFetchedBlocking(timeout: Duration) -> Bool { remote.waitUntilFetchedBlocking(timeout: timeout) }
-
-    /// Stops for good; see ``RemoteTweakProvider/close()``.
-    public func close() { remote.close() }
-
-    /// Whether ``close()`` was called.
-    package var isClosed: Bool { remote.isClosed }
-
-    /// Re-reads the kept copy (after a container switch); see ``RemoteTweakProvider/reloadKeptCopy()``.
-    package func reloadKeptCopy() throws { try remote.reloadKeptCopy() }
 }

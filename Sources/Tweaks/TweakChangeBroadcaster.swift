@@ -1,4 +1,4 @@
-package import Preferences
+import Preferences
 
 /// What changed in one provider: some tweaks, or possibly all of them.
 public struct TweakProviderChange: Sendable {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Preferences
 
 /// Reads tweak documents in JustTweak's format:

@@ -1,4 +1,4 @@
-public import Preferences
+import Preferences
 public import Locking
 
 /// The storage of stored state: one key of the container's ``PreferencesStore``.

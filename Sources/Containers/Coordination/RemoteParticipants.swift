@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// A change of the home that other processes attached to it take part in.
 package struct HomeChange: Sendable, Equatable {
