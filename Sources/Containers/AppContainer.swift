@@ -132,7 +132,7 @@ public final class AppContainer: Sendable {
 
     /// Adds a closure run after the list of containers changed — one created, cloned, renamed, described
     /// or deleted, or the home reset — by this instance or by another process attached to the home (those
-    /// are heard of through ``remoteParticipants``). Remove it with ``removeHook(_:)``.
+    /// are heard of when this instance belongs to an EnvScript runtime). Remove it with ``removeHook(_:)``.
     @discardableResult
     public func addContainerListHook(_ hook: @escaping ContainerListHook) -> HookToken {
         observers.addListChange(hook)

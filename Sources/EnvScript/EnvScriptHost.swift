@@ -37,7 +37,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// with ``appID``).
     package let preferences: PreferencesStore
     /// The feature flags, configured by start-up scripts through the `tweak` module. Until a script
-    /// sets a stack, it holds one provider: the overrides stored in ``preferences``.
+    /// sets a stack, it holds one provider: the overrides stored in the container's preferences.
     public let tweaks: TweakManager
     /// The containers of ``HostConfiguration/home``. Every switch made through it — from Lua, from
     /// Swift or from the command line — runs the hooks the start-up scripts registered.

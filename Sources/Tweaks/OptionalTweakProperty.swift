@@ -29,7 +29,7 @@ public struct OptionalTweakProperty<Value: TweakValueConvertible>: Sendable {
         self.init(feature: feature, variable: variable, fallback: fallbackValue, manager: tweakManager)
     }
 
-    /// The tweak's value, or ``fallback``.
+    /// The tweak's value, or the fallback it was declared with.
     public var wrappedValue: Value? {
         (try? manager.value(feature, variable, as: Value.self)) ?? fallback
     }

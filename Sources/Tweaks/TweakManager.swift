@@ -319,7 +319,7 @@ public final class TweakManager: Sendable {
     }
 
     /// The tweak in effect (see ``lookup(feature:variable:context:)``).
-    package func tweak(feature: String, variable: String, context: TweakContext = .empty) throws -> Tweak {
+    public func tweak(feature: String, variable: String, context: TweakContext = .empty) throws -> Tweak {
         try lookup(feature: feature, variable: variable, context: context).tweak
     }
 

@@ -31,7 +31,7 @@ public struct TweakProperty<Value: TweakValueConvertible>: Sendable {
         self.init(feature: feature, variable: variable, fallback: fallbackValue, manager: tweakManager)
     }
 
-    /// The tweak's value, or ``fallback``.
+    /// The tweak's value, or the fallback it was declared with.
     public var wrappedValue: Value {
         manager.value(feature, variable, default: fallback)
     }

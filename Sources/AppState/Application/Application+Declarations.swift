@@ -14,7 +14,7 @@ extension Application {
         try declareMemory(key, initial: { initial })
     }
 
-    /// Declares stored state under `key` — kept in ``preferences`` under the same key — or returns the
+    /// Declares stored state under `key` — kept in the container's preferences under the same key — or returns the
     /// state already declared under it.
     ///
     /// - Throws: as ``state(_:initial:)``.

@@ -27,7 +27,7 @@ extension Application {
     /// - File and secure state: what was read is forgotten, so the next read comes from the new
     ///   container's files.
     /// - Memory state lives in this process, not in the container's files. When the runtime names the
-    ///   containers (`containerID` here and in ``init(home:appID:preferences:secureKey:dependencies:containerID:logger:)``),
+    ///   containers (`containerID` here and in ``init(home:appID:secureKey:dependencies:containerID:logger:)``),
     ///   the values set in the container left are kept in memory and those kept for the container entered
     ///   come back, so switching away and back restores them, as for every other kind. When a container is
     ///   not named, its memory state cannot be told apart from another's, so every memory state is set back
