@@ -1,20 +1,20 @@
 extension ApplicationIDError {
     /// What kind of failure an ``ApplicationIDError`` is. Compare with the static members
     /// (`error.code == .mismatch`); a release may add codes, so a `switch` over them needs a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code's name, as the static member is spelled (`mismatch`).
-        public let name: String
+        package let name: String
 
         private init(name: String) {
             self.name = name
         }
 
         /// The home belongs to another application: `recorded` (in the file `record`) is not `requested`.
-        public static let mismatch = Code(name: "mismatch")
+        package static let mismatch = Code(name: "mismatch")
         /// The identifier cannot name the application's files; `reason` says why.
-        public static let invalid = Code(name: "invalid")
+        package static let invalid = Code(name: "invalid")
 
         /// The ``name``.
-        public var description: String { name }
+        package var description: String { name }
     }
 }

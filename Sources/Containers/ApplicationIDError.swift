@@ -3,7 +3,7 @@
 ///
 /// Tell failures apart by their ``code``, compared with the static members of ``Code``
 /// (`error.code == .mismatch`); a release may add codes, so a `switch` over them needs a `default`.
-public struct ApplicationIDError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct ApplicationIDError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The failure with its details. `package`: the modules of this package match on it; an app uses
     /// ``code`` and ``message``.
     package let reason: Reason
@@ -14,7 +14,7 @@ public struct ApplicationIDError: Error, Sendable, CustomStringConvertible, Equa
     }
 
     /// What kind of failure it is.
-    public var code: Code {
+    package var code: Code {
         switch reason {
         case .mismatch: .mismatch
         case .invalid: .invalid
@@ -22,7 +22,7 @@ public struct ApplicationIDError: Error, Sendable, CustomStringConvertible, Equa
     }
 
     /// A message that says what failed and what to do about it.
-    public var message: String {
+    package var message: String {
         switch reason {
         case .mismatch(let home, let recorded, let requested, let record):
             return "the home '\(home)' belongs to the application '\(recorded)' (recorded in '\(record)'), not to '\(requested)'; open it as '\(recorded)' to use its files, or use another home; if the home really belongs to '\(requested)', delete '\(record)' and open it again"
@@ -32,5 +32,5 @@ public struct ApplicationIDError: Error, Sendable, CustomStringConvertible, Equa
     }
 
     /// Same as ``message``.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -3,7 +3,7 @@
 ///
 /// Tell failures apart by their ``code``, compared with the static members of ``Code``
 /// (`error.code == .refused`); a release may add codes, so a `switch` over them needs a `default`.
-public struct ParticipationError: Error, CustomStringConvertible, Sendable {
+package struct ParticipationError: Error, CustomStringConvertible, Sendable {
     /// The failure with its details. `package`: the modules of this package match on it; an app uses
     /// ``code`` and ``message``.
     package let reason: Reason
@@ -14,7 +14,7 @@ public struct ParticipationError: Error, CustomStringConvertible, Sendable {
     }
 
     /// What kind of failure it is.
-    public var code: Code {
+    package var code: Code {
         switch reason {
         case .refused: .refused
         case .noAnswer: .noAnswer
@@ -24,7 +24,7 @@ public struct ParticipationError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A message that says what failed and what to do about it.
-    public var message: String {
+    package var message: String {
         switch reason {
         case .refused(let pid, let message):
             return "the running host pid \(pid) refused: \(message)"
@@ -38,7 +38,7 @@ public struct ParticipationError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Same as ``message``.
-    public var description: String { message }
+    package var description: String { message }
 
 
     private static func format(_ seconds: Double) -> String {

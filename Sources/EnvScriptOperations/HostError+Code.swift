@@ -31,6 +31,10 @@ extension HostError {
         /// `reason` says why.
         public static let ofrepListenerFailed = Code(name: "ofrepListenerFailed")
 
+        /// The panel's server (`servePanel()`) cannot listen on the address it was given (the port is
+        /// taken, or the address is not one of this machine's); the message says why.
+        public static let panelListenerFailed = Code(name: "panelListenerFailed")
+
         /// The ``name``.
         public var description: String { name }
     }

@@ -23,6 +23,8 @@ extension HostError {
         /// The OFREP listener (``HostConfiguration/ofrepListener``) cannot be set up or cannot listen;
         /// `reason` says why.
         case ofrepListenerFailed(address: String, reason: String)
+        /// The panel's server cannot listen on `address`; `reason` says why.
+        case panelListenerFailed(address: String, reason: String)
     }
 
     // The errors by the names of their reasons, so that `throw HostError.scriptNotReadable(...)` reads as the
@@ -37,4 +39,5 @@ extension HostError {
     package static func cannotReachRunningHosts(pids: [Int32]) -> Self { Self(.cannotReachRunningHosts(pids: pids)) }
     package static func invalidOrigin(_ value0: String) -> Self { Self(.invalidOrigin(value0)) }
     package static func ofrepListenerFailed(address: String, reason: String) -> Self { Self(.ofrepListenerFailed(address: address, reason: reason)) }
+    package static func panelListenerFailed(address: String, reason: String) -> Self { Self(.panelListenerFailed(address: address, reason: reason)) }
 }

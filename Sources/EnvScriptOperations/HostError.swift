@@ -1,6 +1,7 @@
 import Foundation
 
-/// A problem of the host's set-up, found before any Lua runs.
+/// A problem of the host's set-up, found before any Lua runs, or of a server it starts (its OFREP
+/// listener, its panel).
 ///
 /// Tell failures apart by their ``code``, compared with the static members of ``Code``
 /// (`error.code == .scriptNotReadable`); a release may add codes, so a `switch` over them needs a `default`.
@@ -26,6 +27,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable, Equatable {
         case .cannotReachRunningHosts: .cannotReachRunningHosts
         case .invalidOrigin: .invalidOrigin
         case .ofrepListenerFailed: .ofrepListenerFailed
+        case .panelListenerFailed: .panelListenerFailed
         }
     }
 
@@ -48,6 +50,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable, Equatable {
             return "'\(text)' is not a web origin: give http or https, a host and an optional port, nothing after (http://localhost:5173)"
         case .ofrepListenerFailed(let address, let reason):
             return "cannot serve OFREP on \(address): \(reason)"
+        case .panelListenerFailed(let address, let reason):
+            return "the panel cannot listen on \(address): \(reason)"
         case .invalidAppID(let identifier, let reason):
             return "invalid application identifier '\(identifier.debugDescription.dropFirst().dropLast())': it \(reason); use a name like com.example.app"
         }

@@ -28,7 +28,7 @@ public final class PanelServer: Sendable {
 
     /// Serves the panel of `host` on `port` of `bindHost` (0: any free port), within `limits`.
     ///
-    /// - Throws: ``PanelError/Code/cannotListen`` when the port is taken or the address
+    /// - Throws: ``HostError/Code/panelListenerFailed`` when the port is taken or the address
     ///   cannot be bound.
     init(
         host: EnvScriptHost, bindHost: String, port requestedPort: Int, scenarios: PanelScenarios?,
@@ -57,7 +57,7 @@ public final class PanelServer: Sendable {
                 limits: limits, showsToken: { [accessBox] in accessBox.carriesToken($0) })
         } catch {
             try? forwardingClient?.syncShutdown()
-            throw PanelError.cannotListen(address: "\(bindHost):\(requestedPort)", reason: error.reason)
+            throw HostError.panelListenerFailed(address: "\(bindHost):\(requestedPort)", reason: error.reason)
         }
         targetWatch = target.map { [eventStreams] target in Self.watch(target, endingStreamsOf: eventStreams) }
         port = server.port ?? requestedPort

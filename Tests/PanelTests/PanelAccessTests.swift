@@ -150,7 +150,8 @@ import TestSupport
 
     @Test func aTakenPortIsAClearError() async throws {
         try await withPanel { panel in
-            let error = #expect(throws: PanelError.self) { _ = try panel.host.servePanel(port: panel.panel.port) }
+            let error = #expect(throws: HostError.self) { _ = try panel.host.servePanel(port: panel.panel.port) }
+            #expect(error?.code == .panelListenerFailed)
             #expect(error?.description.contains("127.0.0.1:\(panel.panel.port)") == true)
         }
     }
