@@ -17,7 +17,7 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
     private let waiting = Atomic<Int>(0)
 
     /// Creates an unlocked lock.
-    public init() {}
+    package init() {}
 
     /// Whether a thread waits for the lock now: work done in turns (a long answer made a slice at a
     /// time) lets it through before taking the lock again.
@@ -41,7 +41,7 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
     /// Runs `body` holding the lock if it can be had within `seconds`; nil, having run nothing, if not
     /// (a script holds it for longer). A host takes its part in another process's change so, while
     /// that process still waits for it.
-    public func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result? {
+    package func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result? {
         guard lock.lock(before: Date(timeIntervalSinceNow: max(0, seconds))) else { return nil }
         depth += 1
         defer {

@@ -29,7 +29,7 @@ extension ChangeSerializer {
         try wait()
     }
 
-    public func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result? {
+    package func withLock<Result>(waitingAtMost seconds: Double, _ body: () throws -> Result) rethrows -> Result? {
         try withLock(body)
     }
 }

@@ -26,7 +26,7 @@ public struct TweakCipherKeyring: Sendable, Equatable {
     public func key(id: String) -> TweakCipherKey? { keys.first { $0.id == id } }
 
     /// The ids of every key, oldest first.
-    public var ids: [String] { keys.map(\.id) }
+    package var ids: [String] { keys.map(\.id) }
 
     /// Whether every key is a demo key (an empty ring is not).
     package var holdsOnlyDemoKeys: Bool { !keys.isEmpty && keys.allSatisfy(\.isDemo) }
