@@ -99,7 +99,9 @@ package struct ControlRequestBody: Sendable {
 }
 
 extension JSONValue {
-    /// "null", "a Boolean", "an integer", "a number", "a string", "an array" or "an object", for messages.
+    /// "null", "a Boolean", "an integer", "a number", "a string", "an array" or "an object": JSON's own
+    /// words, for the messages a request's author reads (``JSONValue/typeName`` is Swift's and Lua's
+    /// name of the case, "bool", "int", "double"...).
     var jsonTypeName: String {
         switch self {
         case .null: return "null"

@@ -19,24 +19,25 @@ extension JSONValue {
     package func decoded<Value: Sendable>(as type: Value.Type) throws -> Value? {
         guard let decodable = type as? any Decodable.Type else { return nil }
         do {
-            return try Self.decode(decodable, from: PlainJSON(value: self, emptyTablesAreArrays: false)) as? Value
+            return try Self.decode(decodable, from: self) as? Value
         } catch let error as DecodingError where containsEmptyTable {
-            guard let asArrays = try? Self.decode(decodable, from: PlainJSON(value: self, emptyTablesAreArrays: true))
-            else { throw error }
+            guard let asArrays = try? Self.decode(decodable, from: emptyTablesAsArrays) else { throw error }
             return asArrays as? Value
         }
     }
 
     private static let infinity = "inf", negativeInfinity = "-inf", notANumber = "nan"
 
-    private static func decode(_ type: any Decodable.Type, from json: PlainJSON) throws -> any Decodable {
+    /// Decodes `type` from `value`'s JSON text, written plainly (`JSONValue`'s own encoding, with no
+    /// number-kind markers).
+    private static func decode(_ type: any Decodable.Type, from value: JSONValue) throws -> any Decodable {
         let encoder = JSONEncoder()
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: infinity, negativeInfinity: negativeInfinity, nan: notANumber)
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: infinity, negativeInfinity: negativeInfinity, nan: notANumber)
-        return try decoder.decode(type, from: try encoder.encode(json))
+        return try decoder.decode(type, from: try encoder.encode(value))
     }
 
     /// Whether an empty table is somewhere in this value.
@@ -48,29 +49,13 @@ extension JSONValue {
         }
     }
 
-    /// A script value encoded as plain JSON: numbers as numbers, tables as arrays and objects.
-    private struct PlainJSON: Encodable {
-        let value: JSONValue
-        /// Whether an empty table is written `[]` rather than `{}`.
-        let emptyTablesAreArrays: Bool
-
-        func encode(to encoder: any Encoder) throws {
-            switch value {
-            case .null:
-                var single = encoder.singleValueContainer()
-                try single.encodeNil()
-            case .bool(let flag): try flag.encode(to: encoder)
-            case .int(let number): try number.encode(to: encoder)
-            case .double(let number): try number.encode(to: encoder)
-            case .string(let text): try text.encode(to: encoder)
-            case .array(let elements): try elements.map(nested).encode(to: encoder)
-            case .object(let fields) where fields.isEmpty && emptyTablesAreArrays: try [PlainJSON]().encode(to: encoder)
-            case .object(let fields): try fields.mapValues(nested).encode(to: encoder)
-            }
-        }
-
-        private func nested(_ value: JSONValue) -> PlainJSON {
-            PlainJSON(value: value, emptyTablesAreArrays: emptyTablesAreArrays)
+    /// This value with every empty object an empty array.
+    private var emptyTablesAsArrays: JSONValue {
+        switch self {
+        case .object(let fields) where fields.isEmpty: .array([])
+        case .object(let fields): .object(fields.mapValues(\.emptyTablesAsArrays))
+        case .array(let elements): .array(elements.map(\.emptyTablesAsArrays))
+        default: self
         }
     }
 }

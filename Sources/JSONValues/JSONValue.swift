@@ -75,14 +75,6 @@ extension JSONValue {
         }
     }
 
-    /// Whether this is an array or an object.
-    package var isStructured: Bool {
-        switch self {
-        case .array, .object: true
-        case .null, .bool, .int, .double, .string: false
-        }
-    }
-
     /// Whether a value of this one's type may replace it: the same case, or a number for a double (JSON
     /// writers drop the fraction of whole doubles). Structured values only need the same shape at the
     /// top (array or object); what is inside is the reader's to decode.

@@ -2,6 +2,3 @@
 // names them without importing JSONValues too.
 @_exported public import JSONValues
 
-/// A flag's value.
-@available(*, deprecated, renamed: "JSONValue")
-public typealias TweakValue = JSONValue

@@ -124,7 +124,7 @@ import TestSupport
         let value: JSONValue = ["a": [1, 2.5, "x", true], "b": [:]]
         let decoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
         #expect(decoded == value)
-        #expect(value.typeName == "object" && value.isStructured)
+        #expect(value.typeName == "object" && value.objectValue != nil)
         #expect(JSONValue.array([]).typeName == "array")
         let withNull = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": null}"#.utf8))
         #expect(withNull == ["a": .null] && withNull.containsNull && !value.containsNull)
