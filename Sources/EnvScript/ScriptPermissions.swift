@@ -25,7 +25,7 @@ public struct ScriptPermissions: Sendable, Equatable {
     }
 
     /// Whether `entry` is a well-formed host permission; the problem otherwise.
-    public static func problem(withHost entry: String) -> String? {
+    package static func problem(withHost entry: String) -> String? {
         if entry == "*" || NetworkPermission(entry) != nil { return nil }
         return "'\(entry)' is not HOST or HOST:PORT (such as api.example.com, 127.0.0.1:8080, [::1] or [::1]:8080), or * for any host"
     }
