@@ -127,4 +127,23 @@ import Glibc
         #expect(diff.keysChanged.map { "\($0.kind.rawValue) \($0.name)" } == ["state edited", "tweak checkout.max_items"])
         #expect(diff.keysChanged.last?.before == .int(5) && diff.keysChanged.last?.after == .int(7))
     }
+
+    /// A diff's preference values are JSON: data as Base64 text, a date as ISO 8601 text, structures as
+    /// arrays and objects — what `container diff --json` and the API write.
+    @Test func preferenceValuesInADiffAreJSON() throws {
+        let fixture = try SharingFixture()
+        defer { fixture.remove() }
+        let containers = fixture.containers
+        try fixture.writePreferences(state: ["blob": Data([1, 2, 3]), "seen": Date(timeIntervalSince1970: 0)], overrides: [:])
+        let base = try containers.clone(container: containers.resolve("DEFAULT"), name: "Base")
+        try fixture.writePreferences(
+            state: ["blob": Data([4, 5]), "seen": Date(timeIntervalSince1970: 86_400), "list": [1, "two"]], overrides: [:])
+
+        let diff = try containers.diff(.container(base), .container(containers.resolve("DEFAULT")))
+        let changed = Dictionary(uniqueKeysWithValues: diff.keysChanged.map { ($0.name, $0) })
+        #expect(changed["blob"]?.before == .string("AQID") && changed["blob"]?.after == .string("BAU="))
+        #expect(changed["seen"]?.before == .string("1970-01-01T00:00:00.000Z"))
+        #expect(changed["seen"]?.after == .string("1970-01-02T00:00:00.000Z"))
+        #expect(diff.keysAdded.first { $0.name == "list" }?.after == [1, "two"])
+    }
 }

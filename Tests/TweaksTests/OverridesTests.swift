@@ -21,6 +21,20 @@ import Locking
         #expect(try overrides.allTweaks().map(\.key) == [TweakKey(feature: "search", variable: "enabled")])
     }
 
+    /// `OverridesTweakProvider(home:appID:)` keeps its overrides where a host of that home does: the
+    /// application's preferences file, `Library/Preferences/<appID>.plist`.
+    @Test func overridesOfAHomeAreInItsApplicationsPreferences() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let overrides = OverridesTweakProvider(home: folder.url, appID: "com.example.shop")
+        try overrides.set(.int(3), feature: "checkout", variable: "max_items")
+        let file = folder.url.appendingPathComponent("Library/Preferences/com.example.shop.plist")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        let other = OverridesTweakProvider(store: PreferencesStore(fileURL: file))
+        #expect(try other.tweak(feature: "checkout", variable: "max_items")?.value == .int(3))
+        #expect(try OverridesTweakProvider(home: folder.url, appID: "other").allTweaks().isEmpty)
+    }
+
     @Test func overridesPersistInThePreferencesFileWithTheirTypes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
