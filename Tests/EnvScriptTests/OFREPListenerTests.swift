@@ -23,11 +23,17 @@ import TestSupport
     }
 
     /// A host serving `listener` (the fixture's token and allowed origin unless given), with a flag.
+    ///
+    /// The fixture's own listener gives a connection two minutes to show the token, not 5 s: the tests
+    /// send tokenless requests, and the shared client reuses their connections, which on a machine
+    /// loaded by the whole suite the listener would otherwise close under a later request (a reset,
+    /// not an answer). The test of that timeout passes a listener of its own.
     private static func withListener(
         _ listener: OFREPListener? = nil, _ body: (HostFixture, Int) async throws -> Void
     ) async throws {
         let fixture = try HostFixture(attaches: false) { configuration in
-            configuration.ofrepListener = try? listener ?? OFREPListener(token: token, allowedOrigins: AllowedOrigins([page]))
+            configuration.ofrepListener = try? listener ?? OFREPListener(
+                token: token, allowedOrigins: AllowedOrigins([page]), limits: ServerLimits(unprovenTimeout: .seconds(120)))
         }
         try fixture.run("tweak.set('checkout', 'banner', 'shown')")
         let port = try #require(fixture.host.ofrepListenerPort)
