@@ -6,8 +6,8 @@ public import Locking
 /// The store is the only source of truth. The last value read is kept with the store's
 /// ``PreferencesStore/generation`` at the time, so a read while the store is unchanged costs one
 /// atomic load and one lock, and needs no invalidation. After a change of the store the value is read
-/// again, and decoded again only when the stored form of this key differs. The read and write paths are
-/// inlinable, so a handle's caller runs them specialised for its value type.
+/// again, and decoded again only when the stored form of this key differs. The read of a kept value is
+/// inlinable, so a handle's caller runs it specialised for its value type.
 @usableFromInline
 final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     /// The value last read, with the stored form it came from and the store's generation then.
@@ -57,9 +57,13 @@ final class StoredSlot<Value: Codable & Sendable>: StateSlot, FallibleSlot {
     @usableFromInline var kind: StateKind { .stored }
     var valueType: any Sendable.Type { Value.self }
 
+    /// The store's generation now: one atomic load, behind a call since the store is not part of the API.
     @usableFromInline
+    var storeGeneration: UInt64 { store.generation }
+
+    @inlinable
     func read() throws -> Value {
-        let generation = store.generation
+        let generation = storeGeneration
         let current = kept.withLock { kept -> Value? in
             guard let kept, kept.generation == generation else { return nil }
             return kept.value
