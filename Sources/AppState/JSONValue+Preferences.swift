@@ -1,4 +1,4 @@
-public import JSONValues
+import JSONValues
 package import Preferences
 
 /// JSON values as state: converted to and from the preferences that hold stored state directly, in the
