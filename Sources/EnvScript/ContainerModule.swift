@@ -14,7 +14,9 @@ enum ContainerModule {
     /// Why a string whose bytes are not UTF-8 is refused where text is stored.
     private static let notUTF8 = "must be UTF-8 text, and this string holds bytes that are not UTF-8"
 
-    static func make(host: EnvScriptHost) -> LuaModule {
+    static func make(host: EnvScriptHost, generation: ScriptGeneration) -> LuaModule {
+        // The module lives in the generation's state: holding the generation would keep both alive.
+        unowned let generation = generation
         var module = LuaModule("container")
         let containers = host.containers
         let operations = host.containerOperations
@@ -152,28 +154,36 @@ enum ContainerModule {
             case let other:
                 throw call.argumentError(1, "array of paths expected, got \(other == .nil ? "no value" : other.typeName)")
             }
-            containers.customExcludeFiles = rules
+            generation.set { $0.excludedFiles = rules }
             return 0
         }
-        module.function("on_will_change") { [unowned host] call in
-            let hook = LuaCallback(try call.function(1), lock: host.lock, timeLimit: host.hookTimeLimit("container.on_will_change hook"))
-            let token = containers.addWillChangeHook { to, from in
-                _ = try hook.call(try Self.hookArguments(to: to, from: from, activeUUID: from?.uuid))
+        module.function("on_will_change") { [unowned host, unowned generation] call in
+            let hook = LuaCallback(
+                try call.function(1), lock: host.lock, timeLimit: generation.hookTimeLimit("container.on_will_change hook"))
+            let handle = try generation.register(by: "container.on_will_change") {
+                let token = containers.addWillChangeHook { to, from in
+                    _ = try hook.call(try Self.hookArguments(to: to, from: from, activeUUID: from?.uuid))
+                }
+                return { _ = containers.removeHook(token) }
             }
-            call.push(try host.keep(hook, by: "container.on_will_change", until: { _ = containers.removeHook(token) }).luaValue)
+            call.push(handle.luaValue)
             return 1
         }
-        module.function("on_did_change") { [unowned host] call in
-            let hook = LuaCallback(try call.function(1), lock: host.lock, timeLimit: host.hookTimeLimit("container.on_did_change hook"))
+        module.function("on_did_change") { [unowned host, unowned generation] call in
+            let hook = LuaCallback(
+                try call.function(1), lock: host.lock, timeLimit: generation.hookTimeLimit("container.on_did_change hook"))
             let logger = host.logger
-            let token = containers.addDidChangeHook { to, from in
-                do {
-                    _ = try hook.call(try Self.hookArguments(to: to, from: from, activeUUID: to.uuid))
-                } catch {
-                    logger.error("a container.on_did_change hook failed: \(error)")
+            let handle = try generation.register(by: "container.on_did_change") {
+                let token = containers.addDidChangeHook { to, from in
+                    do {
+                        _ = try hook.call(try Self.hookArguments(to: to, from: from, activeUUID: to.uuid))
+                    } catch {
+                        logger.error("a container.on_did_change hook failed: \(error)")
+                    }
                 }
+                return { _ = containers.removeHook(token) }
             }
-            call.push(try host.keep(hook, by: "container.on_did_change", until: { _ = containers.removeHook(token) }).luaValue)
+            call.push(handle.luaValue)
             return 1
         }
         return module

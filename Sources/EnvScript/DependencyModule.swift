@@ -12,13 +12,16 @@ final class LuaDependency: @unchecked Sendable {
 /// overrides that hold while a function runs — on that thread only — and are undone after it, also on error.
 ///
 /// `register(name, factory [, {scope = 'container'}])`, `get(name)`, `override(name, value, fn, ...)`
-/// (returns what `fn` returns), `is_registered(name)`.
+/// (returns what `fn` returns), `is_registered(name)`. A reload of the start-up scripts drops what their
+/// factories made: the new scripts register their own.
 enum DependencyModule {
-    static func make(host: EnvScriptHost) -> LuaModule {
+    static func make(host: EnvScriptHost, generation: ScriptGeneration) -> LuaModule {
+        // The module lives in the generation's state: holding the generation would keep both alive.
+        unowned let generation = generation
         var module = LuaModule("dependency")
         let dependencies = host.application.dependencies
 
-        module.function("register") { [unowned host] call in
+        module.function("register") { [unowned host, unowned generation] call in
             let name = try call.argument(1, as: String.self)
             let factory = LuaCallback(try call.function(2), lock: host.lock)
             let options = try call.optionalTable(3) ?? LuaTable()
@@ -28,8 +31,12 @@ enum DependencyModule {
             case "container": scope = .container
             case let other: throw call.argumentError(3, "scope must be 'application' or 'container', not \(other)")
             }
-            dependencies.register(name, as: LuaDependency.self, scope: scope) {
-                LuaDependency(try factory.callFirst())
+            // Its factory lives in this generation's state: registered while it is in force.
+            _ = try generation.register(by: "dependency.register") {
+                dependencies.register(name, as: LuaDependency.self, scope: scope) {
+                    LuaDependency(try factory.callFirst())
+                }
+                return { dependencies.unregister(name) }
             }
             return 0
         }

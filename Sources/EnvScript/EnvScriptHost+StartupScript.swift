@@ -9,12 +9,16 @@ extension EnvScriptHost {
     /// another folder with `--home` loads the same script — its tweak stack, its hooks — instead of
     /// seeing only the overrides.
     ///
+    /// ``reloadStartupScripts()`` runs it again, with the other start-up scripts, in their order.
+    ///
     /// The script is recorded only when it ran and when this host records the identifier
     /// (`recordsAppID`); an application's host (``HostConfiguration/role``
     /// `.application`) replaces a script recorded before (its project moved), a tool's only fills in a
     /// home that has none. A record that cannot be written is logged, not thrown: the script ran.
     @discardableResult
     public func runStartupScript(atPath path: String) throws -> [LuaValue] {
+        // Noted even when it fails: once mended, a reload runs it.
+        noteStartupScript(path)
         let results = try runScript(atPath: path)
         guard configuration.recordsAppID else { return results }
         let absolute = PermissionGate.resolved(path).path

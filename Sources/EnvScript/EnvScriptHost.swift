@@ -29,8 +29,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     public let appID: String
     /// The key file of secure state in use (see ``HostConfiguration/secureKeyFile``).
     package let secureKeyFile: URL
-    /// The Lua state scripts run in. Use it under ``lock``.
-    public let lua: LuaState
+    /// The Lua state scripts run in: the one the start-up scripts last ran in (a reload makes a new one,
+    /// see ``reloadStartupScripts()``). Use it under ``lock``.
+    public var lua: LuaState { currentGeneration.lua }
     /// Serialises every use of ``lua``.
     public let lock = HostLock()
     /// The key-value store of the active container (`Library/Preferences/<appID>.plist` in the home,
@@ -57,7 +58,22 @@ public final class EnvScriptHost: @unchecked Sendable {
         #endif
     }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
-    package private(set) var modules: [LuaModule] = []
+    package var modules: [LuaModule] { currentGeneration.modules }
+    /// The run of the start-up scripts in force, and the one it replaced (closed at the next reload, so
+    /// that a lookup that took the old providers just before the swap still finds their state open).
+    let generations = Locked<(current: ScriptGeneration?, retired: ScriptGeneration?)>((nil, nil))
+    /// The generation in force.
+    var currentGeneration: ScriptGeneration { generations.withLock { $0.current! } }
+    /// The start-up scripts run so far, absolute, in order: what ``reloadStartupScripts()`` runs again.
+    let startupScripts = Locked<[String]>([])
+    /// Held by a reload from start to end, so that two run one after the other (and by ``close()``,
+    /// which waits for one under way). Recursive: a reload asked for by the scripts being reloaded is
+    /// refused rather than waiting for itself.
+    let reloading = NSRecursiveLock()
+    /// Whether a reload is under way (read and written holding ``reloading``).
+    var isReloading = false
+    /// The stack a host has before its scripts set one: the overrides of the active container.
+    let defaultProviders: [any TweakProvider]
     private let switchParticipant: HostSwitchParticipant
     #if RemoteFlags
     /// Starts, reloads after switches and stops the remote providers scripts declare.
@@ -84,12 +100,9 @@ public final class EnvScriptHost: @unchecked Sendable {
     let storeCoordinator: ContainerStoreCoordinator
 
     package let logger = Logger(label: "envscript.host")
-    /// Lua handlers kept until their handle is removed or the host closes, with how to unregister them
-    /// (used under ``lock``).
-    private var kept: [ObjectIdentifier: (object: AnyObject, unregister: () -> Void)] = [:]
-    /// The folders of the script files the host has compiled (under the lock): with the script roots,
-    /// the project folders that scripts' file permissions start from.
-    private var scriptFolders: [String] = []
+    /// The folders of the script files the host has compiled: with the script roots, the project folders
+    /// that scripts' file permissions start from.
+    private let scriptFolders = Locked<[String]>([])
 
     /// Creates the home folder when missing, settles the application identifier with the home's record,
     /// opens a Lua state with the configured limits and registers the host modules.
@@ -110,13 +123,10 @@ public final class EnvScriptHost: @unchecked Sendable {
         defer { if !attached { opening.abandon() } }
         #endif
         secureKeyFile = configuration.secureKeyFile(appID: appID)
-        // Lua files in the folders scripts may read load as libraries (`require`, `loadfile`).
-        var luaOptions = configuration.lua
-        luaOptions.libraryRoots += configuration.permissions.readableFolders.map(\.path)
-        lua = try LuaState(options: luaOptions)
         storeCoordinator = try ContainerStoreCoordinator(containers: containers)
         preferences = PreferencesStore(home: configuration.home, appID: appID, coordinator: storeCoordinator)
-        tweaks = TweakManager(providers: [OverridesTweakProvider(store: preferences)])
+        defaultProviders = [OverridesTweakProvider(store: preferences)]
+        tweaks = TweakManager(providers: defaultProviders)
         #if RemoteFlags
         remoteTweaks = RemoteTweakProviders(logger: logger)
         #endif
@@ -133,19 +143,9 @@ public final class EnvScriptHost: @unchecked Sendable {
         containers.add(participant: switchParticipant)
         // One lock order for every change, from Lua or Swift, on any thread: host lock, gate, file lock.
         containers.changeSerializer = lock
-        LuaHandle.define(in: lua)
-        TweakProviderHandle.define(in: lua)
-        TweakCipherHandle.define(in: lua)
-        let modules = [
-            ContainerModule.make(host: self), TweakModule.make(host: self), StateModule.make(host: self),
-            DependencyModule.make(host: self), CryptoModule.make(),
-        ]
-        self.modules = modules
-        for module in modules {
-            lua.register(module)
-            // Host modules are globals too, like the standard libraries; `require` returns the same table.
-            try lua.execute("\(module.name) = require('\(module.name)')", chunkName: "=host")
-        }
+        let first = try ScriptGeneration(host: self, predecessor: nil)
+        try first.registerModules { makeModules(for: $0) }
+        generations.withLock { $0.current = first }
         #if Control
         // Every change this host makes gives the other attached hosts their part, and they hear of its
         // writes to the stores.
@@ -200,7 +200,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// running the script), it is refused with an error in the log: the script still stands on the
     /// state. Close the host once the call has returned.
     public func close() {
-        if lock.withLock({ lua.isInCall }) {
+        if lock.withLock({ generations.withLock { $0.current }?.lua.isInCall ?? false }) {
             logger.error("close() was called from inside a call into Lua and is refused: close the host once the call has returned")
             return
         }
@@ -223,7 +223,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         presence?.leave()
         #endif
         let flushed = lock.withLock { () -> Bool in
-            guard lua.isOpen else { return false }
+            guard !closing.withLock({ $0 }) else { return false }
             // A request the control server has not finished yet (from async code close() does not wait
             // for the server) is refused from here on rather than change what is being saved.
             closing.withLock { $0 = true }
@@ -242,15 +242,17 @@ public final class EnvScriptHost: @unchecked Sendable {
         // closing too, waiting for this host's answer while it holds its lock.
         controlPlane?.flushAnnouncements()
         #endif
+        // A reload under way ends first; the next finds the host closing and is refused.
+        reloading.lock()
+        defer { reloading.unlock() }
         lock.withLock {
-            guard lua.isOpen else { return }
-            for entry in kept.values { entry.unregister() }
-            kept.removeAll()
             tweaks.removeProvidersWithoutNotification()
             tweaks.decryptor = nil
             tweaks.cipher = nil
             // No call into Lua runs: this thread holds the lock and is not inside one (checked above).
-            try? lua.close()
+            let (current, retired) = generations.withLock { ($0.current, $0.retired) }
+            retired?.close()
+            current?.close()
         }
     }
 
@@ -280,12 +282,19 @@ public final class EnvScriptHost: @unchecked Sendable {
     @discardableResult
     package func compileScript(atPath path: String) throws -> LuaFunctionRef {
         try lock.withLock {
-            let chunk = try ScriptFile.compile(atPath: path, in: lua)
-            if let folder = ScriptFile.projectFolder(ofScriptAt: path), !scriptFolders.contains(folder) {
-                scriptFolders.append(folder)
-            }
-            return chunk
+            try compileScript(atPath: path, in: lua)
         }
+    }
+
+    /// Compiles the Lua file at `path` in `state`, noting its folder among the project folders.
+    func compileScript(atPath path: String, in state: LuaState) throws -> LuaFunctionRef {
+        let chunk = try ScriptFile.compile(atPath: path, in: state)
+        if let folder = ScriptFile.projectFolder(ofScriptAt: path) {
+            scriptFolders.withLock { folders in
+                if !folders.contains(folder) { folders.append(folder) }
+            }
+        }
+        return chunk
     }
 
     /// Runs Lua source text (chunk name `=name`) and returns its results.
@@ -298,40 +307,17 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// project folders are the script roots and the folders of the script files the host has run.
     var permissionGate: PermissionGate {
         PermissionGate(
-            permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots + scriptFolders,
+            permissions: configuration.permissions, projectFolders: configuration.lua.scriptRoots + scriptFolders.withLock { $0 },
             scriptPathBase: configuration.scriptPathBase?.path)
     }
 
-    /// The wall-clock limit of ``HostConfiguration/hookTimeout`` for a hook described as `what`.
-    func hookTimeLimit(_ what: String) -> LuaCallback.TimeLimit? {
-        configuration.hookTimeout.map { LuaCallback.TimeLimit(state: lua, duration: $0, what: what) }
-    }
-
-    /// Keeps `observation` alive until the returned handle's `remove()` is called (from Lua or Swift),
-    /// so a script need not hold on to a handle for its handler to stay registered.
-    func keep(_ observation: TweakObservation, by function: String) throws -> LuaHandle {
-        try keep(observation, by: function, until: { observation.remove() })
-    }
-
-    /// Keeps `object` alive until the returned handle's `remove()` runs `unregister` and lets it go.
-    /// What it keeps is charged to the script's memory limit (``KeptValueLedger/registrationSize``)
-    /// until then; past the limit, `unregister` runs at once and the error names `function`.
-    func keep(_ object: AnyObject, by function: String, until unregister: @escaping () -> Void) throws -> LuaHandle {
-        let bytes = KeptValueLedger.registrationSize
-        do {
-            try lua.keep(bytes, insteadOf: 0, by: function)
-        } catch {
-            unregister()
-            throw error
-        }
-        let id = ObjectIdentifier(object)
-        kept[id] = (object, unregister)
-        return LuaHandle { [weak self] in
-            // Removed from Lua (under the lock already) or from Swift on any thread.
-            guard let self, let entry = lock.withLock({ kept.removeValue(forKey: id) }) else { return }
-            entry.unregister()
-            lock.withLock { try? lua.keep(0, insteadOf: bytes, by: function) }
-        }
+    /// The host modules, made for `generation`.
+    func makeModules(for generation: ScriptGeneration) -> [LuaModule] {
+        [
+            ContainerModule.make(host: self, generation: generation), TweakModule.make(host: self, generation: generation),
+            StateModule.make(host: self, generation: generation), DependencyModule.make(host: self, generation: generation),
+            CryptoModule.make(),
+        ]
     }
 
     /// Throws ``HostError/Code/scriptNotReadable`` unless `path` can be read as a script

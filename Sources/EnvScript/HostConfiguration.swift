@@ -70,6 +70,13 @@ public struct HostConfiguration: Sendable {
     /// mean the same files wherever the command runs.
     public var scriptPathBase: URL?
 
+    /// Runs on each new Lua state of the host once its modules are in, before any script: when the host
+    /// opens, and at each ``EnvScriptHost/reloadStartupScripts()``, which runs the start-up scripts in a
+    /// new state. Set the globals and register the modules of your own that scripts use here (rather
+    /// than on ``EnvScriptHost/lua`` after opening), so that a reload keeps them; an error it throws
+    /// fails the opening or the reload. Nil (the default) for nothing.
+    public var prepareLua: (@Sendable (LuaState) throws -> Void)?
+
     /// Whether the host makes its ``EnvScriptHost/application`` the process's current application
     /// (default true) as it opens, until it closes: the one AppState-style static accessors
     /// (`Application.state(\.username)`) and property wrappers (`@AppState(\.username)`) use. With

@@ -9,14 +9,14 @@ import Tweaks
 /// A kept value costs the host several times its size (the store's copy, its encoded file, the copy
 /// written), so the charge is what the script handed over, the least the host holds for it: with it,
 /// what a script makes the host hold grows with its limit, not with how often it calls.
-final class KeptValueLedger: Sendable {
-    /// The host whose state is charged (unowned: the host owns its modules, and they own this).
-    private unowned let host: EnvScriptHost
+/// (`@unchecked Sendable`: the state is only used under the host's lock, or by the reload that owns it.)
+final class KeptValueLedger: @unchecked Sendable {
+    /// The state charged (unowned: the state holds its modules, and they hold this).
+    private unowned let lua: LuaState
     private let charges = Locked<[String: Int]>([:])
-    private var lua: LuaState { host.lua }
 
-    init(host: EnvScriptHost) {
-        self.host = host
+    init(lua: LuaState) {
+        self.lua = lua
     }
 
     /// Charges `bytes` kept at `place` (replacing what was kept there) before `body` keeps the value;

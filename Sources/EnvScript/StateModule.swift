@@ -9,13 +9,18 @@ import LuaBridge
 /// the same kind is allowed, and a key declared from Swift with that kind keeps its Swift type. `get`,
 /// `set`, `reset`, `reset_all` and `keys` work on any declared key, including state declared from Swift:
 /// `set` decodes a table into the `Codable` struct such a key holds.
+///
+/// A reload (``EnvScriptHost/reloadStartupScripts()``) keeps every value: a key the new scripts declare
+/// again keeps the value it holds, and one whose initial value changed type is refused.
 enum StateModule {
-    static func make(host: EnvScriptHost) -> LuaModule {
+    static func make(host: EnvScriptHost, generation: ScriptGeneration) -> LuaModule {
+        // The module lives in the generation's state: holding the generation would keep both alive.
+        unowned let generation = generation
         var module = LuaModule("state")
         let application = host.application
         // What the script hands over is charged to its memory limit: a declaration's initial value for
         // as long as the key is declared, a value set until it is reset or replaced.
-        let kept = KeptValueLedger(host: host)
+        let kept = KeptValueLedger(lua: generation.lua)
 
         /// Argument `position` as a value state can hold, or an argument error saying why not.
         func storable(_ call: LuaCall, _ position: Int32) throws -> JSONValue {
@@ -30,6 +35,7 @@ enum StateModule {
         func declare(_ call: LuaCall, _ kind: StateKind, _ make: (String, JSONValue) throws -> Void) throws -> Int32 {
             let key = try call.argument(1, as: String.self)
             let initial = try storable(call, 2)
+            try generation.declareState(key, initial: initial, by: "state.\(kind)")
             if application.kind(ofKey: key) != kind {
                 let bytes = KeptValueLedger.size(of: initial) + KeptValueLedger.size(ofNames: key)
                 try kept.keep(bytes, at: "state initial \(key)", by: "state.\(kind)") { try make(key, initial) }

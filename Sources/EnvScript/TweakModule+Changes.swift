@@ -6,7 +6,11 @@ import Tweaks
 
 extension TweakModule {
     /// Changing flags and hearing of changes: `set`, `delete`, `list_overrides`, `delete_all_overrides`, `cache`, `reset_cache` and `on_change`.
-    static func registerChangeFunctions(on module: inout LuaModule, host: EnvScriptHost, kept: KeptValueLedger) {
+    static func registerChangeFunctions(
+        on module: inout LuaModule, host: EnvScriptHost, generation: ScriptGeneration, kept: KeptValueLedger
+    ) {
+        // The module lives in the generation's state: holding the generation would keep both alive.
+        unowned let generation = generation
         let tweaks = host.tweaks
         module.function("set") { call in
             let feature = try call.argument(1, as: String.self)
@@ -52,20 +56,23 @@ extension TweakModule {
             return 0
         }
 
-        module.function("on_change") { [unowned host] call in
+        module.function("on_change") { [unowned host, unowned generation] call in
             let handler = LuaCallback(try call.function(1), lock: host.lock)
             let logger = host.logger
-            let observation = tweaks.observe { change in
-                let tweak: LuaValue = change.tweak?.luaTable
-                    ?? .dictionary(["feature": change.key.map { .string($0.feature) } ?? .nil,
-                                    "variable": change.key.map { .string($0.variable) } ?? .nil])
-                do {
-                    _ = try handler.call([tweak])
-                } catch {
-                    logger.error("a tweak.on_change handler failed: \(error)")
+            let handle = try generation.register(by: "tweak.on_change") {
+                let observation = tweaks.observe { change in
+                    let tweak: LuaValue = change.tweak?.luaTable
+                        ?? .dictionary(["feature": change.key.map { .string($0.feature) } ?? .nil,
+                                        "variable": change.key.map { .string($0.variable) } ?? .nil])
+                    do {
+                        _ = try handler.call([tweak])
+                    } catch {
+                        logger.error("a tweak.on_change handler failed: \(error)")
+                    }
                 }
+                return { observation.remove() }
             }
-            call.push(try host.keep(observation, by: "tweak.on_change").luaValue)
+            call.push(handle.luaValue)
             return 1
         }
     }

@@ -6,8 +6,10 @@ import Tweaks
 
 extension TweakModule {
     /// `tweak.stack` and the providers a script puts in it: `overrides`, `json`, `flagd`, `ephemeral` and `provider` (a Lua provider).
-    static func registerProviderFunctions(on module: inout LuaModule, host: EnvScriptHost) {
-        module.function("stack") { [unowned host] call in
+    static func registerProviderFunctions(on module: inout LuaModule, host: EnvScriptHost, generation: ScriptGeneration) {
+        // The module lives in the generation's state: holding the generation would keep both alive.
+        unowned let generation = generation
+        module.function("stack") { [unowned generation] call in
             let list = try call.table(1)
             var providers: [any TweakProvider] = []
             for (index, entry) in list.array.enumerated() {
@@ -21,7 +23,7 @@ extension TweakModule {
             if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
                 throw call.argumentError(1, "two providers are named '\(duplicate)'; give one a name of its own")
             }
-            host.tweaks.setProviders(providers)
+            generation.set { $0.stack = providers }
             return 0
         }
 

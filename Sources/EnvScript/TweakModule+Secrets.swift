@@ -6,21 +6,23 @@ import Tweaks
 
 extension TweakModule {
     /// Sealed values: `decryptor` (a Lua function) and `cipher` (the built-in AES-GCM cipher).
-    static func registerSecretFunctions(on module: inout LuaModule, host: EnvScriptHost) {
-        let tweaks = host.tweaks
-        module.function("decryptor") { [unowned host] call in
+    static func registerSecretFunctions(on module: inout LuaModule, host: EnvScriptHost, generation: ScriptGeneration) {
+        // The module lives in the generation's state: holding the generation would keep both alive.
+        unowned let generation = generation
+        module.function("decryptor") { [unowned host, unowned generation] call in
             if try call.value(1) == .nil {
-                tweaks.decryptor = nil
+                generation.set { $0.decryptor = .some(nil) }
                 return 0
             }
-            tweaks.decryptor = LuaTweakProvider.decryptor(LuaCallback(try call.function(1), lock: host.lock))
+            let decryptor = LuaTweakProvider.decryptor(LuaCallback(try call.function(1), lock: host.lock))
+            generation.set { $0.decryptor = decryptor }
             return 0
         }
 
-        module.function("cipher") { [unowned host] call in
+        module.function("cipher") { [unowned host, unowned generation] call in
             let first = try call.value(1)
             if first == .boolean(false) {
-                tweaks.cipher = nil
+                generation.set { $0.cipher = .some(nil) }
                 return 0
             }
             var keyFile: URL?
@@ -35,7 +37,7 @@ extension TweakModule {
                 }
             }
             let cipher = try Self.cipher(keyFile: keyFile, hostKeys: host.configuration.tweakKeys)
-            tweaks.cipher = cipher
+            generation.set { $0.cipher = cipher }
             call.push(TweakCipherHandle(cipher).luaValue)
             return 1
         }

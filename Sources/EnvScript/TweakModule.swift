@@ -10,14 +10,14 @@ import Tweaks
 /// of another type is an error, not a silent fallback); `enabled` is false for a missing flag. Provider
 /// failures and decryption errors are raised, never taken for "missing".
 enum TweakModule {
-    static func make(host: EnvScriptHost) -> LuaModule {
+    static func make(host: EnvScriptHost, generation: ScriptGeneration) -> LuaModule {
         var module = LuaModule("tweak")
-        let kept = KeptValueLedger(host: host)
-        registerProviderFunctions(on: &module, host: host)
-        registerRemoteFunctions(on: &module, host: host, kept: kept)
+        let kept = KeptValueLedger(lua: generation.lua)
+        registerProviderFunctions(on: &module, host: host, generation: generation)
+        registerRemoteFunctions(on: &module, host: host, generation: generation, kept: kept)
         registerLookupFunctions(on: &module, host: host)
-        registerChangeFunctions(on: &module, host: host, kept: kept)
-        registerSecretFunctions(on: &module, host: host)
+        registerChangeFunctions(on: &module, host: host, generation: generation, kept: kept)
+        registerSecretFunctions(on: &module, host: host, generation: generation)
         return module
     }
 

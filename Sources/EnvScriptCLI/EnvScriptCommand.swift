@@ -11,5 +11,5 @@ struct EnvScriptCommand: ParsableCommand {
         commandName: "envscript",
         abstract: "Switchable environments of an application's data, with policies written in Lua.",
         version: EnvScriptVersion.banner,
-        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, ContainerCommand.self, TweakCommand.self, GenerateCommand.self, TypesCommand.self, UICommand.self])
+        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, ContainerCommand.self, TweakCommand.self, ReloadCommand.self, GenerateCommand.self, TypesCommand.self, UICommand.self])
 }

@@ -51,13 +51,22 @@ struct ControlHost: Sendable {
         }
     }
 
+    /// Runs `body` with the host on the blocking queue *without* its lock, for an operation that takes the
+    /// host's locks itself, in its own order (a reload of the start-up scripts).
+    ///
+    /// - Throws: ``ControlError/hostClosed`` when the host was released or is closing, and whatever
+    ///   `body` throws.
+    func runWithoutLock<T: Sendable>(_ body: @escaping @Sendable (any ControlledHost) throws -> T) async throws -> T {
+        try await BlockingWork.run { try withHostTakingPart(body) }
+    }
+
     /// Runs `body` with the host on the blocking queue *without* its lock — only for taking part in
     /// another process's change of the home. That process holds the home's lock meanwhile; should a
     /// thread of this host hold the host lock while waiting for the home's lock, taking the host lock
     /// here would keep the asker waiting until its timeout even when no Lua hook needs the lock. The
     /// hooks that call into Lua take the host lock themselves.
     func runTakingPart<T: Sendable>(_ body: @escaping @Sendable (any ControlledHost) throws -> T) async throws -> T {
-        try await BlockingWork.run { try withHostTakingPart(body) }
+        try await runWithoutLock(body)
     }
 
     /// ``runTakingPart(_:)`` on the calling thread, for work already on the blocking queue.

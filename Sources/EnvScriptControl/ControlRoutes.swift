@@ -39,6 +39,7 @@ package enum ControlRoutes {
         registerOFREPRoutes(on: router, host: host)
         registerStateRoutes(on: router, host: host)
         registerEventRoutes(on: router, host: host)
+        registerReloadRoutes(on: router, host: host)
         registerParticipationRoutes(on: router, host: host)
         let methodNotAllowed = MethodNotAllowedMiddleware(router: router)
         router.add(middleware: methodNotAllowed)

@@ -36,6 +36,8 @@ package protocol ControlledHost: AnyObject {
     func withLockWhileOpen<T>(_ body: () throws -> T) throws -> T?
     /// Reloads the stores after another process wrote to them.
     func synchronizeStores() throws
+    /// Runs the start-up scripts again and puts them in force whole, or not at all (call without the lock).
+    func reloadStartupScripts() throws -> ScriptReloadReport
     /// Calls `observer` after every write of this host to the stores, on the writing thread.
     func observeStoreWrites(_ observer: @escaping @Sendable () -> Void)
 }

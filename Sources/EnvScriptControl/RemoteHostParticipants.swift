@@ -40,7 +40,7 @@ final class RemoteHostParticipants: RemoteParticipants {
                 if response.status == .ok {
                     prepared.append(record)
                 } else if failure == nil {
-                    failure = .refused(pid: record.pid, message: Self.failureMessage(response))
+                    failure = .refused(pid: record.pid, message: AttachedHostRequest.failureMessage(response))
                 }
             } catch {
                 // A host that died meanwhile has nothing to take part in.
@@ -70,7 +70,7 @@ final class RemoteHostParticipants: RemoteParticipants {
             do {
                 let response = try request.get().wait()
                 guard response.status == .ok else {
-                    throw ParticipationError.refused(pid: record.pid, message: Self.failureMessage(response))
+                    throw ParticipationError.refused(pid: record.pid, message: AttachedHostRequest.failureMessage(response))
                 }
             } catch {
                 // A host that died meanwhile has nothing left to do.
@@ -113,17 +113,7 @@ final class RemoteHostParticipants: RemoteParticipants {
     private func post<Body: Encodable>(
         _ body: Body, to path: String, of record: AttachedHostRecord
     ) throws -> EventLoopFuture<HTTPClient.Response> {
-        // A socket in a folder others may write could be anybody's, standing in for the host.
-        try AttachedHosts.checkSocketFolder(of: record.socketPath)
-        guard let url = URL(httpURLWithSocketPath: record.socketPath, uri: path) else {
-            throw ParticipationError.unreachable(pid: record.pid, socket: record.socketPath, reason: "not a usable socket path")
-        }
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        let request = try HTTPClient.Request(
-            url: url, method: .POST, headers: headers, body: .data(try JSONEncoder().encode(body)))
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.inSeconds * 1e9))
-        return HTTPClient.shared.execute(request: request, deadline: deadline)
+        try AttachedHostRequest.post(body, to: path, of: record, timeout: timeout)
     }
 
     private func describe(_ error: any Error, of record: AttachedHostRecord) -> ParticipationError {
@@ -132,13 +122,5 @@ final class RemoteHostParticipants: RemoteParticipants {
             return .noAnswer(pid: record.pid, seconds: timeout.inSeconds)
         }
         return .unreachable(pid: record.pid, socket: record.socketPath, reason: "\(error)")
-    }
-
-    private static func failureMessage(_ response: HTTPClient.Response) -> String {
-        if var body = response.body, let data = body.readData(length: body.readableBytes),
-           let failure = try? JSONDecoder().decode(ControlErrorBody.self, from: data) {
-            return failure.error.message
-        }
-        return "HTTP \(response.status.code)"
     }
 }

@@ -25,6 +25,8 @@ extension HostError {
         case ofrepListenerFailed(address: String, reason: String)
         /// The panel's server cannot listen on `address`; `reason` says why.
         case panelListenerFailed(address: String, reason: String)
+        /// The start-up scripts cannot be reloaded now; `reason` says why.
+        case reloadRefused(reason: String)
     }
 
     // The errors by the names of their reasons, so that `throw HostError.scriptNotReadable(...)` reads as the
@@ -40,4 +42,5 @@ extension HostError {
     package static func invalidOrigin(_ value0: String) -> Self { Self(.invalidOrigin(value0)) }
     package static func ofrepListenerFailed(address: String, reason: String) -> Self { Self(.ofrepListenerFailed(address: address, reason: reason)) }
     package static func panelListenerFailed(address: String, reason: String) -> Self { Self(.panelListenerFailed(address: address, reason: reason)) }
+    package static func reloadRefused(reason: String) -> Self { Self(.reloadRefused(reason: reason)) }
 }

@@ -28,6 +28,7 @@ public struct HostError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidOrigin: .invalidOrigin
         case .ofrepListenerFailed: .ofrepListenerFailed
         case .panelListenerFailed: .panelListenerFailed
+        case .reloadRefused: .reloadRefused
         }
     }
 
@@ -52,6 +53,8 @@ public struct HostError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot serve OFREP on \(address): \(reason)"
         case .panelListenerFailed(let address, let reason):
             return "the panel cannot listen on \(address): \(reason)"
+        case .reloadRefused(let reason):
+            return "the start-up scripts cannot be reloaded: \(reason)"
         case .invalidAppID(let identifier, let reason):
             return "invalid application identifier '\(identifier.debugDescription.dropFirst().dropLast())': it \(reason); use a name like com.example.app"
         }

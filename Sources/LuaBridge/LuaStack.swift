@@ -179,14 +179,23 @@ extension LuaStateCore {
                 lua_rawset(thread, -3)
             }
         case .function(let ref):
-            try ref.checkUsable()
-            ref.push(onto: thread)
+            try push(ref, onto: thread)
         case .opaque(let ref):
-            try ref.checkUsable()
-            ref.push(onto: thread)
+            try push(ref, onto: thread)
         case .object(let object):
             esl_push_swift_object(thread, Unmanaged.passRetained(object.object).toOpaque(), object.typeName)
         }
+    }
+
+    /// Pushes the value `ref` keeps, which must belong to this state: a reference is an index into its
+    /// own state's registry, and in another it would name whatever sits there (a value Swift kept from
+    /// the state a reload of the start-up scripts replaced, say).
+    private func push(_ ref: LuaRef, onto thread: OpaquePointer) throws(LuaError) {
+        try ref.checkUsable()
+        guard ref.core === self else {
+            throw LuaError(.typeMismatch, message: "a Lua \(ref.typeName) of another Lua state cannot be used in this one (one that a reload of the start-up scripts replaced?)")
+        }
+        ref.push(onto: thread)
     }
 
     static func pushString(_ text: String, onto thread: OpaquePointer) {

@@ -21,7 +21,7 @@ public import Tweaks
 /// - an entry that is an error gives the caller's default with its error code, except `FLAG_NOT_FOUND`,
 ///   which, like a flag the copy lacks, is nil: the next provider of the stack is asked;
 /// - before any copy exists, lookups throw (`TweakError.Code.remoteNotLoaded`, or the last fetch's error).
-public final class OFREPTweakProvider: FetchingTweakProvider, TweakProvider, RemoteRefreshingProvider {
+public final class OFREPTweakProvider: FetchingTweakProvider, TweakProvider, RemoteRefreshingProvider, @unchecked Sendable {
     /// The context every bulk evaluation is asked for.
     public let context: TweakContext
     /// `{url}/ofrep/v1/evaluate/flags`.

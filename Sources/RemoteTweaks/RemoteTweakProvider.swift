@@ -26,7 +26,7 @@ public import Tweaks
 ///
 /// Refreshing, its status and the kept copy are ``FetchingTweakProvider``'s, shared with
 /// ``OFREPTweakProvider``.
-public final class RemoteTweakProvider: FetchingTweakProvider, TweakProvider {
+public final class RemoteTweakProvider: FetchingTweakProvider, TweakProvider, @unchecked Sendable {
     /// The document, typed.
     private let remote: RemoteDocument<[TweakKey: Tweak]>
     private let ownDecryptor: Locked<TweakDecryptor?>

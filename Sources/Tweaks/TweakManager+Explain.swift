@@ -5,7 +5,9 @@ extension TweakManager {
     /// opened a sealed value. Asks every provider afresh, in `context` merged over the task's and the
     /// global one, as ``lookup(feature:variable:context:)`` does; the cache is neither read nor filled.
     public func explain(feature: String, variable: String, context: TweakContext = .empty) -> TweakExplanation {
-        let (providers, stackDecryptor, cipher) = stack()
+        let stack = currentStack()
+        defer { withExtendedLifetime(stack) {} }
+        let (providers, stackDecryptor, cipher) = (stack.providers, stack.decryptor, stack.cipher)
         let effective = effectiveContext(context)
         var steps: [TweakExplanation.Step] = []
         var decided = false

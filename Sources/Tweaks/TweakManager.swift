@@ -25,23 +25,23 @@ public final class TweakManager: Sendable {
     private struct State {
         /// What a search reads: made anew when one of its parts changes (rarely), so that a lookup takes
         /// all of it with one retain.
-        var stack = Stack(providers: [], decryptor: nil, cipher: nil, context: .empty)
+        var stack: Stack
         var providers: [any TweakProvider] {
             get { stack.providers }
-            set { stack = Stack(providers: newValue, decryptor: stack.decryptor, cipher: stack.cipher, context: stack.context) }
+            set { stack = stack.with(providers: newValue) }
         }
         var decryptor: TweakDecryptor? {
             get { stack.decryptor }
-            set { stack = Stack(providers: stack.providers, decryptor: newValue, cipher: stack.cipher, context: stack.context) }
+            set { stack = stack.with(decryptor: newValue) }
         }
         var cipher: TweakCipher? {
             get { stack.cipher }
-            set { stack = Stack(providers: stack.providers, decryptor: stack.decryptor, cipher: newValue, context: stack.context) }
+            set { stack = stack.with(cipher: newValue) }
         }
         /// The global evaluation context, under the task's and the lookup's.
         var context: TweakContext {
             get { stack.context }
-            set { stack = Stack(providers: stack.providers, decryptor: stack.decryptor, cipher: stack.cipher, context: newValue) }
+            set { stack = stack.with(context: newValue) }
         }
         /// Names of providers that report their own changes, so the manager does not report a write twice.
         var reportingProviders: Set<String> = []
@@ -59,8 +59,10 @@ public final class TweakManager: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let observers = ObserverList<TweakChange>()
+    /// How many stacks are alive: the current one, and those that searches begun before a change still hold.
+    private let census = StackCensus()
 
     /// Creates a manager over `providers` (first = highest priority).
     ///
@@ -73,6 +75,7 @@ public final class TweakManager: Sendable {
         providers: [any TweakProvider] = [], decryptor: TweakDecryptor? = nil, cipher: TweakCipher? = nil,
         cacheEnabled: Bool = false
     ) {
+        state = Locked(State(stack: Stack(providers: [], decryptor: nil, cipher: nil, context: .empty, census: census)))
         state.withLock { state in
             state.decryptor = decryptor
             state.cipher = cipher
@@ -103,7 +106,16 @@ public final class TweakManager: Sendable {
         setProviders([], notify: false)
     }
 
-    private func setProviders(_ providers: [any TweakProvider], notify: Bool) {
+    /// Replaces the stack, the decryptor and the cipher in one step, so no lookup sees some of the new
+    /// parts with some of the old (a host reloading its start-up scripts); clears the cache and
+    /// notifies observers once.
+    package func replaceStack(providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?) {
+        setProviders(providers, notify: true, secrets: (decryptor, cipher))
+    }
+
+    private func setProviders(
+        _ providers: [any TweakProvider], notify: Bool, secrets: (decryptor: TweakDecryptor?, cipher: TweakCipher?)? = nil
+    ) {
         // Subscribing calls into the providers, so it happens before taking the lock.
         var subscriptions: [TweakObservation] = []
         var reporting: Set<String> = []
@@ -118,7 +130,11 @@ public final class TweakManager: Sendable {
         }
         let old = state.withLock { state in
             defer {
-                state.providers = providers
+                if let secrets {
+                    state.stack = state.stack.with(providers: providers, decryptor: secrets.decryptor, cipher: secrets.cipher)
+                } else {
+                    state.providers = providers
+                }
                 state.reportingProviders = reporting
                 state.subscriptions = subscriptions
                 state.invalidateCache()
@@ -153,8 +169,26 @@ public final class TweakManager: Sendable {
     }
 
     /// The providers, the decryptor and the cipher, read together.
-    func stack() -> (providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?) {
+    package func stack() -> (providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?) {
         state.withLock { ($0.providers, $0.decryptor, $0.cipher) }
+    }
+
+    /// The stack searches read now; hold it while using its parts, so that ``waitForEarlierSearches(timeout:)``
+    /// knows the search is under way.
+    func currentStack() -> Stack {
+        state.withLock { $0.stack }
+    }
+
+    /// Waits until every search (lookup, list, explanation, write) begun before the stack last changed has
+    /// ended, so that what only the stacks before used can be let go: the Lua state of the start-up
+    /// scripts a reload replaced. False when some were still under way after `timeout`.
+    package func waitForEarlierSearches(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while census.count > 1 {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.000_2)
+        }
+        return true
     }
 
     /// Whether resolved lookups are cached until something changes. Turning it on or off clears the cache.
@@ -194,18 +228,37 @@ public final class TweakManager: Sendable {
 
     // MARK: Reading
 
-    /// The providers, the decryptor, the cipher and the global context, as a search reads them.
-    private final class Stack: Sendable {
+    /// The providers, the decryptor, the cipher and the global context, as a search reads them. Made anew
+    /// for every change, and counted while alive (see ``waitForEarlierSearches(timeout:)``).
+    final class Stack: Sendable {
         let providers: [any TweakProvider]
         let decryptor: TweakDecryptor?
         let cipher: TweakCipher?
         let context: TweakContext
+        private let census: StackCensus
 
-        init(providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, context: TweakContext) {
+        init(
+            providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, context: TweakContext,
+            census: StackCensus
+        ) {
             self.providers = providers
             self.decryptor = decryptor
             self.cipher = cipher
             self.context = context
+            self.census = census
+            census.add()
+        }
+
+        deinit { census.remove() }
+
+        /// This stack with some parts replaced.
+        func with(
+            providers: [any TweakProvider]? = nil, decryptor: TweakDecryptor?? = nil, cipher: TweakCipher?? = nil,
+            context: TweakContext? = nil
+        ) -> Stack {
+            Stack(
+                providers: providers ?? self.providers, decryptor: decryptor ?? self.decryptor, cipher: cipher ?? self.cipher,
+                context: context ?? self.context, census: census)
         }
     }
 
@@ -254,6 +307,7 @@ public final class TweakManager: Sendable {
     /// The search of ``lookup(feature:variable:context:)`` past the cache.
     private func search(_ key: TweakKey, context: TweakContext, _ search: Search) throws -> TweakLookup {
         let stack = search.stack
+        defer { withExtendedLifetime(stack) {} }
         let effective = context.merged(over: TweakContext.current.merged(over: stack.context))
         var misses: [TweakProviderMiss] = []
         // Whether a provider passed over could have answered in another context.
@@ -328,7 +382,9 @@ public final class TweakManager: Sendable {
     /// left out, as ``list()`` reports them.
     public func allKeys() -> [TweakKey] {
         var keys = Set<TweakKey>()
-        for provider in stack().providers {
+        let stack = currentStack()
+        defer { withExtendedLifetime(stack) {} }
+        for provider in stack.providers {
             guard let own = try? provider.allKeys() else { continue }
             keys.formUnion(own)
         }
@@ -340,7 +396,9 @@ public final class TweakManager: Sendable {
     /// Never throws: providers that cannot list, and tweaks that cannot be decrypted, are reported in
     /// ``TweakList/failures``.
     public func list() -> TweakList {
-        let (providers, decryptor, cipher) = stack()
+        let stack = currentStack()
+        defer { withExtendedLifetime(stack) {} }
+        let (providers, decryptor, cipher) = (stack.providers, stack.decryptor, stack.cipher)
         var merged: [TweakKey: Tweak] = [:]
         var failures: [TweakProviderMiss] = []
         // Lowest priority first, so higher providers overwrite.
@@ -449,8 +507,9 @@ public final class TweakManager: Sendable {
     /// The tweak whose type a write to the provider named `target` must keep: as the highest other
     /// provider defines it (sealed values and failing providers skipped), else as the stack answers it.
     private func typeToKeep(feature: String, variable: String, writingTo target: String) -> Tweak? {
-        let providers = state.withLock { $0.providers }
-        for provider in providers where provider.name != target {
+        let stack = currentStack()
+        defer { withExtendedLifetime(stack) {} }
+        for provider in stack.providers where provider.name != target {
             if let tweak = try? provider.tweak(feature: feature, variable: variable), !tweak.isEncrypted {
                 return tweak
             }

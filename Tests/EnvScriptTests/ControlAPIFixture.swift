@@ -6,7 +6,7 @@ import Hummingbird
 /// A host over a temporary home with the control routes served on a Unix socket by the server a host
 /// serves them with (`BackgroundServer`), and a real AsyncHTTPClient calling it over `http+unix://`.
 ///
-/// The start-up script declares what the tests and the OpenAPI examples use: a stack of the overrides
+/// The start-up script (`startup.lua` in the fixture's folder) declares what the tests and the OpenAPI examples use: a stack of the overrides
 /// above a JSON file with `checkout.button_color` ("blue", with title, group and description), stored
 /// state `session.user`, memory state `cart.count`, and a will-change hook that refuses to activate a
 /// container named `Frozen`.
@@ -34,7 +34,8 @@ final class ControlAPIFixture {
                                            "Description": "The colour of the pay button", "Value": "blue"},
                           "enabled": {"Value": true}}}
             """)
-        try fixture.run("""
+        // A start-up script, so that `POST /v1/reload` has one to run again.
+        let startup = try fixture.write("startup.lua", """
             tweak.stack{ tweak.overrides(), tweak.json('\(tweaksFile)', 'shipped') }
             state.stored('session.user', '')
             state.memory('cart.count', 0)
@@ -42,6 +43,7 @@ final class ControlAPIFixture {
               if to.name == 'Frozen' then error('\(refusalMessage)') end
             end)
             """)
+        try fixture.host.runStartupScript(atPath: startup)
         // A short folder of its own: a Unix socket path must stay under about 100 bytes.
         let folder = "/tmp/esc-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -142,6 +142,17 @@ extension AppContainer {
         }
     }
 
+    /// Runs `body` while no change of the home can run: holding the ``changeSerializer`` and the home's
+    /// lock, once a change another process has under way has ended (and this instance caught up with it,
+    /// its did-change hooks run). A host swaps the hooks of reloaded scripts so: no switch begins under
+    /// one set and ends under the other.
+    package func betweenChanges<Result: Sendable>(_ operation: String, _ body: () throws -> Result) throws -> Result {
+        try exclusively(operation, initialize: false) { _ in
+            _ = try synchronizeWithHome()
+            return try body()
+        }
+    }
+
     /// Runs `body` holding the ``changeSerializer`` if it can be had within `seconds` (nil otherwise),
     /// or at once when there is none.
     private func serialized<T>(waitingAtMost seconds: Double, _ body: () throws -> T) throws -> T? {
