@@ -29,6 +29,27 @@ import Testing
         #expect(value == ["a": shared, "b": shared, "c": [shared]])
     }
 
+    /// Found by the lua-to-swift fuzzer (Fuzz/regressions/lua-to-swift): the bound is a share of the
+    /// memory left under the cap, so a value read, written back (each shared subtable as a copy of its
+    /// own) and read again may meet a lower bound the second time. That second read is refused with the
+    /// bound's error, or the write with the memory limit; it never reads another shape.
+    @Test func aValueWrittenBackNearTheCapReadsTheSameOrIsRefusedForItsSize() throws {
+        let lua = try LuaState(options: LuaOptions(memoryLimit: 256 << 10, instructionLimit: nil))
+        let value = try #require(try lua.execute(
+            "local shared = {} for i = 1, 100 do shared[i] = i end local t = {} for i = 1, 100 do t[i] = shared end return t").first)
+        do {
+            try lua.setGlobal("v", value)
+        } catch let error as LuaError {
+            #expect(error.kind == .memoryLimit, "\(error)")
+            return
+        }
+        do {
+            #expect(try lua.global("v") == value)
+        } catch let error as LuaError {
+            #expect(error.message.hasPrefix("the table stands for more than"), "\(error)")
+        }
+    }
+
     @Test func aTableThatContainsItselfIsRefused() throws {
         let lua = try LuaState()
         #expect {
