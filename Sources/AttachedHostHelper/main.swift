@@ -6,7 +6,7 @@
 // Opens a host over <home> (attached, with Lua's io library so hooks can leave marks), runs <script>,
 // creates <folder>/ready, then waits until <folder>/stop exists; then calls the Lua global `on_stop`
 // if the script defined one, closes the host and exits 0. Failures print to standard error, exit 1.
-// With ENVSCRIPT_HELPER_OFREP_ORIGIN set, the host also serves OFREP on a TCP port of 127.0.0.1 for
+// With ENVSCRIPT_HELPER_STARTUP set, <script> runs as a start-up script. With ENVSCRIPT_HELPER_OFREP_ORIGIN set, the host also serves OFREP on a TCP port of 127.0.0.1 for
 // pages of that origin (HostConfiguration.ofrepListener), and writes "<port> <token>" to <folder>/ofrep
 // before <folder>/ready.
 import EnvScript
@@ -29,7 +29,12 @@ do {
             token: OFREPListener.randomToken(), allowedOrigins: try AllowedOrigins([ofrepOrigin]))
     }
     let host = try EnvScriptHost(configuration: configuration)
-    try host.runScript(atPath: arguments[2])
+    // As an application's start-up script (one `envscript reload` runs again) with ENVSCRIPT_HELPER_STARTUP set.
+    if ProcessInfo.processInfo.environment["ENVSCRIPT_HELPER_STARTUP"] != nil {
+        try host.runStartupScript(atPath: arguments[2])
+    } else {
+        try host.runScript(atPath: arguments[2])
+    }
     if let listener = configuration.ofrepListener, let port = host.ofrepListenerPort {
         try "\(port) \(listener.token)\n".write(to: folder.appendingPathComponent("ofrep"), atomically: true, encoding: .utf8)
     }

@@ -14,13 +14,18 @@ import Glibc
     final class RunningHost {
         let folder: URL
         let process: ChildProcess
+        /// What every script of the host starts with (`mark`).
+        private let prelude: String
 
-        /// Starts the host; unless `waitsUntilReady` is false (a script that keeps the host busy),
-        /// returns once its script has run.
-        init(_ scratch: Scratch, name: String, home: String, script: String, waitsUntilReady: Bool = true) throws {
+        /// Starts the host (running `script` as its start-up script with `asStartupScript`); unless
+        /// `waitsUntilReady` is false (a script that keeps the host busy), returns once its script has run.
+        init(
+            _ scratch: Scratch, name: String, home: String, script: String, waitsUntilReady: Bool = true,
+            asStartupScript: Bool = false
+        ) throws {
             folder = scratch.url.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let prelude = """
+            prelude = """
                 local function mark(name, text)
                     local file = assert(io.open('\(folder.path)/' .. name, 'a'))
                     file:write(tostring(text), '\\n')
@@ -30,8 +35,15 @@ import Glibc
                 """
             let path = folder.appendingPathComponent("host.lua").path
             try (prelude + script).write(toFile: path, atomically: true, encoding: .utf8)
-            process = try EnvScriptProcess.start([home, path, folder.path], in: scratch.url, binary: "AttachedHostHelper")
+            process = try EnvScriptProcess.start(
+                [home, path, folder.path], in: scratch.url,
+                environment: asStartupScript ? ["ENVSCRIPT_HELPER_STARTUP": "1"] : [:], binary: "AttachedHostHelper")
             if waitsUntilReady { waitUntilReady() }
+        }
+
+        /// Replaces the host's script (what a reload runs).
+        func rewrite(_ script: String) throws {
+            try (prelude + script).write(to: folder.appendingPathComponent("host.lua"), atomically: true, encoding: .utf8)
         }
 
         /// Waits until the host's script has run.
@@ -231,5 +243,51 @@ import Glibc
         ready.stop()
         stuck.stop()
         #expect(ready.marks("final") == ["B"])
+    }
+
+    @Test func reloadAsksEveryRunningHostAndSaysWhichKeptItsScripts() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        let script = { (value: String) in
+            """
+            tweak.stack{ tweak.ephemeral({ a = { x = '\(value)' } }, 'flags') }
+            function on_stop() mark('final', tweak.value('a', 'x', 'none')) end
+            """
+        }
+        let first = try RunningHost(scratch, name: "first", home: home, script: script("one"), asStartupScript: true)
+        let second = try RunningHost(scratch, name: "second", home: home, script: script("one"), asStartupScript: true)
+        try first.rewrite(script("two"))
+        try second.rewrite(script("two"))
+
+        let reloaded = try scratch.run("reload", "--home", home, "--no-init")
+        #expect(reloaded.status == 0, "\(reloaded.standardError)")
+        #expect(reloaded.standardOutput.contains("pid \(first.pid)") && reloaded.standardOutput.contains("pid \(second.pid)"))
+        #expect(reloaded.standardOutput.contains("reloaded 1 start-up script"), "\(reloaded.standardOutput)")
+
+        // One host's script breaks on line 2: it keeps its scripts, and the command says so and fails.
+        try second.rewrite("tweak.stack{ tweak.ephemeral({ a = { x = 'three' } }, 'flags') }\nerror('broken on purpose')")
+        try first.rewrite(script("three"))
+        let partly = try scratch.run("reload", "--home", home, "--no-init", "--json")
+        #expect(partly.status == 1)
+        let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(partly.standardOutput.utf8)) as? [[String: Any]])
+        let byPID = Dictionary(uniqueKeysWithValues: outcomes.map { ($0["pid"] as? Int ?? 0, $0) })
+        #expect(byPID[Int(first.pid)]?["reloaded"] as? Bool == true)
+        #expect(byPID[Int(second.pid)]?["reloaded"] as? Bool == false)
+        #expect((byPID[Int(second.pid)]?["error"] as? String)?.contains("host.lua:") == true, "\(outcomes)")
+        #expect((byPID[Int(second.pid)]?["error"] as? String)?.contains("broken on purpose") == true)
+
+        first.stop()
+        second.stop()
+        #expect(first.marks("final") == ["three"])
+        #expect(second.marks("final") == ["two"])
+    }
+
+    @Test func reloadWithNoRunningHostFails() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let outcome = try scratch.run("reload", "--home", home, "--no-init")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("no running host is attached"), "\(outcome.standardError)")
     }
 }
