@@ -44,7 +44,7 @@ struct ReloadCommand: ParsableCommand {
                     let scripts = report.scripts.count == 1 ? "1 start-up script" : "\(report.scripts.count) start-up scripts"
                     print("\(who): reloaded \(scripts) in \(String(format: "%.1f", report.milliseconds)) ms; providers: \(report.providers.joined(separator: ", "))")
                 case .failure(let failure):
-                    printError("\(who): kept its scripts: \(failure.message)")
+                    printError("\(who): \(failure.message)")
                 }
             }
         }

@@ -20,7 +20,7 @@ extension ControlRoutes {
                 } catch let error as HostError where error.code == .closed {
                     throw ControlError.hostClosed
                 } catch {
-                    throw ControlError(.refused, "the start-up scripts were not reloaded, and those running go on: \(ControlError(describing: error).message)")
+                    throw ControlError(.refused, "not reloaded, the scripts in force go on: \(ControlError(describing: error).message)")
                 }
             }
         }

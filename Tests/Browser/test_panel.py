@@ -259,6 +259,38 @@ class PanelTests(unittest.TestCase):
                         "the page goes back to the home once the application is gone")
         self.wait_until(lambda: not self.read('#state-table tr[data-key="cart.count"]'), "its state leaves the page")
 
+    def test_reload_shows_what_came_into_force_and_why_a_broken_script_was_kept(self):
+        self.wait_until(lambda: self.read("#shows") == "the home (no application attached)", "the home is shown")
+        self.find("#reload-scripts").click()
+        self.wait_until(lambda: self.read("#reload-outcome", "data-outcome") == "reloaded", "the panel's host reloads")
+        self.assertIn("Reloaded 1 start-up script", self.read("#reload-outcome"))
+        self.assertIn("providers: overrides, rules, shipped", self.read("#reload-outcome"))
+
+        # An application whose start-up script breaks: it keeps its scripts, and the panel says where.
+        folder = self.scratch / "reloading-app"
+        folder.mkdir(exist_ok=True)
+        script = folder / "app.lua"
+        script.write_text("state.memory('reloads.seen', 1)\n")
+        application = subprocess.Popen([APP_HELPER, str(self.home), str(script), str(folder)],
+                                       env={**os.environ, "ENVSCRIPT_HELPER_STARTUP": "1"},
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.wait_until(lambda: (folder / "ready").exists(), "the application is running", timeout=60)
+            self.wait_until(lambda: self.read("#shows") == f"AttachedHostHelper (pid {application.pid})",
+                            "the page shows the application")
+            script.write_text("state.memory('reloads.seen', 1)\nerror('broken on purpose')\n")
+            self.find("#reload-scripts").click()
+            self.wait_until(lambda: self.read("#reload-outcome", "data-outcome") == "kept", "the reload is refused")
+            outcome = self.read("#reload-outcome")
+            self.assertIn("app.lua:2:", outcome)
+            self.assertIn("broken on purpose", outcome)
+            self.screenshot("reload-kept-the-scripts")
+        finally:
+            application.kill()
+            application.wait(timeout=30)
+        self.wait_until(lambda: self.read("#shows") == "the home (no application attached)",
+                        "the page goes back to the home once the application is gone")
+
     # MARK: Flags
 
     def test_an_override_is_set_and_removed(self):

@@ -609,6 +609,24 @@ async function loadShown() {
   }
 }
 
+/** Asks the application shown (or the panel's own host) to run its start-up scripts again; shows what
+ * they put in force, or why it kept its scripts (file, line and message). */
+async function reloadScripts() {
+  const outcome = document.getElementById('reload-outcome');
+  outcome.dataset.outcome = 'pending';
+  outcome.textContent = 'reloading…';
+  try {
+    const report = await api('POST', '/v1/reload');
+    outcome.dataset.outcome = 'reloaded';
+    const scripts = report.scripts.length === 1 ? '1 start-up script' : `${report.scripts.length} start-up scripts`;
+    outcome.textContent = `Reloaded ${scripts} in ${report.milliseconds.toFixed(1)} ms; providers: ${report.providers.join(', ')}`;
+  } catch (error) {
+    outcome.dataset.outcome = 'kept';
+    outcome.textContent = error.message;
+  }
+  loaders[currentPage()]();
+}
+
 function connectEvents() {
   const live = document.getElementById('live');
   const source = new EventSource('/v1/events');
@@ -637,6 +655,7 @@ document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('flag-context-form').addEventListener('submit', applyFlagContext);
   document.getElementById('remove-all-overrides').addEventListener('click', deleteAllOverrides);
   document.getElementById('run-all-scenarios').addEventListener('click', () => runScenarios([]));
+  document.getElementById('reload-scripts').addEventListener('click', reloadScripts);
   document.getElementById('container-info-close').addEventListener('click', () => { document.getElementById('container-info').hidden = true; });
   window.addEventListener('hashchange', showPage);
   loadShown();
