@@ -13,6 +13,7 @@ let groups: [(name: String, run: (BenchReport) throws -> Void)] = [
     ("containers", ContainerBenchmark.run),
     ("archive", ArchiveBenchmark.run),
     ("state", StateBenchmark.run),
+    ("reload", ReloadBenchmark.run),
     ("hosts", AttachedHostsBenchmark.run),
     ("embedding", EmbeddingBenchmark.run),
     ("startup", StartupBenchmark.run),

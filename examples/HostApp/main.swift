@@ -41,13 +41,15 @@ do {
     // The tweak cipher's keys may also come from the host (a keychain, a secret store): here from the
     // environment when set, as SHOP_TWEAK_KEYS="ID BASE64"; the script's key file adds its own.
     configuration.tweakKeys = .environment("SHOP_TWEAK_KEYS")
+    // The key of the hand-written decryptor comes from the host, on every Lua state the start-up script
+    // runs in: the first, and each new one of a reload (`envscript reload --home HOME`).
+    configuration.prepareLua = { lua in try lua.setGlobal("TWEAK_KEY", "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE=") }
     let host = try EnvScriptHost(configuration: configuration)
     defer { host.close() }
-    // The start-up script opens tweaks.json beside itself; the key of secret flags comes from the host.
+    // The start-up script opens tweaks.json beside itself.
     guard FileManager.default.changeCurrentDirectoryPath(startupScript.deletingLastPathComponent().path) else {
         throw HostError.scriptNotReadable(path: startupScript.path, reason: "its folder cannot be entered")
     }
-    try host.lock.withLock { try host.lua.setGlobal("TWEAK_KEY", "ZGVtby1rZXktZm9yLWVudnNjcmlwdC1leGFtcGxlcyE=") }
     // Run as the start-up script: the home records it, so `envscript --home HOME` loads it from any folder.
     try host.runStartupScript(atPath: startupScript.lastPathComponent)
 
