@@ -2,6 +2,7 @@ import Foundation
 import Logging
 public import EnvScriptOperations
 import LuaBridge
+import Tweaks
 
 extension EnvScriptHost {
     /// Runs the start-up scripts again, in a new Lua state, and puts what they set up in force in place of
@@ -81,8 +82,9 @@ extension EnvScriptHost {
             lock.withLock { retired?.close() }
             logger.warning("lookups begun before the reload are still under way; the replaced scripts' state stays open until the next reload")
         }
+        watchStartupScripts()
         let summary = next.summary
-        logger.info("start-up scripts reloaded", metadata: ["scripts": "\(scripts.count)"])
+        logger.debug("start-up scripts reloaded", metadata: ["scripts": "\(scripts.count)"])
         return ScriptReloadReport(
             scripts: scripts, providers: tweaks.providers.map(\.name), registrations: summary.registrations,
             remoteProviders: summary.remoteProviders, keptRemoteProviders: summary.reusedRemoteProviders,
@@ -95,5 +97,25 @@ extension EnvScriptHost {
         startupScripts.withLock { scripts in
             if !scripts.contains(absolute) { scripts.append(absolute) }
         }
+    }
+
+    /// With ``HostConfiguration/watchesStartupScripts``, watches the start-up scripts and the files the
+    /// scripts in force loaded (`require`), from now on, and reloads when one changes.
+    func watchStartupScripts() {
+        guard configuration.watchesStartupScripts, !closing.withLock({ $0 }) else { return }
+        let loaded = lock.withLock { lua.isOpen ? lua.loadedFiles : [] }
+        let paths = startupScripts.withLock { $0 } + loaded
+        let watch = FileChangePoller(paths: paths, interval: .milliseconds(500)) { [weak self] in
+            guard let self else { return }
+            // A failure is logged by the reload; the scripts in force go on until the next change. A
+            // success watches anew, the files the new scripts loaded included.
+            _ = try? reloadStartupScripts()
+        }
+        let previous = scriptWatch.withLock { current in
+            defer { current = watch }
+            return current
+        }
+        previous?.stop()
+        if closing.withLock({ $0 }) { watch.stop() }
     }
 }

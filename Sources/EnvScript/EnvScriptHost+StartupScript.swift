@@ -19,6 +19,7 @@ extension EnvScriptHost {
     public func runStartupScript(atPath path: String) throws -> [LuaValue] {
         // Noted even when it fails: once mended, a reload runs it.
         noteStartupScript(path)
+        defer { watchStartupScripts() }
         let results = try runScript(atPath: path)
         guard configuration.recordsAppID else { return results }
         let absolute = PermissionGate.resolved(path).path

@@ -72,6 +72,8 @@ public final class EnvScriptHost: @unchecked Sendable {
     let reloading = NSRecursiveLock()
     /// Whether a reload is under way (read and written holding ``reloading``).
     var isReloading = false
+    /// What watches the start-up scripts and the files they loaded, with ``HostConfiguration/watchesStartupScripts``.
+    let scriptWatch = Locked<FileChangePoller?>(nil)
     /// The stack a host has before its scripts set one: the overrides of the active container.
     let defaultProviders: [any TweakProvider]
     private let switchParticipant: HostSwitchParticipant
@@ -203,6 +205,10 @@ public final class EnvScriptHost: @unchecked Sendable {
         if lock.withLock({ generations.withLock { $0.current }?.lua.isInCall ?? false }) {
             logger.error("close() was called from inside a call into Lua and is refused: close the host once the call has returned")
             return
+        }
+        scriptWatch.withLock { watch in
+            watch?.stop()
+            watch = nil
         }
         #if RemoteFlags
         remoteTweaks.close()

@@ -77,6 +77,12 @@ public struct HostConfiguration: Sendable {
     /// fails the opening or the reload. Nil (the default) for nothing.
     public var prepareLua: (@Sendable (LuaState) throws -> Void)?
 
+    /// Whether the host reloads its start-up scripts by itself (``EnvScriptHost/reloadStartupScripts()``)
+    /// when one of them, or a file they `require`, changes on disk — checked twice a second (default
+    /// false). A reload that fails is logged, and the scripts in force go on until the next change.
+    /// `envscript ui --watch` turns it on.
+    public var watchesStartupScripts = false
+
     /// Whether the host makes its ``EnvScriptHost/application`` the process's current application
     /// (default true) as it opens, until it closes: the one AppState-style static accessors
     /// (`Application.state(\.username)`) and property wrappers (`@AppState(\.username)`) use. With

@@ -306,12 +306,13 @@ struct RuntimeOptions: ParsableArguments {
     /// - Parameter budgetByDefault: whether the instruction budget applies when `--instruction-limit`
     ///   is not given: not at a prompt, where Ctrl-C stops a statement (`repl`), nor in `run`, whose
     ///   per-stage time limit stops a runaway test.
+    /// - Parameter watchesStartupScripts: reload the start-up scripts when they change (`ui --watch`).
     /// - Parameter opened: called with the host before the start-up scripts run (watch mode hands its
     ///   interrupter to Ctrl-C).
     func openHost(
         home: URL, scripts: [String], writesApplicationData: Bool, attaches: Bool = false,
         startupLimit: (seconds: Double, reason: String)? = nil, budgetByDefault: Bool = true,
-        opened: (EnvScriptHost) -> Void = { _ in }
+        watchesStartupScripts: Bool = false, opened: (EnvScriptHost) -> Void = { _ in }
     ) throws -> EnvScriptHost {
         let startupScripts = startupScripts(forFiles: scripts)
         let host: EnvScriptHost
@@ -321,6 +322,7 @@ struct RuntimeOptions: ParsableArguments {
                 lua: luaOptions(startupScripts: startupScripts, scripts: scripts, budgetByDefault: budgetByDefault),
                 attachesToHome: attaches, participationTimeout: .seconds(hostTimeout))
             configuration.role = .tool
+            configuration.watchesStartupScripts = watchesStartupScripts
             configuration.scriptPathBase = projectFolder(forFiles: scripts).map {
                 URL(fileURLWithPath: ProjectDiscovery().absolute($0), isDirectory: true)
             }

@@ -47,6 +47,9 @@ struct UICommand: ParsableCommand {
         valueName: "dir"))
     var scenarios: String?
 
+    @Flag(help: "Reload the start-up script (envscript.lua) when it, or a file it requires, changes; a script that fails is reported and the one in force goes on.")
+    var watch = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
@@ -73,7 +76,8 @@ struct UICommand: ParsableCommand {
 
     func run() throws {
         let home = runtime.configuredHome
-        let host = try runtime.openHost(home: home, scripts: [], writesApplicationData: true, attaches: true)
+        let host = try runtime.openHost(
+            home: home, scripts: [], writesApplicationData: true, attaches: true, watchesStartupScripts: watch)
         defer { host.close() }
         let panel: PanelServer
         let scenarioFolder = scenarioFolder()
@@ -98,6 +102,7 @@ struct UICommand: ParsableCommand {
         }
         print("EnvScript panel of \(home.path)")
         if let folder = scenarioFolder { print("Scenarios from \(folder.path)") }
+        if watch { print("Reloads the start-up script when it changes.") }
         print("Open \(panel.url.absoluteString)")
         print("Stop with Ctrl-C.")
         flushStandardOutput()

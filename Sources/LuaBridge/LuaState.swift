@@ -64,6 +64,10 @@ public final class LuaState {
     /// Bytes Lua holds now.
     package var memoryInUse: Int { core.isOpen ? Int(core.runtime.pointee.bytes_in_use) : 0 }
 
+    /// The files `require`, `loadfile` and `dofile` have loaded code from, in order: what a host watching
+    /// its start-up scripts watches besides them.
+    package var loadedFiles: [String] { core.loadedFiles }
+
     /// Registry references Swift holds now (refs to functions and opaque values).
     package var liveReferenceCount: Int { core.liveReferences.load(ordering: .relaxed) }
 

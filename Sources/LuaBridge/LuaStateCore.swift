@@ -35,6 +35,8 @@ final class LuaStateCore {
     var modules: [String: LuaModule] = [:]
     /// Folders where `require` looks for `.lua` files, in order.
     var scriptRoots: [String] = []
+    /// The files `require`, `loadfile` and `dofile` have loaded code from, in order, each once.
+    var loadedFiles: [String] = []
     /// ``LuaOptions/libraryRoots``.
     var libraryRoots: [String] = []
     /// Every folder `require` and `loadfile` load from: the script roots, then the library roots.
@@ -141,5 +143,10 @@ final class LuaStateCore {
     /// The core of the state that `thread` belongs to.
     static func of(_ thread: OpaquePointer) -> LuaStateCore {
         Unmanaged<LuaStateCore>.fromOpaque(esl_runtime_of(thread).pointee.owner).takeUnretainedValue()
+    }
+
+    /// Notes that code was loaded from `file`.
+    func noteLoaded(_ file: String) {
+        if !loadedFiles.contains(file) { loadedFiles.append(file) }
     }
 }

@@ -101,6 +101,7 @@ enum ModuleLoader {
             return try call.results(.nil, .string(error.message))
         }
         esl_coverage_note_file(thread, path)
+        call.core.noteLoaded(file)
         if hasEnvironment {
             lua_pushvalue(thread, 3)
             if lua_setupvalue(thread, -2, 1) == nil { esl_pop(thread, 1) }
@@ -192,6 +193,7 @@ enum ModuleLoader {
                 throw LuaError(.runtime, message: "error loading module '\(name)' from file '\(candidate)':\n\t\(error.message)")
             }
             esl_coverage_note_file(thread, candidate)
+            core.noteLoaded(file)
             LuaStateCore.pushString(candidate, onto: thread)
             return 2
         }

@@ -131,6 +131,60 @@ import Tweaks
         #expect(try Self.x(host) == "one")
     }
 
+    @Test func aRemoteProviderDeclaredAsBeforeIsKeptAndNotFetchedAgain() async throws {
+        let server = try await RemoteTweakServer.start(.init(body: RemoteTweakModuleTests.document("v1"), etag: "\"v1\""))
+        let fixture = try HostFixture(attaches: false, configure: { $0.permissions.networkHosts = ["127.0.0.1"] })
+        let path = try fixture.write("startup.lua", RemoteTweakModuleTests.declare(server))
+        try fixture.host.runStartupScript(atPath: path)
+        #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
+        let fetched = server.requests.count
+
+        let same = try fixture.host.reloadStartupScripts()
+        #expect(same.remoteProviders == 1 && same.keptRemoteProviders == 1)
+        #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
+        #expect(server.requests.count == fetched, "a provider declared as before fetched again")
+        #expect(try RemoteTweakModuleTests.banner(fixture) == "v1")
+
+        // Another timeout is another declaration: a new provider, which fetches.
+        try fixture.write("startup.lua", RemoteTweakModuleTests.declare(server, "timeout = 7"))
+        let changed = try fixture.host.reloadStartupScripts()
+        #expect(changed.keptRemoteProviders == 0)
+        #expect(await fixture.host.waitUntilRemoteTweaksFetched(timeout: .seconds(20)))
+        #expect(server.requests.count == fetched + 1)
+        #expect(try RemoteTweakModuleTests.banner(fixture) == "v1")
+        await server.stop()
+    }
+
+    @Test func theWatchReloadsAfterAnEditOfTheScriptOrOfAModuleItRequires() throws {
+        let fixture = try HostFixture(attaches: false) { $0.watchesStartupScripts = true }
+        try fixture.write("values.lua", "return 'one'")
+        let path = try fixture.write("startup.lua", """
+            local value = require('values')
+            tweak.stack{ tweak.ephemeral({ a = { x = value } }, 'eph') }
+            """)
+        try fixture.host.runStartupScript(atPath: path)
+        #expect(try Self.x(fixture.host) == "one")
+
+        func waitFor(_ value: String) throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                if try Self.x(fixture.host) == value { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+        try fixture.write("values.lua", "return 'two'")
+        #expect(try waitFor("two"), "the edit of the required module was not reloaded")
+        try fixture.write("startup.lua", Self.script("three"))
+        #expect(try waitFor("three"), "the edit of the start-up script was not reloaded")
+        // A broken edit is not taken; the next good one is.
+        try fixture.write("startup.lua", "tweak.stack{")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try Self.x(fixture.host) == "three")
+        try fixture.write("startup.lua", Self.script("four"))
+        #expect(try waitFor("four"), "the mended script was not reloaded")
+    }
+
     @Test func lookupsFromFourThreadsSeeOneScriptOrTheOtherAcrossAHundredReloads() throws {
         let fixture = try HostFixture(attaches: false)
         let host = fixture.host
