@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -11,7 +12,8 @@ import Glibc
 @Suite(.timeLimit(.minutes(15))) struct RunningHostTests {
     /// An attached host running `script` in a folder of its own; `mark(name, text)` in the script
     /// appends a line to a file of that folder.
-    final class RunningHost {
+    /// (`@unchecked Sendable`: what it holds is set once; the child process is its own.)
+    final class RunningHost: @unchecked Sendable {
         let folder: URL
         let process: ChildProcess
         /// What every script of the host starts with (`mark`).
@@ -289,5 +291,54 @@ import Glibc
         let outcome = try scratch.run("reload", "--home", home, "--no-init")
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("no running host is attached"), "\(outcome.standardError)")
+    }
+
+    @Test func aReloadRacingSwitchesFromTheCommandLineNeverSplitsASwitchBetweenTwoScripts() throws {
+        let scratch = try Scratch()
+        let home = scratch.url.appendingPathComponent("home").path
+        #expect(try scratch.run("container", "create", "B", "--home", home, "--no-init").status == 0)
+        let script = { @Sendable (version: String) in
+            """
+            container.on_will_change(function(to, from) mark('hooks', 'will \(version) ' .. to.name) end)
+            container.on_did_change(function(to, from) mark('hooks', 'did \(version) ' .. to.name) end)
+            """
+        }
+        let host = try RunningHost(scratch, name: "app", home: home, script: script("v0"), asStartupScript: true)
+        let folder = scratch.url
+        let failures = Locked<[String]>([])
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            for round in 1...8 {
+                do {
+                    try host.rewrite(script("v\(round)"))
+                    let outcome = try EnvScriptProcess.run(["reload", "--home", home, "--no-init"], in: folder)
+                    if outcome.status != 0 { failures.withLock { $0.append("reload: \(outcome.standardError)") } }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        DispatchQueue.global().async(group: done) {
+            for round in 1...8 {
+                do {
+                    let outcome = try EnvScriptProcess.run(
+                        ["container", "activate", round % 2 == 1 ? "B" : "DEFAULT", "--home", home, "--no-init"], in: folder)
+                    if outcome.status != 0 { failures.withLock { $0.append("switch: \(outcome.standardError)") } }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        done.wait()
+        host.stop()
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        // Each switch's will-change and did-change hooks come from the same script.
+        let marks = host.marks("hooks")
+        #expect(marks.count == 16, "\(marks)")
+        for pair in stride(from: 0, to: marks.count - 1, by: 2) {
+            let will = marks[pair].split(separator: " "), did = marks[pair + 1].split(separator: " ")
+            #expect(will.first == "will" && did.first == "did" && will.dropFirst().elementsEqual(did.dropFirst()),
+                    "a switch began under \(marks[pair]) and ended under \(marks[pair + 1])")
+        }
     }
 }
