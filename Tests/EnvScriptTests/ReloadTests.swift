@@ -261,6 +261,22 @@ final class HeardChanges: Sendable {
 
 /// `POST /v1/reload` on the control socket: 200 with the report, 409 naming the broken line.
 @Suite struct ReloadRouteTests {
+    @Test func theEventStreamTellsOfTheFlagsAReloadChanged() async throws {
+        try await ControlAPIFixture.with { api in
+            let events = try await api.openEvents()
+            defer { events.close() }
+            let path = api.fixture.folder.appendingPathComponent("startup.lua").path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            // The shipped provider alone now: the overrides drop out of the stack.
+            try text.replacingOccurrences(of: "tweak.overrides(), ", with: "").write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(try await api.send("POST", "/v1/reload").status == 200)
+            let tweak = try await events.next { $0.name == "tweak" }
+            #expect(tweak.name == "tweak")
+            let providers = try await api.send("GET", "/v1/tweaks/providers").json()
+            #expect("\(providers)".contains("shipped") && !"\(providers)".contains("\"overrides\""), "\(providers)")
+        }
+    }
+
     @Test func aReloadAnswersItsReportAndABrokenScriptAnswers409NamingItsLine() async throws {
         let document = try OpenAPIDocument.load()
         try await ControlAPIFixture.with { api in
