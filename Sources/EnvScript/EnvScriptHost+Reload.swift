@@ -56,15 +56,23 @@ extension EnvScriptHost {
             logger.error("the start-up scripts were not reloaded, and those running go on: \(error)")
             throw error
         }
-        let retired = try containers.betweenChanges("reload the start-up scripts") { () -> ScriptGeneration? in
-            next.takeOver(from: current)
-            return generations.withLock { generations in
-                defer {
-                    generations.retired = generations.current
-                    generations.current = next
+        let retired: ScriptGeneration?
+        do {
+            retired = try containers.betweenChanges("reload the start-up scripts") { () -> ScriptGeneration? in
+                next.takeOver(from: current)
+                return generations.withLock { generations in
+                    defer {
+                        generations.retired = generations.current
+                        generations.current = next
+                    }
+                    return generations.retired
                 }
-                return generations.retired
             }
+        } catch {
+            // No swap (a Swift hook asked for the reload in the middle of a switch, say): nothing changed.
+            lock.withLock { next.close() }
+            logger.error("the start-up scripts were not reloaded, and those running go on: \(error)")
+            throw error
         }
         // The replaced scripts' state closes once no lookup begun before the swap can still call into it
         // (their Lua providers, their decryptor); one still under way after a while leaves it to the

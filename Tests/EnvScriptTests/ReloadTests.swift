@@ -42,11 +42,14 @@ import Tweaks
         try fixture.host.runStartupScript(atPath: path)
         let other = try fixture.host.containers.createNewContainer(name: "Other")
 
-        // A syntax error, a runtime error on line 3 after a new stack, and a refused permission.
+        // A syntax error, a runtime error on line 3 after a new stack, a refused permission, and a flag
+        // file that does not load.
+        try fixture.write("bad.json", #"{"a": {"x": {"Value": "two",}}}"#)
         let broken = [
             (Self.script("two", "tweak.stack{"), "startup.lua"),
             (Self.script("two", "local n = nil\nreturn n.field"), "startup.lua:3:"),
             (Self.script("two", "tweak.json('/etc/passwd')"), "/etc/passwd"),
+            (Self.script("two", "tweak.stack{ tweak.json('bad.json') }"), "bad.json"),
         ]
         for (text, named) in broken {
             try fixture.write("startup.lua", text)
