@@ -154,7 +154,7 @@ enum ContainerModule {
             case let other:
                 throw call.argumentError(1, "array of paths expected, got \(other == .nil ? "no value" : other.typeName)")
             }
-            generation.set { $0.excludedFiles = rules }
+            try generation.set { $0.excludedFiles = rules }
             return 0
         }
         module.function("on_will_change") { [unowned host, unowned generation] call in

@@ -32,7 +32,7 @@ enum DependencyModule {
             case let other: throw call.argumentError(3, "scope must be 'application' or 'container', not \(other)")
             }
             // Its factory lives in this generation's state: registered while it is in force.
-            _ = try generation.register(by: "dependency.register") {
+            _ = try generation.register(by: "dependency.register", key: "dependency \(name)") {
                 dependencies.register(name, as: LuaDependency.self, scope: scope) {
                     LuaDependency(try factory.callFirst())
                 }

@@ -17,6 +17,11 @@ extension EnvScriptHost {
     /// home that has none. A record that cannot be written is logged, not thrown: the script ran.
     @discardableResult
     public func runStartupScript(atPath path: String) throws -> [LuaValue] {
+        // Not in the middle of a reload, whose swap would drop what this script sets up (unless this
+        // thread holds the host's lock, which that reload may be waiting for).
+        let waitsForReload = !lock.isHeldByCurrentThread
+        if waitsForReload { reloading.lock() }
+        defer { if waitsForReload { reloading.unlock() } }
         // Noted even when it fails: once mended, a reload runs it.
         noteStartupScript(path)
         defer { watchStartupScripts() }

@@ -59,11 +59,17 @@ public final class EnvScriptHost: @unchecked Sendable {
     }
     /// The host modules scripts see, in the order they were registered; `envscript types` documents them.
     package var modules: [LuaModule] { currentGeneration.modules }
-    /// The run of the start-up scripts in force, and the one it replaced (closed at the next reload, so
-    /// that a lookup that took the old providers just before the swap still finds their state open).
-    let generations = Locked<(current: ScriptGeneration?, retired: ScriptGeneration?)>((nil, nil))
+    /// The run of the start-up scripts in force, and those a reload replaced that are not closed yet (a
+    /// lookup begun before the swap may still call into their state; see `reloadStartupScripts()`).
+    let generations = Locked<(current: ScriptGeneration?, retired: [ScriptGeneration])>((nil, []))
     /// The generation in force.
     var currentGeneration: ScriptGeneration { generations.withLock { $0.current! } }
+    /// Whether a call into Lua runs now on this thread's lock, in the state in force or one a reload
+    /// replaced and has not closed yet (call under ``lock``).
+    var isInCallIntoLua: Bool {
+        let (current, retired) = generations.withLock { ($0.current, $0.retired) }
+        return (current?.lua.isInCall ?? false) || retired.contains { $0.lua.isInCall }
+    }
     /// The start-up scripts run so far, absolute, in order: what ``reloadStartupScripts()`` runs again.
     let startupScripts = Locked<[String]>([])
     /// Held by a reload from start to end, so that two run one after the other (and by ``close()``,
@@ -164,7 +170,7 @@ public final class EnvScriptHost: @unchecked Sendable {
         // another process's lets go of it meanwhile: that process may need this host's hooks. A script
         // calling container.activate keeps it, standing on the Lua state.
         lock.allowLettingGo(LettingGoRule(
-            allowsLettingGo: { [weak self] in self.map { !$0.lua.isInCall } ?? false },
+            allowsLettingGo: { [weak self] in self.map { !$0.isInCallIntoLua } ?? false },
             checkAfterTakingBack: { [weak self] in
                 guard let self, lua.isOpen, !closing.withLock({ $0 }) else { throw HostError.closed }
             }))
@@ -202,7 +208,7 @@ public final class EnvScriptHost: @unchecked Sendable {
     /// running the script), it is refused with an error in the log: the script still stands on the
     /// state. Close the host once the call has returned.
     public func close() {
-        if lock.withLock({ generations.withLock { $0.current }?.lua.isInCall ?? false }) {
+        if lock.withLock({ isInCallIntoLua }) {
             logger.error("close() was called from inside a call into Lua and is refused: close the host once the call has returned")
             return
         }
@@ -248,16 +254,23 @@ public final class EnvScriptHost: @unchecked Sendable {
         // closing too, waiting for this host's answer while it holds its lock.
         controlPlane?.flushAnnouncements()
         #endif
-        // A reload under way ends first; the next finds the host closing and is refused.
-        reloading.lock()
-        defer { reloading.unlock() }
+        // A reload under way ends first (the next finds the host closing and is refused), unless this
+        // thread holds the host's lock, which that reload may be waiting for: it then finds the host
+        // closed when it gets the lock, and takes nothing in.
+        let waitsForReload = !lock.isHeldByCurrentThread
+        if waitsForReload { reloading.lock() }
+        defer { if waitsForReload { reloading.unlock() } }
+        scriptWatch.withLock { watch in
+            watch?.stop()
+            watch = nil
+        }
         lock.withLock {
             tweaks.removeProvidersWithoutNotification()
             tweaks.decryptor = nil
             tweaks.cipher = nil
             // No call into Lua runs: this thread holds the lock and is not inside one (checked above).
             let (current, retired) = generations.withLock { ($0.current, $0.retired) }
-            retired?.close()
+            for generation in retired { generation.close() }
             current?.close()
         }
     }

@@ -23,6 +23,14 @@ public final class HostLock: ChangeSerializer, @unchecked Sendable {
     /// time) lets it through before taking the lock again.
     package var hasWaiters: Bool { waiting.load(ordering: .relaxed) > 0 }
 
+    /// Whether the calling thread holds the lock now (a hook, a script, code inside ``withLock(_:)``).
+    package var isHeldByCurrentThread: Bool {
+        // Succeeds at once when this thread holds it already (it is recursive) or nobody does.
+        guard lock.try() else { return false }
+        defer { lock.unlock() }
+        return depth > 0
+    }
+
     /// Runs `body` holding the lock.
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         if !lock.try() {

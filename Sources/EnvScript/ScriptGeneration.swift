@@ -32,18 +32,30 @@ final class ScriptGeneration: @unchecked Sendable {
 
     private struct Record {
         var settings = Settings()
-        /// Everything registered with the engines, and handles of Lua's to remove them, by identity.
-        var registrations: [ObjectIdentifier: ScriptRegistration] = [:]
+        /// Everything registered with the engines, by identity, in the order the scripts registered it
+        /// (hooks run in that order, and of two dependencies of one name the later wins).
+        var registrations: [ObjectIdentifier: (order: Int, registration: ScriptRegistration)] = [:]
+        var nextOrder = 0
+        /// The registration made under a key (`dependency <name>`): another under the same key replaces it.
+        var keyed: [String: ObjectIdentifier] = [:]
         /// Remote providers by their declaration (see ``remoteProvider(declaredAs:make:)``).
         var remoteProviders: [String: RemoteProvider] = [:]
-        /// The declarations whose providers this generation made (the others it took over unchanged).
-        var madeRemoteProviders: Set<String> = []
-        /// The declarations a successor took over: their providers go on when this one closes.
-        var handedOverRemoteProviders: Set<String> = []
+        /// The declarations whose providers this generation started or starts (the new ones).
+        var newRemoteProviders: Set<String> = []
+        /// The declarations whose providers this generation stops when it closes: the ones it made or
+        /// took over, less those a successor took over in turn.
+        var ownedRemoteProviders: Set<String> = []
         /// The Lua type of each state key's initial value, as declared by this generation's scripts.
         var stateTypes: [String: String] = [:]
         var isAside: Bool
+        /// Replaced by a reload: what its scripts still call (a handler of theirs under way) changes nothing.
+        var isRetired = false
         var isClosed = false
+
+        /// The registrations in the order they were made.
+        var orderedRegistrations: [ScriptRegistration] {
+            registrations.values.sorted { $0.order < $1.order }.map(\.registration)
+        }
     }
 
     /// The Lua state the generation's scripts run in.
@@ -93,8 +105,11 @@ final class ScriptGeneration: @unchecked Sendable {
     // MARK: What scripts set
 
     /// Records a setting; in force at once unless the generation is set up aside.
-    func set(_ change: (inout Settings) -> Void) {
-        let aside = record.withLock { record -> Bool in
+    ///
+    /// - Throws: once a reload replaced the generation (a handler of its scripts still running).
+    func set(_ change: (inout Settings) -> Void) throws {
+        let aside = try record.withLock { record -> Bool in
+            try Self.checkNotRetired(record)
             change(&record.settings)
             return record.isAside
         }
@@ -112,23 +127,38 @@ final class ScriptGeneration: @unchecked Sendable {
     /// Registers what `install` installs (returning how to undo it), by `function` for its error, and
     /// returns the handle Lua removes it with. What it keeps is charged to the script's memory limit
     /// (``KeptValueLedger/registrationSize``) until then; past the limit nothing is registered.
+    ///
+    /// With a `key`, the registration replaces one made under the same key before (in this generation):
+    /// the engine's own registration replaces the earlier one (`dependency.register` of a name again),
+    /// and the earlier one's charge is given back rather than piling up.
     func register(
-        by function: String, install: @escaping @Sendable () -> @Sendable () -> Void
+        by function: String, key: String? = nil, install: @escaping @Sendable () -> @Sendable () -> Void
     ) throws -> LuaHandle {
         let bytes = KeptValueLedger.registrationSize
-        try lua.keep(bytes, insteadOf: 0, by: function)
         let registration = ScriptRegistration(install: install)
         let id = ObjectIdentifier(registration)
-        let aside = record.withLock { record -> Bool in
-            record.registrations[id] = registration
-            return record.isAside
+        let (aside, replaced) = try record.withLock { record -> (Bool, Bool) in
+            try Self.checkNotRetired(record)
+            var replaced = false
+            if let key, let earlier = record.keyed.updateValue(id, forKey: key) {
+                replaced = record.registrations.removeValue(forKey: earlier) != nil
+            }
+            record.registrations[id] = (record.nextOrder, registration)
+            record.nextOrder += 1
+            return (record.isAside, replaced)
+        }
+        do {
+            if !replaced { try lua.keep(bytes, insteadOf: 0, by: function) }
+        } catch {
+            record.withLock { _ = $0.registrations.removeValue(forKey: id) }
+            throw error
         }
         if !aside { registration.install() }
         let lock = host.lock
         return LuaHandle { [weak self] in
             // Removed from Lua (under the lock already) or from Swift on any thread.
-            guard let self, let registration = record.withLock({ $0.registrations.removeValue(forKey: id) }) else { return }
-            registration.remove()
+            guard let self, let removed = record.withLock({ $0.registrations.removeValue(forKey: id) }) else { return }
+            removed.registration.remove()
             lock.withLock { try? lua.keep(0, insteadOf: bytes, by: function) }
         }
     }
@@ -137,14 +167,20 @@ final class ScriptGeneration: @unchecked Sendable {
     /// when it declared the same — so a reload does not fetch it again — else a new one from `make`,
     /// started at once unless the generation is set up aside (then when it takes over).
     func remoteProvider(declaredAs declaration: String, make: () throws -> RemoteProvider) throws -> any TweakProvider {
+        try record.withLock { try Self.checkNotRetired($0) }
         if let kept = predecessor?.record.withLock({ $0.remoteProviders[declaration] }), isAside {
-            record.withLock { $0.remoteProviders[declaration] = kept }
+            // Taken over: this generation stops it when it closes, unless a successor takes it in turn.
+            record.withLock { record in
+                record.remoteProviders[declaration] = kept
+                record.ownedRemoteProviders.insert(declaration)
+            }
             return kept.provider
         }
         let made = try make()
         let aside = record.withLock { record -> Bool in
             record.remoteProviders[declaration] = made
-            record.madeRemoteProviders.insert(declaration)
+            record.newRemoteProviders.insert(declaration)
+            record.ownedRemoteProviders.insert(declaration)
             return record.isAside
         }
         if !aside { made.start() }
@@ -175,22 +211,32 @@ final class ScriptGeneration: @unchecked Sendable {
     /// registrations in place of the predecessor's, then its settings (where `predecessor` set something
     /// this one does not, the host's defaults come back), then its new remote providers start. Call under the
     /// host's lock, with no change of the home under way.
+    ///
+    /// The stack changes without telling the observers: call ``TweakManager/announceStackChange()`` once
+    /// the home's lock is let go, so that handlers may change containers.
     func takeOver(from predecessor: ScriptGeneration) {
-        let (previous, taken) = predecessor.record.withLock { record -> (Settings, [ScriptRegistration]) in
-            (record.settings, Array(record.registrations.values))
-        }
-        let (registrations, remote) = record.withLock { record -> ([ScriptRegistration], [RemoteProvider]) in
+        let (registrations, remote, keys) = record.withLock { record -> ([ScriptRegistration], [RemoteProvider], Set<String>) in
             record.isAside = false
-            let made = record.madeRemoteProviders.compactMap { record.remoteProviders[$0] }
-            return (Array(record.registrations.values), made)
+            let started = record.newRemoteProviders.compactMap { record.remoteProviders[$0] }
+            return (record.orderedRegistrations, started, Set(record.remoteProviders.keys))
         }
-        let handedOver = Set(record.withLock { $0.remoteProviders.keys })
-        predecessor.record.withLock { $0.handedOverRemoteProviders.formUnion(handedOver) }
+        let (previous, taken) = predecessor.record.withLock { record -> (Settings, [ScriptRegistration]) in
+            // What its scripts still run (a handler under way) changes nothing from now on.
+            record.isRetired = true
+            record.ownedRemoteProviders.subtract(keys)
+            return (record.settings, record.orderedRegistrations)
+        }
         for registration in taken { registration.remove() }
-        // Handlers first, so that the new `tweak.on_change` handlers hear of the new stack.
         for registration in registrations { registration.install() }
         applySettings(replacing: previous)
         for provider in remote { provider.start() }
+    }
+
+    /// Throws when a reload replaced the generation.
+    private static func checkNotRetired(_ record: Record) throws {
+        if record.isRetired {
+            throw LuaScriptError("the start-up scripts this code belongs to were replaced by a reload; it changes nothing any more")
+        }
     }
 
     /// Puts this generation's settings in force in place of `previous`, the stack, decryptor and cipher
@@ -202,7 +248,7 @@ final class ScriptGeneration: @unchecked Sendable {
         let providers = settings.stack ?? (previous.stack != nil ? host.defaultProviders : current.providers)
         let decryptor = settings.decryptor ?? (previous.decryptor != nil ? nil : current.decryptor)
         let cipher = settings.cipher ?? (previous.cipher != nil ? nil : current.cipher)
-        tweaks.replaceStack(providers: providers, decryptor: decryptor, cipher: cipher)
+        tweaks.replaceStack(providers: providers, decryptor: decryptor, cipher: cipher, notify: false)
         if let files = settings.excludedFiles ?? (previous.excludedFiles != nil ? [] : nil) {
             host.containers.customExcludeFiles = files
         }
@@ -216,12 +262,13 @@ final class ScriptGeneration: @unchecked Sendable {
         let (registrations, remote) = record.withLock { record -> ([ScriptRegistration], [RemoteProvider]) in
             guard !record.isClosed else { return ([], []) }
             record.isClosed = true
-            let closing = record.madeRemoteProviders.subtracting(record.handedOverRemoteProviders)
+            record.isRetired = true
             defer {
                 record.registrations = [:]
                 record.remoteProviders = [:]
+                record.settings = Settings()
             }
-            return (Array(record.registrations.values), closing.compactMap { record.remoteProviders[$0] })
+            return (record.orderedRegistrations, record.ownedRemoteProviders.compactMap { record.remoteProviders[$0] })
         }
         for registration in registrations { registration.remove() }
         for provider in remote { provider.close() }
@@ -232,7 +279,7 @@ final class ScriptGeneration: @unchecked Sendable {
     var summary: (providers: [String]?, registrations: Int, remoteProviders: Int, reusedRemoteProviders: Int) {
         record.withLock { record in
             (record.settings.stack?.map(\.name), record.registrations.count, record.remoteProviders.count,
-             record.remoteProviders.count - record.madeRemoteProviders.count)
+             record.remoteProviders.count - record.newRemoteProviders.count)
         }
     }
 }

@@ -23,7 +23,7 @@ extension TweakModule {
             if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
                 throw call.argumentError(1, "two providers are named '\(duplicate)'; give one a name of its own")
             }
-            generation.set { $0.stack = providers }
+            try generation.set { $0.stack = providers }
             return 0
         }
 

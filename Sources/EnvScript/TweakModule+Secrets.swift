@@ -11,18 +11,18 @@ extension TweakModule {
         unowned let generation = generation
         module.function("decryptor") { [unowned host, unowned generation] call in
             if try call.value(1) == .nil {
-                generation.set { $0.decryptor = .some(nil) }
+                try generation.set { $0.decryptor = .some(nil) }
                 return 0
             }
             let decryptor = LuaTweakProvider.decryptor(LuaCallback(try call.function(1), lock: host.lock))
-            generation.set { $0.decryptor = decryptor }
+            try generation.set { $0.decryptor = decryptor }
             return 0
         }
 
         module.function("cipher") { [unowned host, unowned generation] call in
             let first = try call.value(1)
             if first == .boolean(false) {
-                generation.set { $0.cipher = .some(nil) }
+                try generation.set { $0.cipher = .some(nil) }
                 return 0
             }
             var keyFile: URL?
@@ -37,7 +37,7 @@ extension TweakModule {
                 }
             }
             let cipher = try Self.cipher(keyFile: keyFile, hostKeys: host.configuration.tweakKeys)
-            generation.set { $0.cipher = cipher }
+            try generation.set { $0.cipher = cipher }
             call.push(TweakCipherHandle(cipher).luaValue)
             return 1
         }

@@ -34,8 +34,9 @@ extension HostError {
         /// The panel's server (`servePanel()`) cannot listen on the address it was given (the port is
         /// taken, or the address is not one of this machine's); the message says why.
         public static let panelListenerFailed = Code(name: "panelListenerFailed")
-        /// The start-up scripts cannot be reloaded now (the host ran none, or the reload was asked for from
-        /// inside a call into Lua); the message says why. A script that fails to reload throws its own error.
+        /// The start-up scripts cannot be reloaded now (the host ran none, or the reload was asked for by a
+        /// thread holding the host's lock: a script, a hook); the message says why. A script that fails to
+        /// reload throws its own error.
         public static let reloadRefused = Code(name: "reloadRefused")
 
         /// The ``name``.

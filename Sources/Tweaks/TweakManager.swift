@@ -108,9 +108,16 @@ public final class TweakManager: Sendable {
 
     /// Replaces the stack, the decryptor and the cipher in one step, so no lookup sees some of the new
     /// parts with some of the old (a host reloading its start-up scripts); clears the cache and
-    /// notifies observers once.
-    package func replaceStack(providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?) {
-        setProviders(providers, notify: true, secrets: (decryptor, cipher))
+    /// notifies observers once — or, with `notify` false, leaves that to ``announceStackChange()``.
+    package func replaceStack(
+        providers: [any TweakProvider], decryptor: TweakDecryptor?, cipher: TweakCipher?, notify: Bool = true
+    ) {
+        setProviders(providers, notify: notify, secrets: (decryptor, cipher))
+    }
+
+    /// Tells the observers that the stack changed, as ``setProviders(_:)`` does.
+    package func announceStackChange() {
+        emit(TweakChange(provider: nil, key: nil, tweak: nil))
     }
 
     private func setProviders(

@@ -130,7 +130,7 @@ import Tweaks
             })
         }
         let error = #expect(throws: (any Error).self) { try fixture.run("reload()") }
-        #expect("\(error!)".contains("inside a call into Lua"), "\(error!)")
+        #expect("\(error!)".contains("holds the host's lock"), "\(error!)")
         #expect(try Self.x(host) == "one")
     }
 
@@ -186,6 +186,38 @@ import Tweaks
         #expect(try Self.x(fixture.host) == "three")
         try fixture.write("startup.lua", Self.script("four"))
         #expect(try waitFor("four"), "the mended script was not reloaded")
+    }
+
+    @Test func aSwiftHookAskingForAReloadInTheMiddleOfASwitchIsRefusedAtOnce() throws {
+        let fixture = try HostFixture(attaches: false)
+        let path = try fixture.write("startup.lua", Self.script("one"))
+        try fixture.host.runStartupScript(atPath: path)
+        let host = fixture.host
+        let outcome = Locked<String?>(nil)
+        _ = host.containers.addDidChangeHook { _, _ in
+            do {
+                try host.reloadStartupScripts()
+                outcome.withLock { $0 = "reloaded" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+        }
+        let other = try host.containers.createNewContainer(name: "Other")
+        try host.containers.activate(container: other)
+        #expect(outcome.withLock { $0 }?.contains("cannot be reloaded") == true, "\(outcome.withLock { $0 } ?? "no outcome")")
+        #expect(try Self.x(host) == "one")
+    }
+
+    @Test func theLastRegistrationOfADependencyWinsAfterAReloadAsAtStartUp() throws {
+        let fixture = try HostFixture(attaches: false)
+        let registrations = (1...12).map { "dependency.register('service', function() return 'v\($0)' end)" }
+        let path = try fixture.write("startup.lua", Self.script("one", registrations.joined(separator: "\n")))
+        try fixture.host.runStartupScript(atPath: path)
+        #expect(try fixture.run("return dependency.get('service')").first == .string("v12"))
+        for _ in 0..<3 {
+            try fixture.host.reloadStartupScripts()
+            #expect(try fixture.run("return dependency.get('service')").first == .string("v12"))
+        }
     }
 
     @Test func lookupsFromFourThreadsSeeOneScriptOrTheOtherAcrossAHundredReloads() throws {

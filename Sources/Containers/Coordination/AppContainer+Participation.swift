@@ -146,8 +146,11 @@ extension AppContainer {
     /// lock, once a change another process has under way has ended (and this instance caught up with it,
     /// its did-change hooks run). A host swaps the hooks of reloaded scripts so: no switch begins under
     /// one set and ends under the other.
+    ///
+    /// - Throws: ``ContainerError/Code/reentrantOperation`` from inside a change or its did-change hooks.
     package func betweenChanges<Result: Sendable>(_ operation: String, _ body: () throws -> Result) throws -> Result {
-        try exclusively(operation, initialize: false) { _ in
+        if ReentrancyGuard.isAnnouncing(home: layout.home) { throw ContainerError.reentrantOperation(operation) }
+        return try exclusively(operation, initialize: false) { _ in
             _ = try synchronizeWithHome()
             return try body()
         }
